@@ -1,0 +1,5 @@
+import sys
+
+from hakam.cli import main
+
+sys.exit(main())
