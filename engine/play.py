@@ -218,6 +218,22 @@ def trick_winner(trick: Sequence[Card], contract: Contract) -> int:
     return trick_winner_index([c.index for c in trick], contract.trump_index)
 
 
+def perft(state: DealState, depth: int) -> int:
+    """Number of play sequences of ``depth`` cards from ``state`` (no Ekka announced)."""
+    if depth == 0 or state.is_over:
+        return 1
+    moves = cards_of(state.legal_mask())
+    if depth == 1:
+        return len(moves)
+    return sum(perft(_after(state, c), depth - 1) for c in moves)
+
+
+def _after(state: DealState, card: int) -> DealState:
+    nxt = state.copy()
+    nxt.push(DECK[card])
+    return nxt
+
+
 def first_leader(contract: Contract, profile: RuleProfile = SAUDI) -> int:
     """The player to the dealer's right leads the first trick, whoever declared."""
     if profile.bidder_leads_first_trick:
@@ -272,6 +288,17 @@ class DealState:
     @property
     def is_over(self) -> bool:
         return len(self.tricks) == 8
+
+    def copy(self) -> DealState:
+        """An independent copy (for search and perft)."""
+        other = object.__new__(DealState)
+        other.__dict__.update(self.__dict__)
+        other.hands = list(self.hands)
+        other.trick = list(self.trick)
+        other.tricks = list(self.tricks)
+        other.card_points = list(self.card_points)
+        other.tricks_won = list(self.tricks_won)
+        return other
 
     def _duty(self) -> Duty:
         return duties(self.trick, self.trump, self.contract.locked, self.ekka, self.profile)
