@@ -5,20 +5,27 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install run test lint format clean
 
+ART_STAMP := .art/.installed
+
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# Card art for the scene generator, from Debian and npm packages (never committed).
+$(ART_STAMP): datasets/install_art.sh
+	bash datasets/install_art.sh
+	touch $(ART_STAMP)
+
+install: $(STAMP) $(ART_STAMP)
 
 ## Install, then run the main job on its built-in default (the demo).
-run: $(STAMP)
+run: $(STAMP) $(ART_STAMP)
 	$(VENV)/bin/hakam run --source demo --headless
 
 ## Install, then lint and run the whole test suite.
-test: $(STAMP)
+test: $(STAMP) $(ART_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q

@@ -1,0 +1,109 @@
+"""``hakam data ...``: make and inspect the synthetic training data."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("data", help="synthetic table scenes: generate and inspect datasets")
+    dsub = p.add_subparsers(dest="data_command", metavar="ACTION")
+
+    s = dsub.add_parser("synth", help="write a YOLO dataset of synthetic table scenes")
+    s.add_argument("--out", type=Path, required=True, help="output folder")
+    s.add_argument("--n", type=int, required=True, help="number of images (all splits)")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--imgsz", type=int, default=640, help="long side of the images (px)")
+    s.add_argument("--workers", type=int, default=0, help="processes (0: one per core)")
+    s.add_argument("--val", type=float, default=0.05, help="share of validation images")
+    s.add_argument(
+        "--holdout",
+        type=float,
+        default=0.05,
+        help="share of cross-deck test images (hold-out designs only)",
+    )
+    s.set_defaults(func=_synth)
+
+    st = dsub.add_parser("stats", help="class balance, boxes per image, occlusion histogram")
+    st.add_argument("dir", type=Path)
+    st.add_argument("--json", action="store_true")
+    st.set_defaults(func=_stats)
+
+    pv = dsub.add_parser("preview", help="contact sheet PNG with the boxes drawn")
+    pv.add_argument("dir", type=Path)
+    pv.add_argument("--out", type=Path, default=None, help="PNG path (default DIR/preview.png)")
+    pv.add_argument("--n", type=int, default=16)
+    pv.add_argument("--split", default=None)
+    pv.add_argument("--seed", type=int, default=0)
+    pv.set_defaults(func=_preview)
+
+    a = dsub.add_parser("art", help="rasterise the installed deck designs into the art cache")
+    a.set_defaults(func=_art)
+    p.set_defaults(func=lambda args: p.print_help() or 0)
+
+
+def _synth(args) -> int:
+    from datasets.generator import SynthConfig, default_workers, generate
+    from hakam.cli import CliError
+
+    if args.n <= 0:
+        raise CliError("--n must be a positive number of images")
+    if not 64 <= args.imgsz <= 4096:
+        raise CliError("--imgsz must be between 64 and 4096")
+    if not (0 <= args.val < 1 and 0 <= args.holdout < 1 and args.val + args.holdout < 1):
+        raise CliError("--val and --holdout must be shares in [0, 1) that add up to less than 1")
+    cfg = SynthConfig(
+        args.out,
+        args.n,
+        args.seed,
+        args.imgsz,
+        args.workers or default_workers(),
+        args.val,
+        args.holdout,
+    )
+    try:
+        summary = generate(cfg)
+    except FileNotFoundError as exc:
+        raise CliError(str(exc)) from exc
+    print(json.dumps(summary))
+    return 0
+
+
+def _stats(args) -> int:
+    from datasets.inspect import format_stats, stats
+    from hakam.cli import CliError
+
+    try:
+        report = stats(args.dir)
+    except FileNotFoundError as exc:
+        raise CliError(str(exc)) from exc
+    print(json.dumps(report, indent=1) if args.json else format_stats(report))
+    return 0
+
+
+def _preview(args) -> int:
+    from datasets.inspect import contact_sheet
+    from hakam.cli import CliError
+
+    try:
+        out = contact_sheet(
+            args.dir, args.out or args.dir / "preview.png", args.n, split=args.split, seed=args.seed
+        )
+    except FileNotFoundError as exc:
+        raise CliError(str(exc)) from exc
+    print(out)
+    return 0
+
+
+def _art(args) -> int:
+    from datasets.art import ensure_art
+    from hakam.cli import CliError
+
+    try:
+        for p in ensure_art(progress=True):
+            print(p)
+    except FileNotFoundError as exc:
+        raise CliError(str(exc)) from exc
+    return 0

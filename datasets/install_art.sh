@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Install the card art the generator needs (nothing here is committed to the repo):
+#  Debian gnome-cards-data (aisleriot decks), kdegames-card-data-kf5 (KDE decks), librsvg2-bin,
+#  npm cardsJS (LGPL) and @heruka_urgyen/react-playing-cards (CC0) unpacked under .art/npm.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ART="${HAKAM_ART_DIR:-.art}"
+need=()
+command -v rsvg-convert >/dev/null || need+=(librsvg2-bin)
+[ -d /usr/share/aisleriot/cards ] || need+=(gnome-cards-data)
+[ -d /usr/share/carddecks/svg-standard ] || need+=(kdegames-card-data-kf5)
+if [ ${#need[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+mkdir -p "$ART/npm"
+if [ ! -d "$ART/npm/cardsjs" ] || [ ! -d "$ART/npm/kennard" ]; then
+  tmp=$(mktemp -d)
+  (cd "$tmp" && npm pack --silent cardsJS@1.1.1 @heruka_urgyen/react-playing-cards@0.5.0 >/dev/null)
+  rm -rf "$ART/npm/cardsjs" "$ART/npm/kennard"
+  mkdir -p "$tmp/a" "$tmp/b"
+  tar xzf "$tmp"/cardsJS-1.1.1.tgz -C "$tmp/a"
+  tar xzf "$tmp"/heruka_urgyen-react-playing-cards-0.5.0.tgz -C "$tmp/b"
+  mv "$tmp/a/package/cards" "$ART/npm/cardsjs"
+  mkdir -p "$ART/npm/kennard"
+  cp "$tmp"/b/package/src/images/2color/*.svg "$tmp/b/package/src/images/back.svg" "$ART/npm/kennard/"
+  rm -rf "$tmp"
+fi
+echo "card art installed under $ART"

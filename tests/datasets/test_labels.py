@@ -1,0 +1,155 @@
+"""The label test: boxes found by OpenCV in the pixels agree with the generator's label boxes."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets import art
+from datasets.generator import SynthConfig, generate, sample_camera
+from datasets.inspect import read_labels, stats
+from datasets.scene import CardPlacement, Renderer
+from engine.cards import CARD_NAMES
+
+pytestmark = pytest.mark.skipif(not art.available_decks(), reason="card art not installed")
+
+
+def iou(a, b) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union else 0.0
+
+
+def outline_box(img: np.ndarray, box, pad: float = 0.25):
+    """Find the card in a padded crop around ``box`` by Otsu threshold; its bounding box."""
+    h, w = img.shape[:2]
+    x1, y1, x2, y2 = box
+    px, py = (x2 - x1) * pad, (y2 - y1) * pad
+    cx1, cy1 = int(max(x1 - px, 0)), int(max(y1 - py, 0))
+    cx2, cy2 = int(min(x2 + px, w)), int(min(y2 + py, h))
+    crop = cv2.cvtColor(img[cy1:cy2, cx1:cx2], cv2.COLOR_BGR2GRAY)
+    crop = cv2.GaussianBlur(crop, (3, 3), 0)
+    _, mask = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    c = max(contours, key=cv2.contourArea)
+    bx, by, bw, bh = cv2.boundingRect(c)
+    return (bx + cx1, by + cy1, bx + bw + cx1, by + bh + cy1)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_label_box_matches_card_outline_in_controlled_scene(seed):
+    """Tilted camera, lens distortion, bent cards: the box is the projected outline."""
+    rng = np.random.default_rng(seed)
+    deck = art.available_decks()[seed % len(art.available_decks())]
+    renderer = Renderer(art.load_deck_images(deck))
+    cam = sample_camera(rng, 640, 480, (0.18, 0.3))
+    cam.k1 = [0.0, -0.2, 0.05][seed % 3]
+    names = rng.choice(CARD_NAMES, 3, replace=False)
+    cards = [
+        CardPlacement(
+            str(n),
+            110 * math.cos(a),
+            110 * math.sin(a),
+            float(rng.uniform(0, 360)),
+            bend=float(rng.uniform(-0.04, 0.04)),
+        )
+        for n, a in zip(names, (0.3, 2.4, 4.4), strict=True)
+    ]
+    background = np.full((64, 64, 3), 25, np.uint8)
+    fx = {
+        "light": False,
+        "temperature": False,
+        "glare": 0,
+        "motion": False,
+        "defocus": False,
+        "noise": 0,
+    }
+    img, labels = renderer.render(rng, cam, background, cards, [], fx)
+    assert {lb.card for lb in labels} <= set(names)
+    checked = 0
+    for lb in labels:
+        x1, y1, x2, y2 = lb.box
+        if lb.visible < 0.97 or x1 <= 1 or y1 <= 1 or x2 >= 639 or y2 >= 479:
+            continue  # touching the frame edge or covered: outline not fully in the pixels
+        found = outline_box(img, lb.box)
+        assert found is not None
+        assert iou(found, lb.box) > 0.88, (lb.card, lb.box, found)
+        checked += 1
+    assert checked >= 1
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory):
+    out = tmp_path_factory.mktemp("synth")
+    summary = generate(SynthConfig(out, 200, seed=7, imgsz=640, workers=2), progress=False)
+    return out, summary
+
+
+def test_sample_of_200_is_a_valid_yolo_dataset(sample):
+    out, summary = sample
+    assert summary["images"] == 200
+    assert (out / "data.yaml").read_text().count(":") >= 32
+    for split in ("train", "val", "holdout"):
+        imgs = sorted((out / split / "images").glob("*.jpg"))
+        assert imgs, split
+        for p in imgs:
+            rows = read_labels(out / split / "labels" / (p.stem + ".txt"))
+            cards = [r[0] for r in rows]
+            assert len(cards) == len(set(cards)), "a card appears twice in one image"
+            for cls, cx, cy, w, h in rows:
+                assert 0 <= cls < 32
+                assert cx - w / 2 >= -1e-4 and cx + w / 2 <= 1 + 1e-4
+                assert cy - h / 2 >= -1e-4 and cy + h / 2 <= 1 + 1e-4
+                assert w > 0 and h > 0
+            meta = json.loads((out / split / "meta" / (p.stem + ".json")).read_text())
+            assert len(meta["boxes"]) == len(rows)
+            held = {d.name for d in art.DECKS if d.holdout}
+            assert (meta["deck"] in held) == (split == "holdout")
+    report = stats(out)
+    assert report["train"]["boxes"] > 200
+
+
+def test_sample_boxes_agree_with_card_outlines_in_the_pixels(sample):
+    """Fully visible cards standing alone on a contrasting table: OpenCV's outline box matches."""
+    out, _ = sample
+    checked, good = 0, 0
+    for p in sorted((out / "train" / "images").glob("*.jpg")):
+        img = cv2.imread(str(p))
+        h, w = img.shape[:2]
+        meta = json.loads((out / "train" / "meta" / (p.stem + ".json")).read_text())
+        rows = read_labels(out / "train" / "labels" / (p.stem + ".txt"))
+        gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+        for (_cls, cx, cy, bw, bh), m in zip(rows, meta["boxes"], strict=True):
+            box = ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
+            if m["visible"] < 0.99 or min(box[:2]) < 3 or box[2] > w - 3 or box[3] > h - 3:
+                continue
+            pad = (
+                box[0] - 0.2 * bw * w,
+                box[1] - 0.2 * bh * h,
+                box[2] + 0.2 * bw * w,
+                box[3] + 0.2 * bh * h,
+            )
+            others = [o for o in meta["objects"] if iou(o, box) < 0.95 and iou(o, pad) > 0]
+            if others:
+                continue  # another card, a pile or a hand is close: not a clean outline
+            x1, y1, x2, y2 = (int(v) for v in box)
+            inside = gray[y1:y2, x1:x2].mean()
+            ring = np.concatenate(
+                [gray[max(y1 - 12, 0) : y1, x1:x2].ravel(), gray[y2 : y2 + 12, x1:x2].ravel()]
+            )
+            if ring.size == 0 or inside - ring.mean() < 60:
+                continue  # a white card on a white table: no outline for OpenCV to find
+            checked += 1
+            found = outline_box(img, box, pad=0.15)
+            good += found is not None and iou(found, box) > 0.8
+    assert checked >= 5
+    assert good / checked >= 0.8, f"{good}/{checked} label boxes matched the card outline"
