@@ -1,0 +1,946 @@
+"""Controllers of the overlay: plain Python that the Qt views call and listen to.
+
+Every decision (what a bid may be, what a raise is, how a deal scores, whether a play was legal)
+is the engine's; the controllers only keep the state of the table and write it to the match
+store after every change. Nothing here imports Qt, so the tests drive them directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine.bidding import Bidding, BiddingError
+from engine.cards import CARD_NAMES, DECK, CardError, parse_card
+from engine.contract import LEVELS, Contract, ContractError
+from engine.doubling import DoublingError, raise_contract
+from engine.projects import FOUR_KIND_RANKS, KINDS, ProjectError, project_from_top
+from engine.referee import Referee, RefereeError
+from engine.scoring import total_card_points
+from gui.match_store import MatchStore
+from gui.models import (
+    MATCH_TARGET,
+    DealEntry,
+    EntryError,
+    ProjectEntry,
+    ScoredDeal,
+    ScoreSheet,
+    check_entry,
+    manual_entry,
+    team_of,
+)
+
+Listener = Callable[[], None]
+
+
+class Observable:
+    """Listeners are called after every change; views re-read the state they show."""
+
+    def __init__(self) -> None:
+        self._listeners: list[Listener] = []
+
+    def subscribe(self, fn: Listener) -> None:
+        self._listeners.append(fn)
+
+    def notify(self) -> None:
+        for fn in list(self._listeners):
+            fn()
+
+
+# --- score sheet -------------------------------------------------------------------------
+
+
+class ScoreSheetController(Observable):
+    """The match being kept: add, edit, delete, undo; every change is saved before it shows."""
+
+    def __init__(self, store: MatchStore, match_id: int | None = None) -> None:
+        super().__init__()
+        self.store = store
+        if match_id is None:
+            match_id = store.latest_match()
+        self.match_id = match_id if match_id is not None else store.new_match()
+        self.sheet = store.load(self.match_id)
+        self.message = ""
+
+    # state
+    def rows(self) -> list[ScoredDeal]:
+        return self.sheet.rows()
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        return self.sheet.totals
+
+    @property
+    def next_dealer(self) -> int:
+        return self.sheet.next_dealer
+
+    def progress(self, team: int) -> float:
+        """Share of the way to 152 (1.0 once reached), for the progress bars."""
+        return min(1.0, max(0, self.totals[team]) / MATCH_TARGET)
+
+    @property
+    def finished(self) -> ScoredDeal | None:
+        return self.sheet.finished_at()
+
+    # changes
+    def _commit(self, sheet: ScoreSheet, action: str) -> None:
+        for entry in sheet.deals:
+            check_entry(entry)
+        try:
+            sheet.rows()
+        except (ContractError, ProjectError, KeyError, TypeError) as exc:
+            raise EntryError(str(exc)) from None
+        self.store.save(self.match_id, sheet, action, self.sheet)
+        self.sheet = sheet
+        self.message = ""
+        self.notify()
+
+    def add(self, entry: DealEntry) -> int:
+        """Append a deal; returns its 0-based position."""
+        sheet = ScoreSheet(self.sheet.first_dealer, [*self.sheet.deals, entry])
+        self._commit(sheet, f"add deal {len(sheet.deals)}")
+        return len(sheet.deals) - 1
+
+    def replace(self, index: int, entry: DealEntry) -> None:
+        if not 0 <= index < len(self.sheet.deals):
+            raise EntryError(f"deal {index + 1}: no such deal")
+        deals = list(self.sheet.deals)
+        deals[index] = entry
+        self._commit(ScoreSheet(self.sheet.first_dealer, deals), f"edit deal {index + 1}")
+
+    def delete(self, index: int) -> None:
+        if not 0 <= index < len(self.sheet.deals):
+            raise EntryError(f"deal {index + 1}: no such deal")
+        deals = [d for i, d in enumerate(self.sheet.deals) if i != index]
+        self._commit(ScoreSheet(self.sheet.first_dealer, deals), f"delete deal {index + 1}")
+
+    def set_first_dealer(self, dealer: int) -> None:
+        """The first dealer can be changed only before the first deal is written."""
+        if self.sheet.deals:
+            raise EntryError("dealer: the first dealer is fixed once a deal is written")
+        self._commit(ScoreSheet(dealer, []), f"first dealer {dealer}")
+
+    def undo(self) -> str | None:
+        """Undo the last change (also after a restart); returns what was undone."""
+        action = self.store.last_action(self.match_id)
+        sheet = self.store.undo(self.match_id)
+        if sheet is None:
+            return None
+        self.sheet = sheet
+        self.message = ""
+        self.notify()
+        return action
+
+    def new_match(self, first_dealer: int = 0) -> None:
+        self.match_id = self.store.new_match(first_dealer)
+        self.sheet = self.store.load(self.match_id)
+        self.notify()
+
+
+# --- deal set-up -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RaiseOption:
+    """A raise the engine allows now: who says it, which, and whether it is locked."""
+
+    seat: int
+    call: str
+    locked: bool
+
+
+class DealSetupController(Observable):
+    """Dealer, open card, bidding, doubling, projects and one side's card points, no typing
+    except the points. Only the calls and raises the engine allows are offered; the draft is
+    saved after every step so a restart resumes the deal where it was."""
+
+    def __init__(self, sheet: ScoreSheetController) -> None:
+        super().__init__()
+        self.sheet = sheet
+        self.camera_open_card: str | None = None
+        self.message = ""
+        self._reset(sheet.next_dealer)
+        draft = sheet.store.load_draft(sheet.match_id)
+        if draft:
+            try:
+                self._load_draft(draft)
+            except (BiddingError, DoublingError, ContractError, ProjectError, KeyError) as exc:
+                self.message = f"draft: {exc}"
+                self._reset(sheet.next_dealer)
+
+    def _reset(self, dealer: int | None) -> None:
+        self.dealer: int | None = dealer
+        self.open_card: str | None = None
+        self.bids: list[tuple[int, str]] = []
+        self.bidding: Bidding | None = None
+        self.base_contract: Contract | None = None  # set directly when editing without bids
+        self.raises: list[RaiseOption] = []
+        self.projects: list[ProjectEntry] = []
+        self.baloot: list[int] = []
+        self.points_team = 0
+        self.points_text = ""
+        self.kaboot: int | None = None
+        self.editing: int | None = None
+
+    # --- state --------------------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        """dealer → open → bidding → void | play (doubling, projects, card points)."""
+        if self.dealer is None:
+            return "dealer"
+        if self.base_contract is not None:
+            return "play"
+        if self.open_card is None:
+            return "open"
+        assert self.bidding is not None
+        if not self.bidding.done:
+            return "bidding"
+        return "void" if self.bidding.void else "play"
+
+    @property
+    def turn(self) -> int | None:
+        return None if self.bidding is None else self.bidding.turn
+
+    def legal_calls(self) -> list[str]:
+        """The calls the engine allows the seat on turn (empty outside the bidding)."""
+        if self.phase != "bidding":
+            return []
+        assert self.bidding is not None
+        return self.bidding.legal_calls()
+
+    def match_before(self) -> tuple[int, int]:
+        rows = self.sheet.rows()
+        if self.editing is not None:
+            return rows[self.editing].match_before
+        return rows[-1].match if rows else (0, 0)
+
+    def bought(self) -> Contract | None:
+        """The contract bought in the bidding, before any raise."""
+        if self.base_contract is not None:
+            return self.base_contract
+        if self.bidding is None:
+            return None
+        return self.bidding.contract
+
+    def contract(self) -> Contract | None:
+        """The contract with the raises said so far."""
+        c = self.bought()
+        if c is None:
+            return None
+        match = self.match_before()
+        for i, r in enumerate(self.raises):
+            last = i == len(self.raises) - 1
+            c = raise_contract(c, r.seat, r.call, r.locked and last, match)
+        return c
+
+    def raise_options(self) -> list[RaiseOption]:
+        """Every next raise the engine accepts now, by seat, open and locked."""
+        c = self.contract()
+        if c is None or c.level == LEVELS[-1]:
+            return []
+        call = LEVELS[LEVELS.index(c.level) + 1]
+        out = []
+        for seat in range(4):
+            for locked in (False, True):
+                try:
+                    raise_contract(c, seat, call, locked, self.match_before())
+                except DoublingError:
+                    continue
+                out.append(RaiseOption(seat, call, locked))
+        return out
+
+    def project_choices(self, kind: str) -> list[ProjectEntry]:
+        """The shapes a project of ``kind`` can have in this contract (seat 0 as template)."""
+        c = self.bought()
+        sun = bool(c and c.is_sun)
+        out: list[ProjectEntry] = []
+        if kind in ("hundred", "four_hundred"):
+            for rank in FOUR_KIND_RANKS:
+                try:
+                    project_from_top(0, kind, None, rank, sun)
+                except ProjectError:
+                    continue
+                out.append(ProjectEntry(0, kind, None, rank))
+        for name in CARD_NAMES:
+            try:
+                project_from_top(0, kind, name, None, sun)
+            except ProjectError:
+                continue
+            out.append(ProjectEntry(0, kind, name, None))
+        return out
+
+    def project_kinds(self) -> list[str]:
+        c = self.bought()
+        return [k for k in KINDS if k != "four_hundred" or (c is not None and c.is_sun)]
+
+    # --- steps --------------------------------------------------------------------------
+
+    def _changed(self) -> None:
+        self.message = ""
+        self.sheet.store.save_draft(self.sheet.match_id, self.to_draft())
+        self.notify()
+
+    def _fail(self, message: str) -> None:
+        self.message = message
+        self.notify()
+        raise EntryError(message)
+
+    def set_dealer(self, dealer: int) -> None:
+        if not 0 <= dealer <= 3:
+            self._fail(f"dealer: seat {dealer} out of range")
+        editing = self.editing
+        self._reset(dealer)
+        self.editing = editing
+        if self.camera_open_card:
+            self.set_open_card(self.camera_open_card)
+            return
+        self._changed()
+
+    def set_open_card(self, card: str) -> None:
+        """The face-up card of the bidding; the camera pre-fills it when it reads one."""
+        if self.dealer is None:
+            self._fail("open card: choose the dealer first")
+        try:
+            name = str(parse_card(card))
+        except CardError as exc:
+            self._fail(f"open card: {exc}")
+        assert self.dealer is not None
+        self.open_card = name
+        self.bidding = Bidding(self.dealer, name[-1])
+        self.bids = []
+        self.raises = []
+        self._changed()
+
+    def on_camera_open_card(self, card: str | None) -> None:
+        """Pre-fill from the camera; a card already chosen by hand is kept."""
+        self.camera_open_card = card
+        if card and self.phase == "open":
+            self.set_open_card(card)
+
+    def call(self, call: str) -> None:
+        """The seat on turn says ``call``; refused (one line, nothing changed) when illegal."""
+        if self.phase != "bidding" or self.bidding is None:
+            self._fail("bidding: the bidding is not open")
+        assert self.bidding is not None
+        seat = self.bidding.turn
+        assert seat is not None
+        try:
+            self.bidding.push(seat, call)
+        except BiddingError as exc:
+            self._fail(f"bidding: {exc}")
+        self.bids.append((seat, self.bidding.calls[-1][1]))
+        if self.bidding.done:
+            self.raises = []
+        self._changed()
+
+    def undo_call(self) -> None:
+        """Take back the last step of the set-up (a raise, else a call)."""
+        if self.raises:
+            self.raises.pop()
+            self._changed()
+            return
+        if not self.bids or self.dealer is None or self.open_card is None:
+            return
+        self._replay_bids(self.bids[:-1])
+        self._changed()
+
+    def _replay_bids(self, bids: Iterable[tuple[int, str]]) -> None:
+        assert self.dealer is not None and self.open_card is not None
+        self.bidding = Bidding(self.dealer, self.open_card[-1])
+        self.bids = []
+        for seat, call in bids:
+            self.bidding.push(seat, call)
+            self.bids.append((seat, self.bidding.calls[-1][1]))
+
+    def say_raise(self, option: RaiseOption) -> None:
+        if option not in self.raise_options():
+            self._fail(f"doubling: {option.call} by seat {option.seat} is not allowed now")
+        if self.raises and self.raises[-1].locked:
+            self.raises[-1] = replace(self.raises[-1], locked=False)
+        self.raises.append(option)
+        self._changed()
+
+    def announce(self, seat: int, project: ProjectEntry) -> None:
+        """A project announced by ``seat`` in the first trick."""
+        c = self.bought()
+        if c is None:
+            self._fail("projects: no contract yet")
+        assert c is not None
+        entry = ProjectEntry(seat, project.kind, project.top, project.four_of)
+        try:
+            cards = set(entry.to_project(c.is_sun).cards)
+        except ProjectError as exc:
+            self._fail(f"project: {exc}")
+        for other in self.projects:
+            if cards & set(other.to_project(c.is_sun).cards):
+                self._fail("project: a card cannot be in two projects")
+        self.projects.append(entry)
+        self._changed()
+
+    def remove_project(self, index: int) -> None:
+        if 0 <= index < len(self.projects):
+            self.projects.pop(index)
+            self._changed()
+
+    def toggle_baloot(self, seat: int) -> None:
+        c = self.bought()
+        if c is None or c.is_sun:
+            self._fail("baloot: only in Hokum")
+        self.baloot = [] if seat in self.baloot else [seat]
+        self._changed()
+
+    def set_points(self, team: int, text: str) -> None:
+        self.points_team = team
+        self.points_text = text
+        self._changed()
+
+    def set_kaboot(self, team: int | None) -> None:
+        self.kaboot = team
+        self._changed()
+
+    def record(self) -> int:
+        """Write the deal on the sheet (or replace the one being edited); returns its index."""
+        phase = self.phase
+        if phase not in ("play", "void"):
+            self._fail("deal: finish the bidding first")
+        assert self.dealer is not None
+        if phase == "void":
+            entry = DealEntry(self.dealer, None, open_card=self.open_card, bids=tuple(self.bids))
+        else:
+            contract = self.contract()
+            assert contract is not None
+            try:
+                entry = manual_entry(
+                    self.dealer, contract, self.points_text, self.points_team, self.kaboot,
+                    self.projects, self.baloot, self.open_card, self.bids,
+                )  # fmt: skip
+            except EntryError as exc:
+                self._fail(str(exc))
+        try:
+            if self.editing is not None:
+                index = self.editing
+                old = self.sheet.sheet.deals[index]
+                self.sheet.replace(index, replace(entry, source=old.source))
+            else:
+                index = self.sheet.add(entry)
+        except EntryError as exc:
+            self._fail(str(exc))
+        self.camera_open_card = None
+        self._reset(self.sheet.next_dealer)
+        self.sheet.store.save_draft(self.sheet.match_id, None)
+        self.notify()
+        return index
+
+    def restart(self) -> None:
+        """Forget the deal being set up (the sheet is untouched)."""
+        self._reset(self.sheet.next_dealer)
+        self.sheet.store.save_draft(self.sheet.match_id, None)
+        self.notify()
+
+    def edit(self, index: int) -> None:
+        """Load a written deal into the set-up to change it; ``record`` replaces it."""
+        rows = self.sheet.rows()
+        if not 0 <= index < len(rows):
+            self._fail(f"deal {index + 1}: no such deal")
+        entry = rows[index].entry
+        self._reset(entry.dealer)
+        self.editing = index
+        self.open_card = entry.open_card
+        contract = entry.contract_obj()
+        if entry.open_card and entry.bids:
+            try:
+                self._replay_bids(entry.bids)
+            except BiddingError:
+                self.bidding = None
+        if contract is not None and (self.bidding is None or self.bidding.contract is None):
+            self.base_contract = Contract(
+                contract.kind, contract.declarer, contract.dealer, contract.trump,
+                ashkal=contract.ashkal,
+            )  # fmt: skip
+        if contract is not None:
+            self.raises = [
+                RaiseOption(
+                    seat, LEVELS[i + 1], contract.locked and i == len(contract.raised_by) - 1
+                )
+                for i, seat in enumerate(contract.raised_by)
+            ]
+            if entry.card_points is not None:
+                self.points_team = 0
+                self.points_text = str(entry.card_points[0])
+            self.kaboot = entry.kaboot
+            self.projects = list(entry.projects)
+            self.baloot = list(entry.baloot)
+        self._changed()
+
+    # --- draft --------------------------------------------------------------------------
+
+    def to_draft(self) -> dict[str, Any]:
+        base = self.base_contract
+        return {
+            "dealer": self.dealer,
+            "open_card": self.open_card,
+            "bids": [list(b) for b in self.bids],
+            "base_contract": None if base is None else base.to_json(),
+            "raises": [[r.seat, r.call, r.locked] for r in self.raises],
+            "projects": [p.to_json() for p in self.projects],
+            "baloot": self.baloot,
+            "points_team": self.points_team,
+            "points_text": self.points_text,
+            "kaboot": self.kaboot,
+            "editing": self.editing,
+        }
+
+    def _load_draft(self, d: dict[str, Any]) -> None:
+        self._reset(d.get("dealer"))
+        self.editing = d.get("editing")
+        if d.get("open_card"):
+            self.open_card = d["open_card"]
+            self._replay_bids([(int(s), str(c)) for s, c in d.get("bids", [])])
+        if d.get("base_contract"):
+            self.base_contract = Contract.from_json(d["base_contract"])
+        self.raises = [RaiseOption(int(s), str(c), bool(lk)) for s, c, lk in d.get("raises", [])]
+        self.contract()  # re-checks the raises
+        self.projects = [ProjectEntry.from_json(p) for p in d.get("projects", [])]
+        self.baloot = [int(s) for s in d.get("baloot", [])]
+        self.points_team = int(d.get("points_team", 0))
+        self.points_text = str(d.get("points_text", ""))
+        self.kaboot = d.get("kaboot")
+
+
+# --- live table --------------------------------------------------------------------------
+
+
+@dataclass
+class Play:
+    seat: int
+    card: str
+    ekka: bool = False
+    evidence: str | None = None
+
+
+@dataclass
+class TrickLog:
+    number: int
+    plays: list[Play] = field(default_factory=list)
+    winner: int | None = None
+    points: int | None = None
+
+
+@dataclass
+class Warning:
+    """A proven violation waiting for the table: ``status`` open, accepted or dismissed."""
+
+    id: int
+    deal: int
+    trick: int
+    seat: int
+    rule: str
+    card: str | None
+    proof: dict[str, Any] | None
+    text: str
+    status: str = "open"
+
+    def as_violation(self) -> dict[str, Any]:
+        return {
+            "trick": self.trick, "seat": self.seat, "card": self.card, "rule": self.rule,
+            "proof": self.proof, "text": self.text,
+        }  # fmt: skip
+
+
+@dataclass
+class Notice:
+    """An uncertain read ("card in front of seat 2 not read"), fixed with one click."""
+
+    id: int
+    deal: int
+    seat: int | None
+    text: str
+    trick: int | None = None
+    status: str = "open"
+    card: str | None = None
+
+
+@dataclass
+class DealLog:
+    """What the camera saw of one deal: the evidence for the dispute view and the audit."""
+
+    number: int
+    dealer: int
+    open_card: str | None
+    bids: list[tuple[int, str]]
+    contract: dict[str, Any] | None
+    tricks: list[TrickLog] = field(default_factory=list)
+    card_points: list[int] = field(default_factory=lambda: [0, 0])
+    tricks_won: list[int] = field(default_factory=lambda: [0, 0])
+    score: dict[str, Any] | None = None
+    sheet_index: int | None = None
+
+    def trick(self, number: int) -> TrickLog:
+        while len(self.tricks) < number:
+            self.tricks.append(TrickLog(len(self.tricks) + 1))
+        return self.tricks[number - 1]
+
+    def seen_cards(self) -> set[str]:
+        return {p.card for t in self.tricks for p in t.plays}
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    """One card read in a frame: what the detector says it is, where, and whose it is."""
+
+    card: str
+    conf: float
+    box: tuple[float, float, float, float]
+    seat: int | None = None
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Detection:
+        x1, y1, x2, y2 = (float(v) for v in d["box"])
+        seat = d.get("seat")
+        return cls(str(d["card"]), float(d.get("conf", 0.0)), (x1, y1, x2, y2), seat)
+
+
+class LiveController(Observable):
+    """The camera's side of the table: consumes the pipeline's event stream and frames.
+
+    ``on_event`` takes the JSON events of ``engine.replay`` (deal, void, play, violation, trick,
+    score, score_sheet) plus ``uncertain`` and ``correction``; ``on_frame`` takes a BGR frame and
+    its detections. A violation raises a warning at once (``alerts`` listeners, for the banner
+    and the sound); a finished deal is written on the score sheet.
+    """
+
+    def __init__(self, sheet: ScoreSheetController, setup: DealSetupController | None = None):
+        super().__init__()
+        self.sheet = sheet
+        self.setup = setup
+        self.deals: dict[int, DealLog] = {}
+        self.current: DealLog | None = None
+        self.turn: int | None = None
+        self.warnings: list[Warning] = []
+        self.notices: list[Notice] = []
+        self.frame: Any = None
+        self.detections: list[Detection] = []
+        self.fps: float | None = None
+        self.detector_ms: float | None = None
+        self.mismatches: list[str] = []
+        self._alert: list[Callable[[Warning], None]] = []
+        self._frame_listeners: list[Listener] = []
+        self._correction_listeners: list[Callable[[dict[str, Any]], None]] = []
+        self._deal_offset = 0
+
+    # --- listeners ----------------------------------------------------------------------
+
+    def subscribe_alert(self, fn: Callable[[Warning], None]) -> None:
+        """Called once per new proven violation: the banner and the sound."""
+        self._alert.append(fn)
+
+    def subscribe_frame(self, fn: Listener) -> None:
+        self._frame_listeners.append(fn)
+
+    def subscribe_corrections(self, fn: Callable[[dict[str, Any]], None]) -> None:
+        """The pipeline listens here for the table's corrections of uncertain reads."""
+        self._correction_listeners.append(fn)
+
+    # --- input --------------------------------------------------------------------------
+
+    def on_frame(self, frame: Any, detections: Iterable[dict[str, Any]]) -> None:
+        """A new camera frame (numpy BGR, H x W x 3) and the cards read in it."""
+        self.frame = frame
+        self.detections = [Detection.from_json(d) for d in detections]
+        for fn in list(self._frame_listeners):
+            fn()
+
+    def on_stats(self, fps: float | None, detector_ms: float | None) -> None:
+        self.fps, self.detector_ms = fps, detector_ms
+
+    def on_events(self, events: Iterable[dict[str, Any]]) -> None:
+        for e in events:
+            self._handle(e)
+        self.notify()
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        """One pipeline event (a JSON dict with ``"event"``)."""
+        self._handle(event)
+        self.notify()
+
+    def _handle(self, e: dict[str, Any]) -> None:
+        kind = e.get("event")
+        handler = getattr(self, f"_on_{kind}", None)
+        if handler is not None:
+            handler(e)
+
+    def _deal_no(self, e: dict[str, Any]) -> int:
+        return int(e.get("deal", self.current.number if self.current else 1))
+
+    def _on_deal(self, e: dict[str, Any]) -> None:
+        n = self._deal_no(e)
+        log = DealLog(
+            n, int(e["dealer"]), e.get("open_card"),
+            [(int(s), str(c)) for s, c in e.get("bids", [])], e.get("contract"),
+        )  # fmt: skip
+        self.deals[n] = log
+        self.current = log
+        self.turn = (log.dealer + 1) % 4
+        if self.setup is not None and e.get("open_card") and log.contract is None:
+            if self.setup.phase in ("dealer", "open"):
+                self.setup.set_dealer(log.dealer)
+            self.setup.on_camera_open_card(e["open_card"])
+
+    def _on_void(self, e: dict[str, Any]) -> None:
+        log = self.deals.get(self._deal_no(e))
+        if log is None or log.sheet_index is not None:
+            return
+        entry = DealEntry(
+            log.dealer, None, open_card=log.open_card, bids=tuple(log.bids), source="camera"
+        )
+        log.sheet_index = self.sheet.add(entry)
+
+    def _on_play(self, e: dict[str, Any]) -> None:
+        log = self.deals.get(self._deal_no(e)) or self.current
+        if log is None:
+            return
+        trick = log.trick(int(e["trick"]))
+        trick.plays.append(
+            Play(int(e["seat"]), str(e["card"]), bool(e.get("ekka")), e.get("evidence"))
+        )
+        self.turn = (int(e["seat"]) + 1) % 4
+
+    def _on_trick(self, e: dict[str, Any]) -> None:
+        log = self.deals.get(self._deal_no(e)) or self.current
+        if log is None:
+            return
+        trick = log.trick(int(e["trick"]))
+        trick.winner = int(e["winner"])
+        trick.points = int(e["points"])
+        log.tricks_won[trick.winner % 2] += 1
+        if "card_points" in e:
+            log.card_points = [int(x) for x in e["card_points"]]
+        self.turn = trick.winner
+
+    def _on_violation(self, e: dict[str, Any]) -> None:
+        deal = self._deal_no(e)
+        data = {k: e.get(k) for k in ("trick", "seat", "card", "rule", "proof", "text")}
+        wid = self.sheet.store.add_warning(self.sheet.match_id, deal, "violation", data)
+        w = Warning(
+            wid, deal, int(e["trick"]), int(e["seat"]), str(e["rule"]), e.get("card"),
+            e.get("proof"), str(e.get("text", "")),
+        )  # fmt: skip
+        self.warnings.append(w)
+        for fn in list(self._alert):
+            fn(w)
+
+    def _on_uncertain(self, e: dict[str, Any]) -> None:
+        deal = self._deal_no(e)
+        data = {"seat": e.get("seat"), "text": e.get("text", ""), "trick": e.get("trick")}
+        nid = self.sheet.store.add_warning(self.sheet.match_id, deal, "uncertain", data)
+        seat = e.get("seat")
+        self.notices.append(
+            Notice(nid, deal, None if seat is None else int(seat), str(e.get("text", "")),
+                   e.get("trick"))
+        )  # fmt: skip
+
+    def _on_correction(self, e: dict[str, Any]) -> None:
+        """The pipeline (or the table) says a read card was another card."""
+        log = self.deals.get(self._deal_no(e))
+        if log is not None and e.get("trick") is not None:
+            trick = log.trick(int(e["trick"]))
+            for p in trick.plays:
+                if p.seat == e.get("seat"):
+                    p.card = str(e["card"])
+        for n in self.notices:
+            if n.status == "open" and n.seat == e.get("seat") and n.deal == self._deal_no(e):
+                n.status, n.card = "corrected", str(e["card"])
+                self.sheet.store.decide_warning(n.id, "corrected", {"card": n.card})
+
+    def _on_score(self, e: dict[str, Any]) -> None:
+        log = self.deals.get(self._deal_no(e))
+        if log is None or log.contract is None or log.sheet_index is not None:
+            return
+        log.score = e
+        contract = Contract.from_json(log.contract)
+        total = total_card_points(contract)
+        points = log.card_points
+        if sum(points) != total:  # the pipeline may send card points only with the score
+            points = list(e.get("card_points", points))
+        kaboot = e.get("kaboot")
+        if kaboot is None and 8 in log.tricks_won:
+            kaboot = log.tricks_won.index(8)
+        entry = DealEntry(
+            dealer=log.dealer,
+            contract=log.contract,
+            card_points=(int(points[0]), int(points[1])),
+            kaboot=kaboot,
+            projects=tuple(
+                ProjectEntry(int(p["seat"]), str(p["kind"]), p.get("top"), p.get("four_of"))
+                for p in e.get("projects", [])
+            ),
+            baloot=tuple(int(s) for s in e.get("baloot", [])),
+            penalty=self._penalty(log.number),
+            open_card=log.open_card,
+            bids=tuple(log.bids),
+            source="camera",
+        )
+        log.sheet_index = self.sheet.add(entry)
+        row = self.sheet.rows()[log.sheet_index]
+        if "result" in e and list(row.result) != list(e["result"]):
+            self.mismatches.append(
+                f"deal {log.number}: sheet {list(row.result)} vs pipeline {list(e['result'])}"
+            )
+
+    def _penalty(self, deal: int) -> dict[str, Any] | None:
+        """The first violation of the deal the table has not dismissed decides the score."""
+        for w in self.warnings:
+            if w.deal == deal and w.status != "dismissed":
+                return {"rule": w.rule, "seat": w.seat, "team": 1 - team_of(w.seat)}
+        return None
+
+    # --- the table's decisions ----------------------------------------------------------
+
+    def _warning(self, wid: int) -> Warning:
+        for w in self.warnings:
+            if w.id == wid:
+                return w
+        raise EntryError(f"warning {wid}: not found")
+
+    def accept(self, wid: int) -> None:
+        """The table accepts the ruling: the penalty stands (recorded in the match store)."""
+        self._decide(self._warning(wid), "accepted")
+
+    def dismiss(self, wid: int) -> None:
+        """The table overrules the warning: the deal is scored as played if nothing else."""
+        self._decide(self._warning(wid), "dismissed")
+
+    def _decide(self, w: Warning, status: str) -> None:
+        w.status = status
+        self.sheet.store.decide_warning(w.id, status)
+        log = self.deals.get(w.deal)
+        if log is not None and log.sheet_index is not None:
+            index = log.sheet_index
+            entry = self.sheet.sheet.deals[index]
+            penalty = self._penalty(w.deal)
+            if penalty != entry.penalty:
+                self.sheet.replace(index, replace(entry, penalty=penalty))
+        self.notify()
+
+    def open_warnings(self) -> list[Warning]:
+        return [w for w in self.warnings if w.status == "open"]
+
+    def open_notices(self) -> list[Notice]:
+        return [n for n in self.notices if n.status == "open"]
+
+    def possible_cards(self, notice: Notice | None = None) -> list[str]:
+        """Cards not yet seen in the deal: the short list for a one-click correction."""
+        deal = notice.deal if notice is not None else (self.current.number if self.current else 0)
+        log = self.deals.get(deal)
+        seen = log.seen_cards() if log is not None else set()
+        return [c for c in CARD_NAMES if c not in seen]
+
+    def correct(self, nid: int, card: str) -> dict[str, Any]:
+        """The table picks the card of an uncertain read; the pipeline gets a correction."""
+        try:
+            name = str(parse_card(card))
+        except CardError as exc:
+            raise EntryError(f"correction: {exc}") from None
+        notice = next((n for n in self.notices if n.id == nid), None)
+        if notice is None:
+            raise EntryError(f"notice {nid}: not found")
+        notice.status, notice.card = "corrected", name
+        self.sheet.store.decide_warning(nid, "corrected", {"card": name})
+        event = {
+            "event": "correction", "deal": notice.deal, "trick": notice.trick,
+            "seat": notice.seat, "card": name,
+        }  # fmt: skip
+        for fn in list(self._correction_listeners):
+            fn(event)
+        self.notify()
+        return event
+
+    # --- what the live view shows -------------------------------------------------------
+
+    def current_trick(self) -> TrickLog | None:
+        if self.current is None or not self.current.tricks:
+            return None
+        last = self.current.tricks[-1]
+        return last if last.winner is None else None
+
+    def last_trick(self) -> TrickLog | None:
+        if self.current is None:
+            return None
+        done = [t for t in self.current.tricks if t.winner is not None]
+        return done[-1] if done else None
+
+
+# --- dispute -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AuditReport:
+    """An independent re-run of the engine's referee over the plays the camera logged."""
+
+    deal: int
+    tricks: int
+    violations: list[dict[str, Any]]
+    card_points: tuple[int, int]
+    tricks_won: tuple[int, int]
+    result: tuple[int, int] | None
+    agrees: bool
+
+
+class DisputeController:
+    """Pick any trick of any deal: its cards with evidence, the ruling and the rule text."""
+
+    def __init__(self, live: LiveController) -> None:
+        self.live = live
+
+    def deal_numbers(self) -> list[int]:
+        return sorted(n for n, log in self.live.deals.items() if log.contract is not None)
+
+    def tricks(self, deal: int) -> list[TrickLog]:
+        log = self.live.deals.get(deal)
+        return [] if log is None else list(log.tricks)
+
+    def violations(self, deal: int, trick: int | None = None) -> list[Warning]:
+        """Warnings of the deal; with ``trick``, those played in it or proven by a card of it."""
+        out = []
+        for w in self.live.warnings:
+            if w.deal != deal:
+                continue
+            proof_trick = (w.proof or {}).get("trick")
+            if trick is None or trick in (w.trick, proof_trick):
+                out.append(w)
+        return out
+
+    def audit(self, deal: int) -> AuditReport:
+        """Re-referee the logged deal from scratch and compare with the live warnings."""
+        log = self.live.deals.get(deal)
+        if log is None or log.contract is None:
+            raise EntryError(f"deal {deal}: nothing to audit")
+        ref = Referee(Contract.from_json(log.contract))
+        try:
+            for t in log.tricks:
+                for p in t.plays:
+                    ref.push(parse_card(p.card), p.seat, p.ekka)
+        except (RefereeError, CardError) as exc:
+            raise EntryError(f"deal {deal}: {exc}") from None
+        found = [v.to_json() for v in ref.violations]
+        live = [w.as_violation() for w in self.violations(deal)]
+        key = lambda v: (v["trick"], v["seat"], v["rule"], v["card"])  # noqa: E731
+        result = None
+        if log.sheet_index is not None and log.sheet_index < len(self.live.sheet.rows()):
+            result = self.live.sheet.rows()[log.sheet_index].result
+        return AuditReport(
+            deal=deal,
+            tricks=len(ref.tricks),
+            violations=found,
+            card_points=(ref.card_points[0], ref.card_points[1]),
+            tricks_won=(ref.tricks_won[0], ref.tricks_won[1]),
+            result=result,
+            agrees=sorted(map(key, found)) == sorted(map(key, live)),
+        )
+
+
+def all_cards() -> list[str]:
+    """The 32 cards in deck order, for the full correction picker."""
+    return [str(c) for c in DECK]

@@ -1,0 +1,311 @@
+"""Arabic and English in the table's own words; Arabic is laid out right to left.
+
+``Language`` is switched at run time: views ask ``tr(key)`` again when ``changed`` fires. The
+Arabic terms are those said at a Saudi Baloot table (حكم، صن، أشكل، دبل، ثري، فور، قهوة، سرا،
+خمسين، مية، أربعمية، بلوت، كبوت، إكّه), not a dictionary translation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+LANGUAGES = ("en", "ar")
+
+STRINGS: dict[str, tuple[str, str]] = {
+    # game terms
+    "hokum": ("Hokum", "حكم"),
+    "sun": ("Sun", "صن"),
+    "ashkal": ("Ashkal", "أشكل"),
+    "pass": ("Pass", "بس"),
+    "double": ("Double", "دبل"),
+    "triple": ("Triple", "ثري"),
+    "quadruple": ("Four", "فور"),
+    "gahwa": ("Gahwa", "قهوة"),
+    "siri": ("Siri", "سرا"),
+    "fifty": ("Fifty", "خمسين"),
+    "hundred": ("Hundred", "مية"),
+    "four_hundred": ("Four Hundred", "أربعمية"),
+    "baloot": ("Baloot", "بلوت"),
+    "kaboot": ("Kaboot", "كبوت"),
+    "ekka": ("Ekka", "إكّه"),
+    "locked": ("locked", "مقفول"),
+    "open": ("open", "مفتوح"),
+    "void": ("void (all passed)", "ملغية (الكل بس)"),
+    # people and places
+    "seat": ("Seat {n}", "اللاعب {n}"),
+    "team0": ("Us", "لنا"),
+    "team1": ("Them", "لهم"),
+    "team0_seats": ("Us (seats 0+2)", "لنا (٠+٢)"),
+    "team1_seats": ("Them (seats 1+3)", "لهم (١+٣)"),
+    "dealer": ("Dealer", "الموزّع"),
+    "declarer": ("Buyer", "المشتري"),
+    "next_dealer": ("Next dealer: {seat}", "يوزّع التالي: {seat}"),
+    "dir0": ("South", "جنوب"),
+    "dir1": ("East", "شرق"),
+    "dir2": ("North", "شمال"),
+    "dir3": ("West", "غرب"),
+    # tabs and titles
+    "app_title": ("Hakam — Baloot referee", "حَكَم — حكم البلوت"),
+    "tab_live": ("Live", "مباشر"),
+    "tab_setup": ("New deal", "جولة جديدة"),
+    "tab_sheet": ("Score sheet", "ورقة الحساب"),
+    "tab_dispute": ("Dispute", "اعتراض"),
+    "language": ("العربية", "English"),
+    # score sheet
+    "col_deal": ("#", "#"),
+    "col_dealer": ("Dealer", "الموزّع"),
+    "col_contract": ("Contract", "المشترى"),
+    "col_card_points": ("Card points", "الأبناط"),
+    "col_game_points": ("Game points", "النقاط"),
+    "col_projects": ("Projects", "المشاريع"),
+    "col_baloot": ("Baloot", "بلوت"),
+    "col_result": ("Written", "المكتوب"),
+    "col_total": ("Total", "المجموع"),
+    "col_winner": ("Won", "الفائز"),
+    "edit": ("Edit", "تعديل"),
+    "delete": ("Delete", "حذف"),
+    "undo": ("Undo", "تراجع"),
+    "export_csv": ("Export CSV", "تصدير CSV"),
+    "export_html": ("Printable sheet", "ورقة للطباعة"),
+    "export_pdf": ("PDF", "PDF"),
+    "new_match": ("New match", "مباراة جديدة"),
+    "to_target": ("{total} / 152", "{total} / 152"),
+    "match_won": ("{team} win the match {a}–{b}", "{team} فازوا بالمباراة {a}–{b}"),
+    "saved": ("Saved", "محفوظ"),
+    "undone": ("Undone: {action}", "تم التراجع: {action}"),
+    "nothing_to_undo": ("Nothing to undo", "لا يوجد ما يُتراجع عنه"),
+    "penalty": ("penalty: {rule}", "جزاء: {rule}"),
+    "camera": ("camera", "كاميرا"),
+    "manual": ("manual", "يدوي"),
+    "deleted": ("Deal {n} deleted", "حُذفت الجولة {n}"),
+    "confirm_delete": ("Delete deal {n}?", "حذف الجولة {n}؟"),
+    # deal set-up
+    "step_dealer": ("Who deals?", "من الموزّع؟"),
+    "step_open": ("Open card", "الورقة المكشوفة"),
+    "step_bidding": ("Bidding — {seat} speaks", "الشراء — يتكلم {seat}"),
+    "step_doubling": ("Doubling", "الدبل"),
+    "step_projects": ("Projects (first trick)", "المشاريع (الأكلة الأولى)"),
+    "step_points": ("Card points of one team", "أبناط أحد الفريقين"),
+    "no_raise": ("No more raises", "بدون دبل"),
+    "raise_by": ("{call} by {seat}", "{call} من {seat}"),
+    "record_deal": ("Write on the sheet", "سجّل في الورقة"),
+    "record_void": ("Void deal: write it", "جولة ملغية: سجّلها"),
+    "undo_call": ("Back", "رجوع"),
+    "restart_deal": ("Start over", "من جديد"),
+    "add_project": ("Add", "أضف"),
+    "top_card": ("top card", "أعلى ورقة"),
+    "four_of": ("four of", "أربع"),
+    "from_camera": ("(from camera)", "(من الكاميرا)"),
+    "kaboot_by": ("Kaboot by", "كبوت لـ"),
+    "none": ("none", "لا أحد"),
+    "points_for": ("points of", "أبناط"),
+    "baloot_by": ("Baloot held by", "البلوت عند"),
+    "bought": ("{contract}", "{contract}"),
+    # live view
+    "turn": ("Turn: {seat}", "الدور: {seat}"),
+    "trick_n": ("Trick {n}", "الأكلة {n}"),
+    "no_contract": ("No contract yet", "لم يُشترَ بعد"),
+    "waiting": ("Waiting for the camera…", "بانتظار الكاميرا…"),
+    "fps": ("{fps:.1f} fps · detector {ms:.0f} ms", "{fps:.1f} إطار/ث · الكاشف {ms:.0f} ms"),
+    "no_feed": ("no camera", "بدون كاميرا"),
+    "accept": ("Accept", "قبول"),
+    "dismiss": ("Dismiss", "رفض"),
+    "warnings": ("Warnings", "التنبيهات"),
+    "violation_title": (
+        "{rule} — {seat}, trick {trick}",
+        "{rule} — {seat}، الأكلة {trick}",
+    ),
+    "proof": ("proof: {card} (trick {trick})", "الدليل: {card} (الأكلة {trick})"),
+    "uncertain": ("Not sure: {text}", "غير متأكد: {text}"),
+    "correct": ("Pick the card", "اختر الورقة"),
+    "all_cards": ("all 32", "الـ٣٢ كلها"),
+    "possible_cards": ("still possible", "الممكنة"),
+    "status_accepted": ("accepted", "مقبول"),
+    "status_dismissed": ("dismissed", "مرفوض"),
+    "status_open": ("open", "قائم"),
+    "status_corrected": ("corrected", "مصحّح"),
+    # dispute
+    "pick_deal": ("Deal", "الجولة"),
+    "pick_trick": ("Trick", "الأكلة"),
+    "no_evidence": ("no evidence frame", "لا توجد صورة دليل"),
+    "ruling": ("Ruling", "الحكم"),
+    "won_by": ("won by {seat}, {points} card points", "أكلها {seat}، {points} بنط"),
+    "legal_trick": ("No rule broken in this trick.", "لا مخالفة في هذه الأكلة."),
+    "audit": ("Deal audit", "تدقيق الجولة"),
+    "audit_clean": (
+        "Deal {n}: no violation in {tricks} tricks.",
+        "الجولة {n}: لا مخالفة في {tricks} أكلات.",
+    ),
+    "audit_line": ("Deal {n}: {count} violation(s).", "الجولة {n}: {count} مخالفة."),
+    "no_deals": ("No deal seen by the camera yet.", "لم ترَ الكاميرا أي جولة بعد."),
+}
+
+RULE_NAMES: dict[str, tuple[str, str]] = {
+    "follow-suit": ("Revoke", "قاطع"),
+    "must-trump": ("Did not trump", "ما دقّ بالحكم"),
+    "must-overtrump": ("Did not over-trump", "ما كبّر الحكم"),
+    "third-player": ("Third player rule", "قاعدة الثالث"),
+    "locked-lead": ("Trump led in a locked game", "لعب حكم والدبل مقفول"),
+    "false-ekka": ("False Ekka", "إكّه غلط"),
+    "out-of-turn": ("Out of turn", "لعب بغير دوره"),
+    "duplicate-card": ("Card seen twice", "ورقة مكررة"),
+    "false-project": ("False project", "مشروع غلط"),
+    "false-baloot": ("False Baloot", "بلوت غلط"),
+}
+
+RULE_TEXTS: dict[str, tuple[str, str]] = {
+    "follow-suit": (
+        "A player must follow the suit led whenever he holds a card of it.",
+        "يجب على اللاعب أن يلعب من لون الورقة الأولى ما دام عنده منه.",
+    ),
+    "must-trump": (
+        "Hokum: a player without the suit led must trump when an opponent is winning.",
+        "في الحكم: من ليس عنده اللون يدقّ بالحكم إذا كان الخصم آكلاً.",
+    ),
+    "must-overtrump": (
+        "Hokum: when trump is led, or an opponent wins with trump, a higher trump must be played "
+        "if held.",
+        "في الحكم: إذا لُعب حكم أو أكل الخصم بحكم يجب اللعب بحكم أعلى إن وُجد.",
+    ),
+    "third-player": (
+        "Hokum: the third player without the suit led must trump unless an Ace or a valid Ekka "
+        "was led and still wins.",
+        "في الحكم: الثالث الذي ليس عنده اللون يدقّ إلا إذا نزل الأس "
+        "أو أُعلنت إكّه صحيحة وما زالت آكلة.",
+    ),
+    "locked-lead": (
+        "Locked double: trump may not be led while the leader holds another suit.",
+        "الدبل المقفول: لا يُفتح بالحكم ما دام عند اللاعب لون آخر.",
+    ),
+    "false-ekka": (
+        "Ekka may be announced only on the highest card still out in its suit (never a trump).",
+        "لا تُعلن الإكّه إلا على أعلى ورقة باقية في لونها، ولا تكون حكماً.",
+    ),
+    "out-of-turn": (
+        "Play goes to the right; the winner of a trick leads the next.",
+        "اللعب إلى اليمين، ومن أكل الأكلة يبدأ التالية.",
+    ),
+    "duplicate-card": (
+        "Each of the 32 cards is played once in a deal.",
+        "كل ورقة من الـ٣٢ تُلعب مرة واحدة في الجولة.",
+    ),
+    "false-project": (
+        "An announced project must be held by the announcer and shown with those cards.",
+        "المشروع المعلن يجب أن يكون في يد صاحبه بنفس الأوراق.",
+    ),
+    "false-baloot": (
+        "Baloot is K and Q of trump held together by the player who says it.",
+        "البلوت: الشايب والبنت من الحكم في يد من أعلنه.",
+    ),
+}
+
+_HELD = "، وكانت عنده {proof} ولعبها في الأكلة {pt}."
+
+RULE_TEXT_AR: dict[str, str] = {
+    "follow-suit": "{seat} لعب {card} في الأكلة {trick} ولم يتبع اللون" + _HELD,
+    "must-trump": "{seat} كان عليه أن يدقّ في الأكلة {trick} لكنه لعب {card}" + _HELD,
+    "must-overtrump": "{seat} كان عليه أن يكبّر الحكم في الأكلة {trick} لكنه لعب {card}" + _HELD,
+    "third-player": "{seat} ثالث في الأكلة {trick} وكان عليه أن يدقّ لكنه لعب {card}" + _HELD,
+    "locked-lead": "{seat} فتح بالحكم {card} في الأكلة {trick} والدبل مقفول" + _HELD,
+    "false-ekka": "{seat} أعلن إكّه على {card} في الأكلة {trick} وهي ليست أعلى ورقة باقية.",
+    "out-of-turn": "{seat} لعب {card} في الأكلة {trick} بغير دوره.",
+    "duplicate-card": "الورقة {card} ظهرت مرتين (الأكلة {trick}).",
+    "false-project": "{seat} أعلن مشروعاً غير صحيح بالورقة {card}.",
+    "false-baloot": "{seat} أعلن بلوت غير صحيح بالورقة {card}.",
+}
+
+SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def card_label(card: str | None) -> str:
+    """``10H`` -> ``10♥``: the face as players read it, in both languages."""
+    if not card:
+        return "—"
+    return card[:-1] + SUIT_SYMBOL.get(card[-1], card[-1])
+
+
+class Language:
+    """The current language and its direction; listeners are called after a switch."""
+
+    def __init__(self, code: str = "en") -> None:
+        self.code = code if code in LANGUAGES else "en"
+        self._listeners: list[Callable[[], None]] = []
+
+    @property
+    def rtl(self) -> bool:
+        return self.code == "ar"
+
+    def subscribe(self, fn: Callable[[], None]) -> None:
+        self._listeners.append(fn)
+
+    def set(self, code: str) -> None:
+        if code not in LANGUAGES:
+            raise ValueError(f"language: must be one of {', '.join(LANGUAGES)}")
+        if code != self.code:
+            self.code = code
+            for fn in list(self._listeners):
+                fn()
+
+    def toggle(self) -> None:
+        self.set("ar" if self.code == "en" else "en")
+
+    def tr(self, key: str, **kw: Any) -> str:
+        pair = STRINGS.get(key)
+        text = key if pair is None else pair[LANGUAGES.index(self.code)]
+        return text.format(**kw) if kw else text
+
+    def seat(self, seat: int | None) -> str:
+        return "—" if seat is None else self.tr("seat", n=seat)
+
+    def team(self, team: int | None) -> str:
+        return "—" if team is None else self.tr(f"team{team}")
+
+    def rule(self, rule: str) -> str:
+        pair = RULE_NAMES.get(rule)
+        return rule if pair is None else pair[LANGUAGES.index(self.code)]
+
+    def rule_text(self, rule: str) -> str:
+        pair = RULE_TEXTS.get(rule)
+        return "" if pair is None else pair[LANGUAGES.index(self.code)]
+
+    def call(self, call: str) -> str:
+        """A bid as said at the table: ``hokum:S`` -> ``Hokum ♠`` / ``حكم ♠``."""
+        if call.startswith("hokum:"):
+            return f"{self.tr('hokum')} {SUIT_SYMBOL.get(call[6:], call[6:])}"
+        return self.tr(call)
+
+    def contract(self, c: dict[str, Any] | None) -> str:
+        """``Hokum ♥ · Seat 1 · Double, locked`` in the current language."""
+        if c is None:
+            return self.tr("void")
+        head = (
+            self.tr("sun")
+            if c["kind"] == "sun"
+            else f"{self.tr('hokum')} {SUIT_SYMBOL[c['trump']]}"
+        )
+        if c.get("ashkal"):
+            head += f" ({self.tr('ashkal')})"
+        parts = [head, self.seat(c["declarer"])]
+        level = c.get("level", "none")
+        if level != "none":
+            lock = self.tr("locked") if c.get("locked") else ""
+            parts.append(self.tr(level) + (f" {lock}" if lock else ""))
+        return " · ".join(parts)
+
+    def project(self, p: dict[str, Any]) -> str:
+        return f"{self.tr(p['kind'])} ({self.seat(p['seat'])})"
+
+    def violation(self, v: dict[str, Any]) -> str:
+        """The violation sentence; English is the engine's own proof text."""
+        if self.code == "en":
+            return str(v.get("text", ""))
+        proof = v.get("proof") or {}
+        template = RULE_TEXT_AR.get(v["rule"], "{seat}: {card}")
+        return template.format(
+            seat=self.seat(v["seat"]),
+            card=card_label(v.get("card")),
+            trick=v["trick"],
+            proof=card_label(proof.get("card")),
+            pt=proof.get("trick", "—"),
+        )

@@ -1,0 +1,251 @@
+"""Controllers without Qt: manual score sheet, persistence, deal set-up, live events, audit."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.contract import Contract
+from engine.replay import load_match, replay_match
+from engine.scoring import score_deal
+from gui import match_store
+from gui.controllers import (
+    DealSetupController,
+    DisputeController,
+    LiveController,
+    RaiseOption,
+    ScoreSheetController,
+)
+from gui.match_store import MatchStore
+from gui.models import EntryError, ProjectEntry, manual_entry
+
+
+def sheet_ctl() -> ScoreSheetController:
+    return ScoreSheetController(MatchStore())
+
+
+def hokum(declarer: int, dealer: int, trump: str = "S", **kw) -> Contract:
+    return Contract("hokum", declarer, dealer, trump=trump, **kw)
+
+
+def test_data_dir_follows_env(data_dir):
+    assert match_store.data_dir() == data_dir
+    assert MatchStore().path.parent == data_dir
+
+
+def test_manual_entry_types_one_side_and_the_engine_scores_the_rest(data_dir):
+    ctl = sheet_ctl()
+    c = hokum(declarer=1, dealer=0)
+    ctl.add(manual_entry(0, c, "70", points_team=0))
+    row = ctl.rows()[0]
+    assert row.entry.card_points == (70, 92)
+    # by hand: team 1 counts 92 -> 9, team 0 gets 16 - 9 = 7; the buyers win, not raised
+    assert row.result == (7, 9)
+    assert row.result == score_deal(c, (70, 92), (4, 4)).result
+    assert ctl.totals == (7, 9)
+    assert ctl.next_dealer == 1
+    assert ctl.progress(1) == pytest.approx(9 / 152)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("", "type the card points"), ("7O", "not a whole number"), ("163", "more than the 162")],
+)
+def test_bad_points_give_one_line_and_change_nothing(data_dir, text, message):
+    ctl = sheet_ctl()
+    ctl.add(manual_entry(0, hokum(1, 0), "80", 0))
+    before = MatchStore().load(ctl.match_id)
+    with pytest.raises(EntryError, match=message) as err:
+        ctl.add(manual_entry(1, hokum(2, 1), text, 0))
+    assert "\n" not in str(err.value)
+    assert MatchStore().load(ctl.match_id) == before == ctl.sheet
+
+
+def test_arabic_digits_are_read(data_dir):
+    entry = manual_entry(0, Contract("sun", 0, 0), "٦٥", 1)
+    assert entry.card_points == (65, 65)
+
+
+def test_kaboot_doubling_and_projects_are_scored_by_the_engine(data_dir):
+    ctl = sheet_ctl()
+    c = hokum(0, 3, trump="H", level="double", raised_by=(1,), locked=True)
+    proj = ProjectEntry(2, "fifty", top="KD")
+    ctl.add(manual_entry(3, c, "", 0, kaboot=0, projects=[proj], baloot=[0]))
+    row = ctl.rows()[0]
+    assert row.entry.card_points == (162, 0)
+    assert row.outcome is not None and row.outcome.kaboot == 0
+    expected = score_deal(c, (162, 0), (8, 0), [proj.to_project(False)], [0])
+    assert row.result == expected.result
+    with pytest.raises(EntryError, match="kaboot gives team 0 all 162"):
+        manual_entry(3, c, "100", 0, kaboot=0)
+    with pytest.raises(EntryError, match="no Baloot in Sun"):
+        manual_entry(3, Contract("sun", 0, 3), "65", 0, baloot=[0])
+
+
+def test_edit_delete_undo_and_restart_restore_the_match(data_dir):
+    ctl = sheet_ctl()
+    ctl.add(manual_entry(0, hokum(1, 0), "70", 0))
+    ctl.add(manual_entry(1, Contract("sun", 2, 1), "40", 1))
+    totals = ctl.totals
+    ctl.replace(0, manual_entry(0, hokum(1, 0), "100", 0))
+    assert ctl.rows()[0].entry.card_points == (100, 62)
+    assert ctl.totals != totals
+    assert ctl.undo() == "edit deal 1"
+    assert ctl.totals == totals
+    ctl.delete(0)
+    assert len(ctl.rows()) == 1
+    assert ctl.rows()[0].entry.dealer == 1
+    # a new process: same file, same match, and undo still works
+    again = sheet_ctl()
+    assert again.match_id == ctl.match_id
+    assert again.sheet == ctl.sheet
+    assert again.undo() == "delete deal 1"
+    assert again.totals == totals
+    assert sheet_ctl().totals == totals
+
+
+def test_match_to_152_finishes_with_a_winner(data_dir):
+    ctl = sheet_ctl()
+    dealer = 0
+    while ctl.finished is None:
+        ctl.add(manual_entry(dealer, Contract("sun", 0, dealer), "130", 0, kaboot=0))
+        dealer = ctl.next_dealer
+    row = ctl.finished
+    assert row.match_winner == 0 and row.match[0] >= 152
+    assert len(ctl.rows()) == 4  # a Sun kaboot writes 44: 44 x 4 = 176, 44 x 3 = 132
+
+
+def test_setup_offers_only_the_engines_calls_and_records_the_deal(data_dir):
+    sheet = sheet_ctl()
+    setup = DealSetupController(sheet)
+    assert setup.phase == "open" and setup.dealer == 0
+    setup.set_dealer(3)
+    setup.set_open_card("9H")
+    assert setup.turn == 0
+    assert setup.legal_calls() == ["pass", "hokum", "sun"]  # no Ashkal for the first speaker
+    with pytest.raises(EntryError, match="not allowed"):
+        setup.call("hokum:S")
+    assert setup.bids == []
+    setup.call("pass")
+    setup.call("hokum")
+    assert setup.legal_calls() == ["pass", "sun"]
+    setup.call("pass")
+    setup.call("pass")
+    setup.call("pass")  # seat 0, earlier than the buyer, declines Sun
+    assert setup.phase == "play"
+    assert setup.contract() == hokum(1, 3, trump="H")
+    doubles = setup.raise_options()
+    assert {(o.seat, o.locked) for o in doubles} == {(0, False), (0, True), (2, False), (2, True)}
+    setup.say_raise(RaiseOption(2, "double", True))
+    assert {o.seat for o in setup.raise_options()} == {1}  # only the buyer triples
+    assert setup.contract().locked
+    setup.announce(1, ProjectEntry(0, "siri", top="AC"))
+    setup.toggle_baloot(3)
+    setup.set_points(1, "90")
+    index = setup.record()
+    row = sheet.rows()[index]
+    assert row.entry.contract["level"] == "double" and row.entry.contract["locked"]
+    assert row.entry.card_points == (72, 90)
+    assert row.entry.bids[1] == (1, "hokum")
+    assert setup.phase == "open" and setup.dealer == 0  # the next dealer
+
+
+def test_setup_draft_survives_a_restart_and_void_deal_is_written(data_dir):
+    setup = DealSetupController(sheet_ctl())
+    setup.set_dealer(1)
+    setup.set_open_card("KD")
+    for _ in range(3):
+        setup.call("pass")
+    again = DealSetupController(sheet_ctl())
+    assert again.bids == setup.bids and again.turn == 1
+    for _ in range(5):
+        again.call("pass")
+    assert again.phase == "void"
+    index = again.record()
+    assert again.sheet.rows()[index].entry.void
+    assert again.sheet.next_dealer == 2
+
+
+def test_edit_through_setup_replaces_the_deal(data_dir):
+    sheet = sheet_ctl()
+    setup = DealSetupController(sheet)
+    setup.set_dealer(0)
+    setup.set_open_card("JS")
+    setup.call("sun")
+    for _ in range(3):
+        setup.call("pass")
+    setup.set_points(0, "60")
+    setup.record()
+    setup.edit(0)
+    assert setup.phase == "play" and setup.points_text == "60"
+    setup.set_points(0, "75")
+    assert setup.record() == 0
+    assert len(sheet.rows()) == 1
+    assert sheet.rows()[0].entry.card_points == (75, 55)
+
+
+def demo_events():
+    return list(replay_match(load_match()))
+
+
+def test_live_demo_match_fills_the_sheet_like_the_replay(data_dir):
+    sheet = sheet_ctl()
+    live = LiveController(sheet)
+    alerts = []
+    live.subscribe_alert(alerts.append)
+    events = demo_events()
+    live.on_events(events)
+    scores = {e["deal"]: e for e in events if e["event"] == "score"}
+    rows = sheet.rows()
+    final = events[-1]
+    assert len(rows) == len(final["deals"])
+    assert [list(r.result) for r in rows] == [d["result"] for d in final["deals"]]
+    assert list(sheet.totals) == final["match"]
+    assert live.mismatches == []
+    assert len(alerts) == 1 and alerts[0].rule == "follow-suit" and alerts[0].deal == 9
+    assert rows[8].entry.penalty == {"rule": "follow-suit", "seat": 1, "team": 0}
+    assert list(rows[8].result) == scores[9]["result"]
+    # the table overrules the warning: deal 9 is scored as played, the later totals follow
+    live.dismiss(alerts[0].id)
+    played = {
+        e["deal"]: e
+        for e in replay_match(load_match(), accept_penalties=False)
+        if e["event"] == "score"
+    }
+    assert list(sheet.rows()[8].result) == played[9]["result"]
+    assert [w["status"] for w in MatchStore().warnings(sheet.match_id)] == ["dismissed"]
+    live.accept(alerts[0].id)
+    assert list(sheet.rows()[8].result) == scores[9]["result"]
+
+
+def test_audit_reruns_the_referee_on_the_logged_plays(data_dir):
+    live = LiveController(sheet_ctl())
+    live.on_events(demo_events())
+    dispute = DisputeController(live)
+    assert 9 in dispute.deal_numbers() and 3 not in dispute.deal_numbers()
+    report = dispute.audit(9)
+    assert report.tricks == 8 and report.agrees
+    assert [v["rule"] for v in report.violations] == ["follow-suit"]
+    assert [w.rule for w in dispute.violations(9, trick=2)] == ["follow-suit"]  # the proof
+    assert dispute.violations(9, trick=5) == []
+    clean = dispute.audit(1)
+    assert clean.violations == [] and clean.agrees and sum(clean.card_points) == 162
+
+
+def test_uncertain_read_is_corrected_with_one_click(data_dir):
+    live = LiveController(sheet_ctl())
+    events = demo_events()
+    first_plays = events[: events.index(next(e for e in events if e["event"] == "trick"))]
+    live.on_events(first_plays)
+    live.on_event({"event": "uncertain", "deal": 1, "seat": 2, "trick": 2, "text": "seat 2"})
+    notice = live.open_notices()[0]
+    possible = live.possible_cards(notice)
+    assert len(possible) == 28 and "JS" not in possible
+    sent = []
+    live.subscribe_corrections(sent.append)
+    with pytest.raises(EntryError, match="unknown card"):
+        live.correct(notice.id, "1X")
+    live.correct(notice.id, "10H")
+    assert sent == [{"event": "correction", "deal": 1, "trick": 2, "seat": 2, "card": "10H"}]
+    assert live.open_notices() == []
+    stored = MatchStore().warnings(live.sheet.match_id)
+    assert stored[0]["status"] == "corrected" and stored[0]["data"]["card"] == "10H"
