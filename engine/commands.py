@@ -1,4 +1,4 @@
-"""``hakam rules legal|score``, ``hakam referee``, ``hakam demo`` and the demo ``hakam run``.
+"""``hakam rules legal|score``, ``hakam referee`` and ``hakam demo`` (``hakam run``: ``vision``).
 
 All JSON tools read a file or ``-`` (stdin) and print JSON; bad input is one line naming the field
 (``CliError``, exit 2), never a traceback and never a partial answer.
@@ -210,19 +210,6 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_run(args: argparse.Namespace) -> int:
-    if args.source != "demo":
-        raise _cli_error(
-            f"--source: only 'demo' exists until the camera pipeline lands, got {args.source!r}"
-        )
-    events = _replay(args.match)
-    for e in events:
-        print(json.dumps(e, ensure_ascii=False))
-    if not args.headless:
-        print(format_score_sheet(events[-1]), file=sys.stderr)
-    return 0
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the engine's subcommands to ``hakam``."""
     rules = subparsers.add_parser("rules", help="rules engine tools (JSON in, JSON out)")
@@ -241,8 +228,3 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     demo = subparsers.add_parser("demo", help="replay the bundled match and print its score sheet")
     demo.add_argument("--match", default=None, help="a hakam-match/1 file instead of the demo")
     demo.set_defaults(func=_cmd_demo)
-    run = subparsers.add_parser("run", help="run the referee (until the camera lands: the demo)")
-    run.add_argument("--source", default="demo", help="'demo' replays the bundled match")
-    run.add_argument("--headless", action="store_true", help="JSON events only, no window")
-    run.add_argument("--match", default=None, help="a hakam-match/1 file instead of the demo")
-    run.set_defaults(func=_cmd_run)

@@ -93,7 +93,9 @@ def test_demo_and_run_replay_the_bundled_match(capsys):
     assert main(["run", "--source", "demo", "--headless"]) == 0
     lines = capsys.readouterr().out.splitlines()
     events = [json.loads(line) for line in lines]
-    assert events[0]["event"] == "deal" and events[-1]["event"] == "score_sheet"
+    # Until the demo clip and model exist, `run` says it falls back to the engine replay.
+    assert events[0]["event"] == "source" and events[0]["fallback"] == "engine-replay"
+    assert events[1]["event"] == "deal" and events[-1]["event"] == "score_sheet"
     assert events[-1]["match_over"] is True
     assert main(["demo"]) == 0
     assert "wins the match" in capsys.readouterr().out

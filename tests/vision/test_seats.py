@@ -1,0 +1,65 @@
+"""Seat attribution: directions from the calibration, the turn from the rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from vision.seats import Calibration, CalibrationError, SeatMap, attribute, parse_point
+
+# Centre (320, 240); the dealer (seat 3) sits at the bottom of the image.
+CAL = Calibration((320.0, 240.0), (320.0, 440.0))
+
+
+def test_play_goes_to_the_right_counter_clockwise_seen_from_above():
+    seats = SeatMap(CAL, dealer=3)
+    # Dealer at the bottom; his right (seat 0, first leader) is on the image's right side,
+    # then the top, then the left.
+    assert seats.locate((320, 400))[0] == 3
+    assert seats.locate((480, 240))[0] == 0
+    assert seats.locate((320, 80))[0] == 1
+    assert seats.locate((160, 240))[0] == 2
+    mirrored = SeatMap(Calibration((320.0, 240.0), (320.0, 440.0), mirrored=True), dealer=3)
+    assert mirrored.locate((160, 240))[0] == 0
+
+
+def test_a_card_in_front_of_the_seat_on_turn_keeps_the_rules_seat():
+    seats = SeatMap(CAL, dealer=3)
+    a = seats.attribute((400, 250), expected=0)
+    assert a.seat == 0 and a.by_position == 0 and a.clear and not a.out_of_turn
+
+
+def test_a_card_clearly_in_front_of_another_seat_is_out_of_turn():
+    seats = SeatMap(CAL, dealer=3)
+    a = seats.attribute((320, 150), expected=0)
+    assert a.seat == 1 and a.out_of_turn
+
+
+def test_unclear_positions_are_left_to_the_rules():
+    seats = SeatMap(CAL, dealer=3)
+    diagonal = seats.attribute((420, 340), expected=0)  # between seats 3 and 0
+    assert not diagonal.clear and diagonal.seat == 0
+    centre = seats.attribute((322, 241), expected=2)  # on the centre itself
+    assert not centre.clear and centre.seat == 2
+    assert attribute(None, (0, 0), expected=1).seat == 1  # no calibration: the rules alone
+
+
+def test_toml_round_trip_and_errors(tmp_path):
+    path = tmp_path / "table.toml"
+    cal = Calibration((321.5, 240.0), (100.0, 40.0), True, (640, 480))
+    cal.save(path)
+    assert Calibration.load(path) == cal
+    bad = tmp_path / "bad.toml"
+    for text, why in (
+        ("centre = [1, 2]\n", "dealer: missing"),
+        ("centre = [1, 2]\ndealer = [1, 'x']\n", "dealer: must be two numbers"),
+        ("centre = [1, 2]\ndealer = [100, 2]\ncolour = 1\n", "colour: unknown field"),
+        ("centre = [1, 2]\ndealer = [2, 2]\n", "at least 5 px"),
+        ("centre = [1, 2\n", "not valid TOML"),
+    ):
+        bad.write_text(text)
+        with pytest.raises(CalibrationError, match=why):
+            Calibration.load(bad)
+    with pytest.raises(CalibrationError, match="cannot read"):
+        Calibration.load(tmp_path / "missing.toml")
+    with pytest.raises(CalibrationError, match="--centre: must be X,Y"):
+        parse_point("12;4", "--centre")

@@ -1,0 +1,57 @@
+"""Frame sources: fixed-rate timestamps for files, one-line errors."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.sources import ArraySource, SourceError, open_source
+
+
+def _video(path, n=6, fps=10.0):
+    w = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), fps, (64, 48))
+    for i in range(n):
+        w.write(np.full((48, 64, 3), 30 * i, np.uint8))
+    w.release()
+
+
+def test_video_frames_have_fixed_rate_timestamps(tmp_path):
+    _video(tmp_path / "a.mp4")
+    with open_source(str(tmp_path / "a.mp4")) as src:
+        frames = list(src)
+    assert [f.index for f in frames] == list(range(6))
+    assert [f.time for f in frames] == [i / 10 for i in range(6)]
+    with open_source(str(tmp_path / "a.mp4"), fps=4) as src:
+        assert [f.time for f in src][-1] == 5 / 4
+
+
+def test_folder_of_images_in_name_order(tmp_path):
+    for name, v in (("b.png", 20), ("a.png", 10), ("c.jpg", 30)):
+        cv2.imwrite(str(tmp_path / name), np.full((8, 8, 3), v, np.uint8))
+    (tmp_path / "notes.txt").write_text("x")
+    src = open_source(str(tmp_path), fps=5)
+    frames = list(src)
+    assert [int(f.image[0, 0, 0]) for f in frames][:2] == [10, 20]
+    assert [f.time for f in frames] == [0, 0.2, 0.4]
+
+
+def test_array_source():
+    frames = list(ArraySource([np.zeros((4, 4, 3), np.uint8)] * 3, fps=30))
+    assert [f.time for f in frames] == [0, 1 / 30, 2 / 30]
+
+
+@pytest.mark.parametrize(
+    "spec, why",
+    [("missing.mp4", "no such file or folder"), ("", "empty"), ("empty_dir", "no images"),
+     ("junk.mp4", "no frame could be decoded|cannot be opened"),
+     ("97", "camera 97: cannot be opened")],
+)  # fmt: skip
+def test_open_failures_are_one_line(tmp_path, monkeypatch, spec, why):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "empty_dir").mkdir()
+    (tmp_path / "junk.mp4").write_bytes(b"not a video")
+    with pytest.raises(SourceError, match=why) as info:
+        src = open_source(spec)
+        list(src)
+    assert "\n" not in str(info.value)

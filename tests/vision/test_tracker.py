@@ -1,0 +1,121 @@
+"""Tracker unit tests on scripted detection streams (15 fps, default settings)."""
+
+from __future__ import annotations
+
+from engine.cards import Card
+from vision.detections import Detections
+from vision.tracker import CardState, CardTracker, TrackerSettings
+
+from .conftest import dets
+
+SEVEN_H = Card.parse("7H").index
+NINE_S = Card.parse("9S").index
+
+
+def feed(tracker: CardTracker, frames: list[Detections], start: int = 0):
+    """Run frames through; returns [(frame, kind, card name)]."""
+    out = []
+    for k, d in enumerate(frames, start):
+        for ev in tracker.update(d, k, k / 15):
+            out.append((k, ev.kind, ev.name))
+    return out
+
+
+def test_defaults_in_frames_at_15_fps():
+    t = CardTracker(fps=15)
+    assert (t.window, t.votes_needed, t.lost_frames, t.uncertain_frames) == (8, 5, 15, 12)
+    t30 = CardTracker(fps=30)
+    assert t30.window == 15 and t30.lost_frames == 30  # same seconds, twice the frames
+
+
+def test_a_steady_card_is_accepted_once_after_the_vote():
+    t = CardTracker()
+    events = feed(t, [dets(("7H", (200, 200), 0.9))] * 30)
+    assert events == [(4, "accepted", "7H")]
+    assert t.state(SEVEN_H) is CardState.ON_TABLE
+
+
+def test_flicker_still_accepts_and_a_one_frame_misread_never_does():
+    t = CardTracker()
+    frames = []
+    for k in range(12):
+        reads = [] if k in (2, 5) else [("7H", (200, 200), 0.9)]
+        if k == 3:
+            reads.append(("9S", (400, 100), 0.95))  # a lone misread elsewhere
+        frames.append(dets(*reads))
+    events = feed(t, frames + [Detections.empty()] * 10)
+    assert events == [(6, "accepted", "7H")]
+    assert t.state(NINE_S) is CardState.UNSEEN  # the candidate expired with its window
+
+
+def test_a_card_in_flight_is_accepted_only_once_it_lies_still():
+    t = CardTracker()
+    frames = [dets(("7H", (100 + 25 * k, 200), 0.9)) for k in range(8)]  # moving
+    frames += [dets(("7H", (300, 200), 0.9))] * 6  # at rest from frame 8
+    events = feed(t, frames)
+    assert events == [(10, "accepted", "7H")]  # three still reads: frames 8, 9, 10
+
+
+def test_a_hand_passing_over_does_not_end_the_card():
+    t = CardTracker()
+    seen = [dets(("7H", (200, 200), 0.9))]
+    events = feed(t, seen * 10 + [Detections.empty()] * 12 + seen * 10)
+    assert events == [(4, "accepted", "7H")]  # 12 hidden frames < lost_s: nothing happens
+    t2 = CardTracker()
+    events = feed(t2, seen * 10 + [Detections.empty()] * 20 + seen * 5)
+    assert events == [(4, "accepted", "7H"), (24, "hidden", "7H"), (30, "visible", "7H")]
+    assert t2.state(SEVEN_H) is CardState.ON_TABLE  # never accepted twice
+
+
+def test_two_identical_cards_in_one_frame_count_once():
+    t = CardTracker()
+    frame = dets(("7H", (200, 200), 0.9), ("7H", (420, 300), 0.7))
+    events = feed(t, [frame] * 8)
+    assert events == [(4, "accepted", "7H")]
+    assert t.tracks[SEVEN_H].box[0] == 170  # the more confident copy
+    assert t.stats["duplicate"] == 8
+
+
+def test_a_collected_card_read_again_is_impossible_and_ignored():
+    t = CardTracker()
+    feed(t, [dets(("7H", (200, 200), 0.9))] * 6)
+    t.collect(SEVEN_H)
+    events = feed(t, [dets(("7H", (250, 250), 0.95))] * 20, start=6)
+    assert events == [] and t.stats["collected_read"] == 20
+    t.release(SEVEN_H)  # e.g. the open card, taken into a hand and played later
+    assert feed(t, [dets(("7H", (250, 250), 0.95))] * 6, start=26) == [(30, "accepted", "7H")]
+
+
+def test_a_misread_on_a_lying_card_is_a_ghost_not_a_new_card():
+    t = CardTracker()
+    feed(t, [dets(("7H", (200, 200), 0.9))] * 6)
+    # Glare: the same card reads as 9S for a few frames at the same place.
+    events = feed(t, [dets(("9S", (201, 200), 0.8))] * 5 + [dets(("7H", (200, 200), 0.9))] * 3, 6)
+    assert events == [] and t.stats["ghost"] == 5
+    assert t.state(NINE_S) is CardState.UNSEEN
+
+
+def test_low_confidence_blob_becomes_one_uncertain_event():
+    t = CardTracker()
+    weak = [dets(("QD", (300, 300), 0.3))] * 11 + [dets(("QC", (302, 300), 0.3))] * 9
+    out = []
+    for k, d in enumerate(weak):
+        out += [(k, ev) for ev in t.update(d, k, k / 15)]
+    assert [(k, ev.kind) for k, ev in out] == [(11, "uncertain")]
+    ev = out[0][1]
+    assert ev.card is None and ev.detail["guesses"][0] == "QD" and "QC" in ev.detail["guesses"]
+    assert ev.box == (272.0, 258.0, 332.0, 342.0)  # where the blob is now
+    assert t.state(Card.parse("QD").index) is CardState.UNSEEN  # no guess is made
+
+
+def test_weak_reads_on_a_known_card_are_not_uncertain():
+    t = CardTracker()
+    feed(t, [dets(("7H", (200, 200), 0.9))] * 6)
+    events = feed(t, [dets(("7D", (200, 200), 0.3))] * 30, 6)
+    assert [e for e in events if e[1] == "uncertain"] == [] and t.stats["weak"] == 0
+
+
+def test_settings_are_named_and_change_behaviour():
+    strict = CardTracker(TrackerSettings(window_s=1.0, vote_share=0.8))
+    assert strict.votes_needed == 12
+    assert feed(strict, [dets(("7H", (200, 200), 0.9))] * 20)[0] == (11, "accepted", "7H")

@@ -1,0 +1,389 @@
+"""``hakam run``, ``hakam calibrate`` and ``hakam video render``: the camera pipeline's CLI.
+
+Every failure a user can cause (a camera that does not open, a missing model, a bad polygon, a
+bad deal record) is one ``CliError`` line, exit 2, and nothing is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+
+def _cli_error(message: str) -> Exception:
+    from hakam.cli import CliError
+
+    return CliError(message)
+
+
+def _print_event(ev: dict[str, Any], headless: bool) -> None:
+    if headless:
+        print(json.dumps(ev, ensure_ascii=False), flush=True)
+        return
+    kind = ev.get("type")
+    if kind == "play":
+        print(f"trick {ev['trick']}: seat {ev['seat']} plays {ev['card']}", flush=True)
+    elif kind == "trick":
+        print(f"trick {ev['trick']} won by seat {ev['winner']} ({ev['points']} points)")
+    elif kind in ("violation",):
+        print(f"VIOLATION: {ev['text']}", flush=True)
+    elif kind in ("uncertain", "source"):
+        print(ev.get("text", kind), flush=True)
+    elif kind == "open_card":
+        print(f"open card {ev['card']}", flush=True)
+    elif kind == "correction":
+        print(f"correction: {ev['card']} by seat {ev['seat']}", flush=True)
+    elif kind == "score":
+        print(f"score: {ev.get('result')} (card points {ev.get('card_points')})", flush=True)
+
+
+# --- hakam run ----------------------------------------------------------------------------
+
+
+def _load_json(path: str, what: str) -> Any:
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise _cli_error(f"{what} {path}: cannot read ({exc.strerror})") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise _cli_error(f"{what} {path}: not valid JSON ({exc})") from None
+
+
+def _setup(args: argparse.Namespace, default_record: Path | None = None) -> Any:
+    from engine.contract import Contract, ContractError
+    from vision.pipeline import DealSetup, PipelineError
+
+    try:
+        if args.deal:
+            return DealSetup.from_record(_load_json(args.deal, "--deal"))
+        if args.contract:
+            text = args.contract
+            raw = (
+                json.loads(text)
+                if text.lstrip().startswith("{")
+                else _load_json(text, "--contract")
+            )
+            if args.dealer is not None:
+                raw = {**raw, "dealer": args.dealer}
+            contract = Contract.from_json(raw)
+            return DealSetup(contract.dealer, contract)
+        if default_record is not None:
+            return DealSetup.from_record(_load_json(str(default_record), "demo record"))
+    except (PipelineError, ContractError) as exc:
+        raise _cli_error(str(exc)) from None
+    except json.JSONDecodeError as exc:
+        raise _cli_error(f"--contract: not valid JSON ({exc.msg})") from None
+    raise _cli_error(
+        "--deal or --contract: needed (the camera cannot see the bidding: give the dealer and "
+        "the contract as a hakam-deal/1 record or a contract JSON)"
+    )
+
+
+def _demo_fallback(args: argparse.Namespace, why: str) -> int:
+    from engine.record import InputError
+    from engine.replay import format_score_sheet, load_match, replay_match
+    from vision.events import event, with_type
+
+    first = event(
+        "source",
+        source="demo",
+        fallback="engine-replay",
+        text=f"demo: {why}; replaying the engine's bundled demo match instead (engine.replay)",
+    )
+    _print_event(first, True)
+    try:
+        events = list(replay_match(load_match(args.match)))
+    except (InputError, ValueError) as exc:
+        raise _cli_error(str(exc)) from None
+    for e in events:
+        print(json.dumps(with_type(e), ensure_ascii=False))
+    if not args.headless:
+        print(format_score_sheet(events[-1]), file=sys.stderr)
+    return 0
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from vision import detector as det
+    from vision.events import event
+    from vision.pipeline import Pipeline, PipelineSettings
+    from vision.seats import Calibration, CalibrationError
+    from vision.sources import DEMO_RECORD, SourceError, demo_clip_available, open_source
+    from vision.zones import PolygonZone, ZoneError
+
+    demo = args.source.strip() == "demo"
+    if demo and args.detector != "oracle":
+        if not demo_clip_available():
+            return _demo_fallback(args, "the demo clip is not installed yet")
+        if args.detector is None and not [
+            b for b in det.available_backends() if b != "ultralytics"
+        ]:
+            return _demo_fallback(args, "no trained detector model in models/ yet")
+    roi = None
+    if args.roi:
+        try:
+            roi = PolygonZone(args.roi)
+        except ZoneError as exc:
+            raise _cli_error(f"--roi: {exc}") from None
+    calibration = None
+    if args.calibration:
+        try:
+            calibration = Calibration.load(args.calibration)
+        except CalibrationError as exc:
+            raise _cli_error(str(exc)) from None
+    setup = _setup(args, DEMO_RECORD if demo else None)
+    if args.detector == "oracle":
+        if not args.labels:
+            raise _cli_error("--detector oracle: needs --labels CLIP.labels.json (tests only)")
+        data = _load_json(args.labels, "--labels")
+        if not isinstance(data, dict) or not isinstance(data.get("frames"), list):
+            raise _cli_error(f"--labels {args.labels}: not a hakam-labels/1 file")
+        detector: Any = det.LabelDetector(data["frames"])
+    else:
+        try:
+            detector = det.make_detector(args.detector, threads=args.threads)
+        except det.DetectorError as exc:
+            raise _cli_error(str(exc)) from None
+    try:
+        source = open_source(args.source, args.fps)
+    except SourceError as exc:
+        raise _cli_error(str(exc)) from None
+    out_dir = (
+        Path(args.out) if args.out else Path("runs") / datetime.now().strftime("run-%Y%m%d-%H%M%S")
+    )
+    pipeline = Pipeline(
+        setup,
+        detector,
+        calibration=calibration,
+        roi=roi,
+        settings=PipelineSettings(read_open_card=not args.no_open_card),
+        out_dir=out_dir,
+        fps=source.fps,
+    )
+    log = (out_dir / "events.jsonl").open("w", encoding="utf-8")
+
+    def emit(ev: dict[str, Any]) -> None:
+        log.write(json.dumps(ev, ensure_ascii=False) + "\n")
+        _print_event(ev, args.headless)
+
+    emit(
+        event(
+            "source",
+            source=args.source,
+            text=source.description,
+            fps=source.fps,
+            detector=getattr(detector, "name", type(detector).__name__),
+            out=str(out_dir),
+        )
+    )
+    for ev in pipeline.start_events():
+        emit(ev)
+    total = getattr(source, "frame_count", 0)
+    t0 = last = time.monotonic()
+    try:
+        with source:
+            for frame in source:
+                for ev in pipeline.process(frame):
+                    emit(ev)
+                now = time.monotonic()
+                if total and now - last > 10:
+                    last = now
+                    left = (now - t0) / (frame.index + 1) * (total - frame.index - 1)
+                    print(
+                        f"[run] frame {frame.index + 1}/{total}, about {left:.0f} s left",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+    except SourceError as exc:
+        for ev in pipeline.finish():
+            emit(ev)
+        log.close()
+        raise _cli_error(str(exc)) from None
+    except KeyboardInterrupt:
+        pass
+    for ev in pipeline.finish():
+        emit(ev)
+    log.close()
+    return 0
+
+
+# --- hakam calibrate ----------------------------------------------------------------------
+
+
+def _first_frame(spec: str) -> Any:
+    from vision.sources import SourceError, open_source
+
+    try:
+        with open_source(spec) as src:
+            for frame in src:
+                return frame.image
+    except SourceError as exc:
+        raise _cli_error(str(exc)) from None
+    raise _cli_error(f"--source {spec}: no frame")
+
+
+def _click_points(image: Any) -> list[tuple[float, float]]:
+    """Show the frame in a Qt window; the first click is the centre, the second the dealer."""
+    import os
+
+    if not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    ) and sys.platform.startswith("linux"):
+        raise _cli_error("no display: give --centre X,Y --dealer X,Y (pixels of the frame)")
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QImage, QPixmap
+    from PySide6.QtWidgets import QApplication, QLabel
+
+    app = QApplication.instance() or QApplication([])
+    h, w = image.shape[:2]
+    rgb = image[:, :, ::-1].copy()
+    qimg = QImage(rgb.data, w, h, 3 * w, QImage.Format.Format_RGB888)
+    points: list[tuple[float, float]] = []
+
+    class Clicks(QLabel):
+        def mousePressEvent(self, ev: Any) -> None:
+            pos = ev.position()
+            points.append((float(pos.x()), float(pos.y())))
+            self.setWindowTitle("Hakam calibrate: now click the DEALER's seat")
+            if len(points) == 2:
+                self.close()
+
+    label = Clicks()
+    label.setPixmap(QPixmap.fromImage(qimg))
+    label.setFixedSize(w, h)
+    label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+    label.setWindowTitle("Hakam calibrate: click the CENTRE of the table")
+    label.show()
+    app.exec()
+    if len(points) != 2:
+        raise _cli_error("calibrate: closed before two clicks (centre, then dealer's seat)")
+    return points
+
+
+def _cmd_calibrate(args: argparse.Namespace) -> int:
+    from vision.seats import Calibration, CalibrationError, parse_point
+
+    if (args.centre is None) != (args.dealer is None):
+        raise _cli_error("give both --centre X,Y and --dealer X,Y, or neither (click them)")
+    size = None
+    try:
+        if args.centre is not None:
+            centre = parse_point(args.centre, "--centre")
+            dealer = parse_point(args.dealer, "--dealer")
+            if args.source:
+                img = _first_frame(args.source)
+                size = (int(img.shape[1]), int(img.shape[0]))
+        else:
+            img = _first_frame(args.source or "0")
+            size = (int(img.shape[1]), int(img.shape[0]))
+            centre, dealer = _click_points(img)
+        cal = Calibration(centre, dealer, args.mirrored, size)
+    except CalibrationError as exc:
+        raise _cli_error(str(exc)) from None
+    out = Path(args.out)
+    try:
+        cal.save(out)
+    except OSError as exc:
+        raise _cli_error(f"--out {out}: cannot write ({exc.strerror})") from None
+    print(json.dumps({"calibration": str(out), "centre": list(cal.centre),
+                      "dealer": list(cal.dealer), "mirrored": cal.mirrored}))  # fmt: skip
+    return 0
+
+
+# --- hakam video render -------------------------------------------------------------------
+
+
+def _parse_size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise _cli_error(f"--size: must be WIDTHxHEIGHT, got {text!r}") from None
+    if not (160 <= w <= 3840 and 120 <= h <= 2160):
+        raise _cli_error(f"--size: {w}x{h} out of range (160x120 .. 3840x2160)")
+    return w, h
+
+
+def _cmd_video_render(args: argparse.Namespace) -> int:
+    from vision.dealvideo import DealFilm, script_deal, write_clip
+
+    if not 1 <= args.tricks <= 8:
+        raise _cli_error(f"--tricks: must be 1..8, got {args.tricks}")
+    if not 5 <= args.fps <= 60:
+        raise _cli_error(f"--fps: must be 5..60, got {args.fps}")
+    if not str(args.out).endswith(".mp4"):
+        raise _cli_error(f"--out: must end in .mp4, got {args.out}")
+    size = _parse_size(args.size)
+    try:
+        deal = script_deal(args.seed, args.violation)
+        film = DealFilm(deal, args.seed, size, args.fps, args.deck)
+    except ValueError as exc:
+        raise _cli_error(str(exc)) from None
+    t0 = time.monotonic()
+
+    def progress(done: int, total: int) -> None:
+        el = time.monotonic() - t0
+        left = el / done * (total - done)
+        msg = f"[video] trick {done}/{total}, {len(film.frames)} frames, about {left:.0f} s left"
+        print(msg, file=sys.stderr, flush=True)
+
+    rendered = film.film(args.tricks, progress=progress)
+    try:
+        paths = write_clip(rendered, args.out)
+    except OSError as exc:
+        raise _cli_error(str(exc)) from None
+    print(json.dumps({**paths, "frames": len(rendered.frames), "fps": rendered.fps,
+                      "deck": rendered.deck, "seconds": round(time.monotonic() - t0, 1),
+                      "violation": rendered.deal.violation}))  # fmt: skip
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``run``, ``calibrate`` and ``video`` to ``hakam``."""
+    run = subparsers.add_parser("run", help="referee a deal live from a camera, video or folder")
+    run.add_argument("--source", default="demo",
+                     help="camera index (0), video file, folder of images, or 'demo'")  # fmt: skip
+    run.add_argument("--headless", action="store_true", help="one JSON line per event, no window")
+    run.add_argument("--roi", default=None, help="play area polygon 'x,y;x,y;x,y' (pixels)")
+    run.add_argument("--calibration", default=None, help="table TOML from `hakam calibrate`")
+    run.add_argument("--out", default=None, help="folder for deal.json, events, evidence")
+    run.add_argument(
+        "--detector",
+        default=None,
+        choices=["oracle", "openvino", "onnx", "ultralytics"],
+        help="back-end (default: OpenVINO, else ONNX Runtime); oracle: tests only",
+    )
+    run.add_argument("--labels", default=None, help="renderer labels for --detector oracle")
+    run.add_argument("--deal", default=None, help="hakam-deal/1 record giving dealer and contract")
+    run.add_argument("--contract", default=None, help="contract JSON (text or file) instead")
+    run.add_argument("--dealer", type=int, default=None, choices=range(4), help="with --contract")
+    run.add_argument("--fps", type=float, default=None, help="frame rate of a file or folder")
+    run.add_argument("--threads", type=int, default=0, help="detector CPU threads (0: auto)")
+    run.add_argument("--no-open-card", action="store_true",
+                     help="the deal starts with play (no open bidding card shown)")  # fmt: skip
+    run.add_argument("--match", default=None, help="hakam-match/1 file for the demo replay")
+    run.set_defaults(func=_cmd_run)
+
+    cal = subparsers.add_parser("calibrate", help="mark the table centre and the dealer's seat")
+    cal.add_argument("--source", default=None, help="camera index, video or folder (a frame)")
+    cal.add_argument("--centre", default=None, help="X,Y of the table centre (no display)")
+    cal.add_argument("--dealer", default=None, help="X,Y towards the dealer's seat (no display)")
+    cal.add_argument("--mirrored", action="store_true", help="the camera image is mirrored")
+    cal.add_argument("--out", default="table.toml", help="TOML file to write")
+    cal.set_defaults(func=_cmd_calibrate)
+
+    video = subparsers.add_parser("video", help="scripted deal videos for tests and demos")
+    vsub = video.add_subparsers(dest="video_command", metavar="ACTION")
+    r = vsub.add_parser("render", help="film a seeded deal: clip, truth record, labels")
+    r.add_argument("--seed", type=int, required=True)
+    r.add_argument("--out", required=True, help="clip path ending in .mp4")
+    r.add_argument("--violation", action="store_true", help="inject one illegal play")
+    r.add_argument("--tricks", type=int, default=8, help="film the first N tricks")
+    r.add_argument("--fps", type=float, default=15.0)
+    r.add_argument("--size", default="640x480")
+    r.add_argument("--deck", default=None, help="deck design (default: a hold-out design)")
+    r.set_defaults(func=_cmd_video_render)
+    video.set_defaults(func=lambda _a: video.print_help() or 0)

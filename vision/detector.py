@@ -1,0 +1,306 @@
+"""Card detectors: one protocol, ``detect(image) -> Detections``, and its back-ends.
+
+The model is a YOLO exported by ultralytics: input 1x3xSxS RGB in 0..1 (letterboxed), output
+``(1, 4 + 32, N)``: box centre, width, height at the input size, then one score per card class
+(``engine.cards.DECK`` order). OpenVINO and ONNX Runtime run it on a CPU without torch;
+ultralytics only when it is installed and asked for. Every back-end shares the same decoding:
+undo the letterbox, class-aware NMS, and one box per card per frame (the deck holds each card
+once, so a second box of a card is a misread).
+
+``LabelDetector`` reads the renderer's ground-truth labels: an oracle for tests and tracker
+tuning only, never a default.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+from engine.cards import CARD_NAMES
+from vision.detections import Detections
+
+ROOT = Path(__file__).resolve().parent.parent
+MODELS_DIR = Path(os.environ.get("HAKAM_MODELS_DIR", ROOT / "models"))
+ONNX_MODEL = "hakam-cards.onnx"
+OPENVINO_DIR = "hakam-cards_openvino"
+ULTRALYTICS_MODEL = "hakam-cards.pt"
+NUM_CLASSES = len(CARD_NAMES)
+BACKENDS: tuple[str, ...] = ("openvino", "onnx", "ultralytics")
+
+
+class DetectorError(Exception):
+    """A detector that cannot be built (missing model, back-end not installed): one line."""
+
+
+class Detector(Protocol):
+    def detect(self, image: np.ndarray) -> Detections: ...
+
+
+@dataclass(frozen=True)
+class Letterbox:
+    """How a frame was fitted into the square model input: scale, then padding."""
+
+    scale: float
+    pad_x: float
+    pad_y: float
+    width: int
+    height: int
+
+
+def letterbox(image: np.ndarray, size: int, colour: int = 114) -> tuple[np.ndarray, Letterbox]:
+    """Resize keeping the aspect ratio, pad to ``size`` x ``size`` (ultralytics' way)."""
+    h, w = image.shape[:2]
+    scale = min(size / w, size / h)
+    nw, nh = round(w * scale), round(h * scale)
+    resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_LINEAR)
+    px, py = (size - nw) / 2, (size - nh) / 2
+    top, left = round(py - 0.1), round(px - 0.1)
+    out = cv2.copyMakeBorder(
+        resized, top, size - nh - top, left, size - nw - left, cv2.BORDER_CONSTANT,
+        value=(colour, colour, colour),
+    )  # fmt: skip
+    return out, Letterbox(scale, left, top, w, h)
+
+
+def to_tensor(image: np.ndarray) -> np.ndarray:
+    """BGR uint8 HxWx3 to RGB float32 1x3xHxW in 0..1."""
+    rgb = image[:, :, ::-1].transpose(2, 0, 1)
+    return np.ascontiguousarray(rgb, dtype=np.float32)[None] / 255.0
+
+
+def nms(xyxy: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
+    """Indices kept by greedy non-maximum suppression, best first."""
+    order = np.argsort(-scores, kind="stable")
+    x1, y1, x2, y2 = xyxy.T
+    area = (x2 - x1) * (y2 - y1)
+    keep = []
+    while len(order):
+        i = order[0]
+        keep.append(i)
+        rest = order[1:]
+        w = np.clip(np.minimum(x2[i], x2[rest]) - np.maximum(x1[i], x1[rest]), 0, None)
+        h = np.clip(np.minimum(y2[i], y2[rest]) - np.maximum(y1[i], y1[rest]), 0, None)
+        inter = w * h
+        ov = inter / np.maximum(area[i] + area[rest] - inter, 1e-9)
+        order = rest[ov <= iou]
+    return np.array(keep, np.int64)
+
+
+def class_aware_nms(d: Detections, iou: float) -> Detections:
+    """NMS within each class only: two different cards may overlap in a trick."""
+    if len(d) < 2:
+        return d
+    offset = d.class_id[:, None].astype(np.float32) * (float(d.xyxy.max()) + 1.0)
+    keep = nms(d.xyxy + offset, d.confidence, iou)
+    return d[np.sort(keep)]
+
+
+def decode_yolo(
+    output: np.ndarray,
+    box: Letterbox,
+    conf_threshold: float = 0.25,
+    iou_threshold: float = 0.5,
+    one_per_card: bool = True,
+) -> Detections:
+    """Raw YOLO output (1, 4+C, N) to frame-pixel ``Detections``."""
+    out = np.asarray(output, np.float32)
+    if out.ndim == 3:
+        out = out[0]
+    if out.ndim != 2 or NUM_CLASSES + 4 not in out.shape:
+        raise DetectorError(
+            f"model output shape {tuple(np.shape(output))} is not (1, {NUM_CLASSES + 4}, N)"
+        )
+    if out.shape[0] != NUM_CLASSES + 4:
+        out = out.T
+    scores = out[4:]
+    cls = scores.argmax(0)
+    conf = scores[cls, np.arange(scores.shape[1])]
+    keep = conf >= conf_threshold
+    if not keep.any():
+        return Detections.empty()
+    cx, cy, w, h = out[:4, keep]
+    xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1)
+    xyxy[:, [0, 2]] = (xyxy[:, [0, 2]] - box.pad_x) / box.scale
+    xyxy[:, [1, 3]] = (xyxy[:, [1, 3]] - box.pad_y) / box.scale
+    xyxy[:, [0, 2]] = xyxy[:, [0, 2]].clip(0, box.width)
+    xyxy[:, [1, 3]] = xyxy[:, [1, 3]].clip(0, box.height)
+    d = Detections(xyxy, conf[keep], cls[keep])
+    d = class_aware_nms(d, iou_threshold)
+    return d.best_per_card() if one_per_card else d
+
+
+class _YoloBase:
+    """Shared letterbox + decode; a back-end only implements ``_infer``."""
+
+    imgsz = 640
+    name = "yolo"
+
+    def __init__(self, conf: float = 0.25, iou: float = 0.5) -> None:
+        self.conf, self.iou = conf, iou
+
+    def _infer(self, tensor: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def detect(self, image: np.ndarray) -> Detections:
+        padded, box = letterbox(image, self.imgsz)
+        raw = self._infer(to_tensor(padded))
+        return decode_yolo(raw, box, self.conf, self.iou)
+
+
+def _static_size(shape: Sequence[Any], default: int = 640) -> int:
+    try:
+        size = int(shape[-1])
+        return size if size > 0 else default
+    except (TypeError, ValueError, IndexError):
+        return default
+
+
+class OnnxDetector(_YoloBase):
+    """ONNX Runtime on the CPU."""
+
+    name = "onnx"
+
+    def __init__(self, path: str | Path, conf: float = 0.25, iou: float = 0.5, threads: int = 0):
+        super().__init__(conf, iou)
+        import onnxruntime as ort
+
+        p = Path(path)
+        if not p.is_file():
+            raise DetectorError(f"onnx: no model at {p}")
+        opts = ort.SessionOptions()
+        if threads:
+            opts.intra_op_num_threads = threads
+        opts.log_severity_level = 3
+        try:
+            self.session = ort.InferenceSession(str(p), opts, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own exception types
+            raise DetectorError(f"onnx: cannot load {p}: {str(exc).splitlines()[0]}") from None
+        inp = self.session.get_inputs()[0]
+        self.input_name = inp.name
+        self.imgsz = _static_size(inp.shape)
+
+    def _infer(self, tensor: np.ndarray) -> np.ndarray:
+        return self.session.run(None, {self.input_name: tensor})[0]
+
+
+class OpenVinoDetector(_YoloBase):
+    """OpenVINO on the CPU (an ``*_openvino`` folder with one ``.xml`` or an ``.onnx``)."""
+
+    name = "openvino"
+
+    def __init__(self, path: str | Path, conf: float = 0.25, iou: float = 0.5, threads: int = 0):
+        super().__init__(conf, iou)
+        import openvino as ov
+
+        p = Path(path)
+        if p.is_dir():
+            xmls = sorted(p.glob("*.xml"))
+            if not xmls:
+                raise DetectorError(f"openvino: no .xml model in {p}")
+            p = xmls[0]
+        if not p.is_file():
+            raise DetectorError(f"openvino: no model at {p}")
+        core = ov.Core()
+        config = {"PERFORMANCE_HINT": "LATENCY"}
+        if threads:
+            config["INFERENCE_NUM_THREADS"] = str(threads)
+        try:
+            model = core.read_model(str(p))
+            self.compiled = core.compile_model(model, "CPU", config)
+        except Exception as exc:  # openvino raises RuntimeError with long text
+            raise DetectorError(f"openvino: cannot load {p}: {str(exc).splitlines()[0]}") from None
+        shape = self.compiled.input(0).get_partial_shape()
+        self.imgsz = _static_size([d.get_length() if d.is_static else -1 for d in shape])
+        self.request = self.compiled.create_infer_request()
+
+    def _infer(self, tensor: np.ndarray) -> np.ndarray:
+        result = self.request.infer({0: tensor})
+        return np.asarray(next(iter(result.values())))
+
+
+class UltralyticsDetector:
+    """ultralytics (PyTorch) when installed: for comparison, never needed at run time."""
+
+    name = "ultralytics"
+
+    def __init__(self, path: str | Path, conf: float = 0.25, iou: float = 0.5) -> None:
+        if importlib.util.find_spec("ultralytics") is None:
+            raise DetectorError("ultralytics: not installed (pip install -e '.[train]')")
+        from ultralytics import YOLO
+
+        self.model = YOLO(str(path))
+        self.conf, self.iou = conf, iou
+
+    def detect(self, image: np.ndarray) -> Detections:
+        result = self.model.predict(image, conf=self.conf, iou=self.iou, verbose=False)[0]
+        return class_aware_nms(Detections.from_ultralytics(result), self.iou).best_per_card()
+
+
+class LabelDetector:
+    """Oracle: the renderer's labels of frame k on the k-th call. Tests and tuning only."""
+
+    name = "oracle"
+
+    def __init__(self, labels_per_frame: Sequence[Sequence[Any]]) -> None:
+        self.labels = labels_per_frame
+        self.frame = 0
+
+    def detect(self, image: np.ndarray) -> Detections:
+        labels = self.labels[self.frame] if self.frame < len(self.labels) else []
+        self.frame += 1
+        return Detections.from_labels(labels)
+
+
+def model_path(backend: str, models_dir: Path | None = None) -> Path:
+    base = models_dir or MODELS_DIR
+    return (
+        base
+        / {"onnx": ONNX_MODEL, "openvino": OPENVINO_DIR, "ultralytics": ULTRALYTICS_MODEL}[backend]
+    )
+
+
+def available_backends(models_dir: Path | None = None) -> list[str]:
+    """Back-ends whose model is in ``models/`` (and, for ultralytics, whose package is)."""
+    out = []
+    for b in BACKENDS:
+        if not model_path(b, models_dir).exists():
+            continue
+        if b == "ultralytics" and importlib.util.find_spec("ultralytics") is None:
+            continue
+        out.append(b)
+    return out
+
+
+def make_detector(
+    backend: str | None = None,
+    models_dir: Path | None = None,
+    conf: float = 0.25,
+    threads: int = 0,
+) -> Detector:
+    """The detector for ``backend`` (None: OpenVINO, else ONNX Runtime, whichever has a model)."""
+    if backend is None:
+        found = [b for b in available_backends(models_dir) if b != "ultralytics"]
+        if not found:
+            base = models_dir or MODELS_DIR
+            raise DetectorError(
+                f"no detector model in {base} (needs {ONNX_MODEL} or {OPENVINO_DIR}/); "
+                "train and export one first (`hakam model --help`)"
+            )
+        backend = found[0]
+    if backend not in BACKENDS:
+        raise DetectorError(f"--detector: unknown back-end {backend!r}")
+    path = model_path(backend, models_dir)
+    if not path.exists():
+        raise DetectorError(f"{backend}: no model at {path}")
+    if backend == "onnx":
+        return OnnxDetector(path, conf, threads=threads)
+    if backend == "openvino":
+        return OpenVinoDetector(path, conf, threads=threads)
+    return UltralyticsDetector(path, conf)

@@ -1,0 +1,583 @@
+"""The live referee: frames → detections → card tracker → seats → engine referee → events.
+
+``Pipeline.process(frame)`` returns the events that frame proves; every accepted card goes to
+``engine.referee.Referee`` at once, so a violation is reported the moment its proof is seen. The
+run keeps the ``hakam-deal/1`` record (written after every trick and at the end) and a JPEG crop
+of the frame for every accepted card: ``hakam referee`` on that record gives the live ruling.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+from engine.cards import CARD_NAMES, DECK, Card, CardError, parse_card
+from engine.contract import Contract
+from engine.record import FORMAT, InputError, parse_deal_record
+from engine.referee import ProjectClaim, Referee, Violation
+from engine.rules import PROFILES, SAUDI, RuleProfile
+from vision.detections import Detections
+from vision.events import event, uncertain_text
+from vision.seats import Calibration, SeatMap, attribute
+from vision.sources import Frame
+from vision.tracker import CardTracker, TrackerSettings, TrackEvent
+from vision.zones import PolygonZone
+
+
+class PipelineError(ValueError):
+    """A deal set-up or correction the pipeline cannot use (one line)."""
+
+
+class Detector(Protocol):
+    """Anything that reads the cards of a frame."""
+
+    def detect(self, image: np.ndarray) -> Detections: ...
+
+
+@dataclass
+class DealSetup:
+    """What the camera cannot see: dealer, contract, announced projects, the match score."""
+
+    dealer: int
+    contract: Contract
+    open_card: Card | None = None
+    projects: list[ProjectClaim] = field(default_factory=list)
+    baloot: list[int] | None = None
+    match: tuple[int, int] = (0, 0)
+    profile: RuleProfile = SAUDI
+    deal: int = 1
+
+    @classmethod
+    def from_record(cls, data: Any) -> DealSetup:
+        """Take the set-up from a ``hakam-deal/1`` record (its tricks are ignored)."""
+        if not isinstance(data, dict):
+            raise PipelineError("deal record: must be a JSON object")
+        clean = {k: v for k, v in data.items() if k not in ("tricks", "ekka")}
+        try:
+            rec = parse_deal_record(clean)
+        except InputError as exc:
+            raise PipelineError(f"deal record: {exc}") from None
+        if rec.contract is None:
+            raise PipelineError("deal record: a void deal has no play to referee")
+        return cls(
+            rec.dealer, rec.contract, rec.open_card, rec.projects, rec.baloot, rec.match,
+            rec.profile,
+        )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class PipelineSettings:
+    tracker: TrackerSettings = field(default_factory=TrackerSettings)
+    read_open_card: bool = True  # the first card accepted is the open bidding card
+    clear_deg: float = 30.0  # a card within this of a seat's direction faces that seat
+    crop_pad: float = 0.3  # evidence crop margin, share of the box size
+    collect_gap: int = 2  # frames all trick cards must be unread for a new lead to collect it
+
+
+@dataclass
+class Play:
+    trick: int
+    seat: int
+    card: int
+    frame: int
+    time: float
+    source: str  # "camera" or "correction"
+    evidence: str | None = None
+    box: tuple[float, ...] | None = None
+
+
+def profile_json(profile: RuleProfile) -> Any:
+    """The profile as the record writes it: the name, plus options that differ from it."""
+    base = PROFILES.get(profile.name, SAUDI)
+    diff = {
+        f.name: getattr(profile, f.name)
+        for f in fields(profile)
+        if f.name != "name" and getattr(profile, f.name) != getattr(base, f.name)
+    }
+    return {"name": profile.name, **diff} if diff else profile.name
+
+
+class Pipeline:
+    """One deal refereed from frames. ``process`` each frame in order, then ``finish``."""
+
+    def __init__(
+        self,
+        setup: DealSetup,
+        detector: Detector,
+        *,
+        calibration: Calibration | None = None,
+        roi: PolygonZone | None = None,
+        settings: PipelineSettings | None = None,
+        out_dir: str | Path | None = None,
+        fps: float = 15.0,
+    ) -> None:
+        self.setup = setup
+        self.detector = detector
+        self.settings = settings or PipelineSettings()
+        self.seats = (
+            None
+            if calibration is None
+            else SeatMap(calibration, setup.dealer, clear_deg=self.settings.clear_deg)
+        )
+        self.roi = roi
+        self.fps = fps
+        self.tracker = CardTracker(self.settings.tracker, fps)
+        self.referee = self._new_referee()
+        self.plays: list[Play] = []
+        self.corrections: list[dict[str, Any]] = []
+        self.events: list[dict[str, Any]] = []
+        self.open_card: int | None = None
+        self._open_on_table = False
+        self._phase = "open" if self.settings.read_open_card else "play"
+        self._uncollected: list[int] = []  # cards of the last complete trick still lying
+        self._collected_tricks = 0
+        self.timings: dict[str, float] = {"detect": 0.0, "track": 0.0, "referee": 0.0}
+        self.frames = 0
+        self.out_dir = None if out_dir is None else Path(out_dir)
+        if self.out_dir is not None:
+            (self.out_dir / "evidence").mkdir(parents=True, exist_ok=True)
+        self._emit_list: list[dict[str, Any]] = []
+        self._emit(
+            event(
+                "deal",
+                deal=setup.deal,
+                dealer=setup.dealer,
+                open_card=None,
+                bids=[],
+                contract=setup.contract.to_json(),
+            )
+        )
+
+    # --- per frame ------------------------------------------------------------------------
+
+    def process(self, frame: Frame) -> list[dict[str, Any]]:
+        """Events proven by this frame (plays, violations, tricks, uncertain reads)."""
+        t0 = time.perf_counter()
+        dets = self.detector.detect(frame.image)
+        if self.roi is not None:
+            dets = self.roi.filter(dets)
+        t1 = time.perf_counter()
+        track_events = self.tracker.update(dets, frame.index, frame.time)
+        t2 = time.perf_counter()
+        for ev in track_events:
+            if ev.kind == "accepted":
+                self._on_accepted(ev, frame)
+            elif ev.kind == "hidden":
+                self._on_hidden(ev, frame)
+            elif ev.kind == "uncertain":
+                self._on_uncertain(ev)
+        t3 = time.perf_counter()
+        self.timings["detect"] += t1 - t0
+        self.timings["track"] += t2 - t1
+        self.timings["referee"] += t3 - t2
+        self.frames += 1
+        return self._drain()
+
+    def _on_accepted(self, ev: TrackEvent, frame: Frame) -> None:
+        card = int(ev.card)  # type: ignore[arg-type]
+        if self._phase == "open":
+            expected = self.setup.open_card
+            if expected is None or expected.index == card:
+                self.open_card = card
+                self._open_on_table = True
+                self._phase = "open_shown"
+                self._emit(
+                    event(
+                        "open_card",
+                        deal=self.setup.deal,
+                        card=CARD_NAMES[card],
+                        frame=frame.index,
+                        time=round(frame.time, 3),
+                        box=list(ev.box or ()),
+                    )
+                )
+                return
+        self._phase = "play"
+        if self.referee.is_over:
+            self._emit(
+                event(
+                    "uncertain",
+                    deal=self.setup.deal,
+                    seat=None,
+                    card=CARD_NAMES[card],
+                    frame=frame.index,
+                    time=round(frame.time, 3),
+                    box=list(ev.box or ()),
+                    text=f"{CARD_NAMES[card]} seen after the deal's 8 tricks; not counted",
+                )
+            )
+            return
+        fifth = False
+        if self._uncollected:
+            gap = self.settings.collect_gap
+            if all(
+                frame.index - self.tracker.tracks[c].last_seen >= gap for c in self._uncollected
+            ):
+                self._collect(frame)
+            else:
+                fifth = True
+        centre = (
+            None if ev.box is None else ((ev.box[0] + ev.box[2]) / 2, (ev.box[1] + ev.box[3]) / 2)
+        )
+        attr = attribute(self.seats if centre is not None else None, centre, self.referee.turn)
+        evidence = self._save_crop(frame, ev, attr.seat)
+        self._play(card, attr.seat, frame.index, frame.time, "camera", evidence, ev.box, extra={
+            "confidence": ev.confidence,
+            "position_seat": attr.by_position,
+            "position_clear": attr.clear,
+            "fifth_card": fifth,
+        })  # fmt: skip
+
+    def _play(
+        self,
+        card: int,
+        seat: int,
+        frame: int,
+        at: float,
+        source: str,
+        evidence: str | None,
+        box: tuple[float, ...] | None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        trick = self.referee.trick_number
+        expected = self.referee.turn
+        new = self.referee.push_index(card, seat)
+        self.plays.append(Play(trick, seat, card, frame, at, source, evidence, box))
+        self._emit(
+            event(
+                "play",
+                deal=self.setup.deal,
+                trick=trick,
+                seat=seat,
+                card=CARD_NAMES[card],
+                ekka=False,
+                expected_seat=expected,
+                frame=frame,
+                time=round(at, 3),
+                box=None if box is None else list(box),
+                evidence=evidence,
+                source=source,
+                **(extra or {}),
+            )
+        )
+        self._violations(new, frame, at)
+        if len(self.referee.tricks) == trick:  # the trick just completed
+            done = self.referee.tricks[-1]
+            self._emit(
+                event(
+                    "trick",
+                    deal=self.setup.deal,
+                    trick=trick,
+                    winner=done.winner,
+                    points=done.points,
+                    card_points=list(self.referee.card_points),
+                    cards=[str(c) for c in done.cards],
+                    seats=list(done.seats),
+                    frame=frame,
+                    time=round(at, 3),
+                )
+            )
+            self._uncollected = [c.index for c in done.cards]
+            self._write_record()
+
+    def _violations(self, new: Iterable[Violation], frame: int, at: float) -> None:
+        for v in new:
+            self._emit(
+                event(
+                    "violation", deal=self.setup.deal, frame=frame, time=round(at, 3), **v.to_json()
+                )
+            )
+
+    def _on_hidden(self, ev: TrackEvent, frame: Frame) -> None:
+        card = int(ev.card)  # type: ignore[arg-type]
+        if self._open_on_table and card == self.open_card:
+            # The open card went into the buyer's hand: it will be played later.
+            self.tracker.release(card)
+            self._open_on_table = False
+            self._phase = "play"
+            return
+        if card in self._uncollected and all(self.tracker.is_hidden(c) for c in self._uncollected):
+            self._collect(frame)
+
+    def _collect(self, frame: Frame) -> None:
+        for c in self._uncollected:
+            self.tracker.collect(c)
+        done = self.referee.tricks[-1]
+        self._collected_tricks += 1
+        self._emit(
+            event(
+                "trick_collected",
+                deal=self.setup.deal,
+                trick=done.number,
+                winner=done.winner,
+                frame=frame.index,
+                time=round(frame.time, 3),
+            )
+        )
+        self._uncollected = []
+
+    def _on_uncertain(self, ev: TrackEvent) -> None:
+        seat = None
+        if self.seats is not None and ev.box is not None:
+            s, _, clear = self.seats.locate(
+                ((ev.box[0] + ev.box[2]) / 2, (ev.box[1] + ev.box[3]) / 2)
+            )
+            seat = s if clear else None
+        frames = int(ev.detail.get("frames", 0))
+        self._emit(
+            event(
+                "uncertain",
+                deal=self.setup.deal,
+                seat=seat,
+                card=None,
+                guesses=ev.detail.get("guesses", []),
+                frame=ev.frame,
+                time=round(ev.time, 3),
+                box=list(ev.box or ()),
+                text=uncertain_text(seat, frames, self.fps),
+            )
+        )
+
+    # --- corrections ----------------------------------------------------------------------
+
+    def correct(
+        self,
+        card: str,
+        seat: int | None = None,
+        replaces: str | None = None,
+        frame: int | None = None,
+        by: str = "caller",
+    ) -> list[dict[str, Any]]:
+        """A person says what the camera could not read (or misread); kept in the record.
+
+        Without ``replaces`` the card is played now (by ``seat``, default the seat on turn);
+        with it, that earlier play is given this card instead and the deal is refereed again.
+        """
+        try:
+            new_card = parse_card(card).index
+        except CardError as exc:
+            raise PipelineError(f"correction: {exc}") from None
+        if seat is not None and (type(seat) is not int or not 0 <= seat <= 3):
+            raise PipelineError(f"correction: seat out of range (0..3), got {seat!r}")
+        at_frame = self.plays[-1].frame if frame is None and self.plays else (frame or 0)
+        at = at_frame / self.fps
+        if replaces is None:
+            if any(p.card == new_card for p in self.plays):
+                raise PipelineError(f"correction: {DECK[new_card]} was already played")
+            if self.referee.is_over:
+                raise PipelineError("correction: the deal's 8 tricks are complete")
+            given = self.referee.turn if seat is None else seat
+            item = {"card": str(DECK[new_card]), "seat": given, "replaces": None, "by": by}
+            self._log_correction(item, at_frame, at)
+            self.tracker.release(new_card)
+            self.tracker.tracks[new_card].state = self.tracker.tracks[new_card].state.ON_TABLE
+            self._play(new_card, given, at_frame, at, "correction", None, None)
+            return self._drain()
+        try:
+            old = parse_card(replaces).index
+        except CardError as exc:
+            raise PipelineError(f"correction: replaces: {exc}") from None
+        hits = [p for p in self.plays if p.card == old]
+        if not hits:
+            raise PipelineError(f"correction: {DECK[old]} was not played")
+        if new_card != old and any(p.card == new_card for p in self.plays):
+            raise PipelineError(f"correction: {DECK[new_card]} was already played")
+        play = hits[0]
+        item = {
+            "card": str(DECK[new_card]),
+            "seat": play.seat if seat is None else seat,
+            "replaces": str(DECK[old]),
+            "trick": play.trick,
+            "by": by,
+        }
+        self._log_correction(item, at_frame, at)
+        play.card, play.seat, play.source = new_card, item["seat"], "correction"
+        self.tracker.release(old)
+        self._rereferee(at_frame, at)
+        return self._drain()
+
+    def _log_correction(self, item: dict[str, Any], frame: int, at: float) -> None:
+        self.corrections.append({**item, "frame": frame, "time": round(at, 3)})
+        self._emit(
+            event("correction", deal=self.setup.deal, frame=frame, time=round(at, 3), **item)
+        )
+
+    def _rereferee(self, frame: int, at: float) -> None:
+        """Referee the corrected plays from the start; report the violations that now stand."""
+        before = {json.dumps(v.to_json(), sort_keys=True) for v in self.referee.violations}
+        self.referee = self._new_referee()
+        for p in self.plays:
+            self.referee.push_index(p.card, p.seat)
+        for v in self.referee.violations:
+            if json.dumps(v.to_json(), sort_keys=True) not in before:
+                self._violations([v], frame, at)
+        self._write_record()
+
+    # --- end of deal ----------------------------------------------------------------------
+
+    def finish(self) -> list[dict[str, Any]]:
+        """The score (complete deal) or the state so far; writes the record and the ruling."""
+        ref = self.referee
+        match = self.setup.match
+        outcome = ref.outcome(match)
+        penalty = None
+        if ref.violations:
+            first = ref.violations[0]
+            result, over, winner = ref.penalty(first, match)
+            penalty = {"rule": first.rule, "seat": first.seat, "team": 1 - first.team}
+        elif outcome is not None:
+            result, over, winner = outcome.result, outcome.match_over, outcome.match_winner
+        else:
+            result, over, winner = None, False, None
+        score = event(
+            "score",
+            deal=self.setup.deal,
+            complete=ref.is_over,
+            **(outcome.to_json() if outcome else {}),
+        )
+        score.update(
+            {
+                "card_points": list(ref.card_points),
+                "tricks_won": list(ref.tricks_won),
+                "result": None if result is None else list(result),
+                "match": None if result is None else [match[0] + result[0], match[1] + result[1]],
+                "penalty": penalty,
+                "match_over": over,
+                "match_winner": winner,
+            }
+        )
+        self._emit(score)
+        paths = self._write_record()
+        self._emit(
+            event(
+                "end",
+                frames=self.frames,
+                plays=len(self.plays),
+                tricks=len(ref.tricks),
+                violations=len(ref.violations),
+                corrections=len(self.corrections),
+                tracker=dict(self.tracker.stats),
+                **paths,
+            )
+        )
+        return self._drain()
+
+    def ruling(self) -> dict[str, Any]:
+        """What ``hakam referee`` says about this run's record."""
+        return {"void": False, "dealer": self.setup.dealer, **self.referee.ruling(self.setup.match)}
+
+    @property
+    def record(self) -> dict[str, Any]:
+        """The ``hakam-deal/1`` record of what was seen (and corrected) so far."""
+        tricks: list[dict[str, Any]] = []
+        for p in self.plays:
+            if not tricks or len(tricks[-1]["cards"]) == 4:
+                tricks.append({"cards": [], "seats": []})
+            tricks[-1]["cards"].append(CARD_NAMES[p.card])
+            tricks[-1]["seats"].append(p.seat)
+        s = self.setup
+        rec: dict[str, Any] = {
+            "format": FORMAT,
+            "dealer": s.dealer,
+            "open_card": None if self.open_card is None else CARD_NAMES[self.open_card],
+            "contract": s.contract.to_json(),
+            "tricks": tricks,
+            "ekka": [],
+            "projects": [
+                {"seat": c.seat, "kind": c.kind, "cards": [str(x) for x in c.cards]}
+                for c in s.projects
+                if c.kind != "baloot"
+            ],
+            "match": list(s.match),
+            "profile": profile_json(s.profile),
+        }
+        if s.baloot is not None:
+            rec["baloot"] = list(s.baloot)
+        if self.corrections:
+            rec["note"] = "corrections: " + "; ".join(
+                f"{c['card']} by seat {c['seat']}"
+                + (f" instead of {c['replaces']}" if c.get("replaces") else " (not read)")
+                + f" at frame {c['frame']}"
+                for c in self.corrections
+            )
+        return rec
+
+    def _write_record(self) -> dict[str, str]:
+        if self.out_dir is None:
+            return {}
+        rec_path = self.out_dir / "deal.json"
+        rec_path.write_text(json.dumps(self.record, indent=1, ensure_ascii=False) + "\n")
+        ruling_path = self.out_dir / "ruling.json"
+        ruling_path.write_text(json.dumps(self.ruling(), ensure_ascii=False) + "\n")
+        return {
+            "record": str(rec_path),
+            "ruling": str(ruling_path),
+            "evidence": str(self.out_dir / "evidence"),
+        }
+
+    # --- helpers --------------------------------------------------------------------------
+
+    def _new_referee(self) -> Referee:
+        s = self.setup
+        return Referee(s.contract, s.profile, s.projects, s.baloot)
+
+    def _save_crop(self, frame: Frame, ev: TrackEvent, seat: int) -> str | None:
+        if self.out_dir is None or ev.box is None:
+            return None
+        h, w = frame.image.shape[:2]
+        x1, y1, x2, y2 = ev.box
+        px, py = (x2 - x1) * self.settings.crop_pad, (y2 - y1) * self.settings.crop_pad
+        a, b = int(max(x1 - px, 0)), int(max(y1 - py, 0))
+        c, d = int(min(x2 + px, w)), int(min(y2 + py, h))
+        if c <= a or d <= b:
+            return None
+        n = len(self.plays) + 1
+        name = f"{n:02d}-trick{self.referee.trick_number}-seat{seat}-{ev.name}.jpg"
+        path = self.out_dir / "evidence" / name
+        cv2.imwrite(str(path), frame.image[b:d, a:c], [cv2.IMWRITE_JPEG_QUALITY, 90])
+        return str(path)
+
+    def _emit(self, ev: dict[str, Any]) -> None:
+        self.events.append(ev)
+        self._emit_list.append(ev)
+
+    def _drain(self) -> list[dict[str, Any]]:
+        out, self._emit_list = self._emit_list, []
+        return out
+
+    def start_events(self) -> list[dict[str, Any]]:
+        """Events emitted before the first frame (the ``deal`` event)."""
+        return self._drain()
+
+
+def run_frames(
+    pipeline: Pipeline,
+    frames: Iterable[Frame],
+    on_event: Callable[[dict[str, Any]], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Feed every frame and finish; returns all events (and passes each to ``on_event``)."""
+    out = pipeline.start_events()
+    for ev in out:
+        if on_event:
+            on_event(ev)
+    for frame in frames:
+        for ev in pipeline.process(frame):
+            out.append(ev)
+            if on_event:
+                on_event(ev)
+    for ev in pipeline.finish():
+        out.append(ev)
+        if on_event:
+            on_event(ev)
+    return out
+
+
+def settings_json(settings: PipelineSettings) -> dict[str, Any]:
+    return asdict(settings)

@@ -1,0 +1,280 @@
+"""Card tracker: the deck holds each of the 32 cards once, so the card itself is the identity.
+
+No generic multi-object tracker is needed: every card has its own small state machine,
+``unseen → candidate → on_table → collected``. A card is accepted only after a vote over a short
+sliding window *and* once it lies still (a card in flight is not yet played); an accepted card
+that disappears under a hand stays on the table (hysteresis) and is only reported ``hidden``
+after ``lost_s``; it is ``collected`` only when the caller (the trick logic) says so. Reads that
+cannot be true are dropped: a collected card, a second copy of a card, a new card exactly where a
+card already lies unread (a misread of it). Weak reads that persist without a confident identity
+become ``uncertain`` events instead of guesses.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+import numpy as np
+
+from engine.cards import CARD_NAMES
+from vision.detections import Detections, box_iou
+
+
+class CardState(StrEnum):
+    UNSEEN = "unseen"
+    CANDIDATE = "candidate"
+    ON_TABLE = "on_table"
+    COLLECTED = "collected"
+
+
+@dataclass(frozen=True)
+class TrackerSettings:
+    """Thresholds of the tracker; times in seconds so they mean the same at 15 or 30 fps.
+
+    Defaults tuned on the scripted deal videos (``vision.dealvideo``) at 15 fps.
+    """
+
+    min_confidence: float = 0.5  # a read at least this sure votes for its card
+    weak_confidence: float = 0.15  # reads between weak and min are "a card, identity unsure"
+    window_s: float = 0.5  # sliding vote window
+    vote_share: float = 0.6  # share of the window's frames with a confident read to accept
+    rest_reads: int = 3  # last reads that must agree in position: the card lies still
+    rest_fraction: float = 0.06  # allowed centre spread, as a share of the box diagonal
+    lost_s: float = 1.0  # unseen this long before an accepted card is reported hidden
+    ghost_iou: float = 0.5  # a new card on an unread accepted card: a misread of it
+    uncertain_s: float = 0.8  # a weak blob this long without an identity: say so
+
+    def frames(self, seconds: float, fps: float) -> int:
+        return max(1, round(seconds * fps))
+
+
+@dataclass
+class CardTrack:
+    """What the tracker knows about one card."""
+
+    card: int
+    state: CardState = CardState.UNSEEN
+    reads: deque = field(default_factory=deque)  # (frame, confidence, cx, cy, diag)
+    box: np.ndarray | None = None
+    first_frame: int = -1
+    last_seen: int = -1
+    accepted_frame: int = -1
+    hidden: bool = False
+
+
+@dataclass(frozen=True)
+class TrackEvent:
+    """Something the tracker is now sure of (``accepted``, ``hidden``, ``visible``) or not
+    (``uncertain``)."""
+
+    kind: str
+    frame: int
+    time: float
+    card: int | None = None
+    box: tuple[float, float, float, float] | None = None
+    confidence: float = 0.0
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str | None:
+        return None if self.card is None else CARD_NAMES[self.card]
+
+
+@dataclass
+class _Blob:
+    box: np.ndarray
+    first: int
+    last: int
+    count: int = 1
+    classes: dict[int, int] = field(default_factory=dict)
+    reported: bool = False
+
+
+class CardTracker:
+    """Turn per-frame ``Detections`` into card events; ``update`` once per frame, in order."""
+
+    def __init__(self, settings: TrackerSettings | None = None, fps: float = 15.0) -> None:
+        self.settings = settings or TrackerSettings()
+        self.fps = fps
+        s = self.settings
+        self.window = s.frames(s.window_s, fps)
+        self.votes_needed = max(s.rest_reads, int(np.ceil(s.vote_share * self.window)))
+        self.lost_frames = s.frames(s.lost_s, fps)
+        self.uncertain_frames = s.frames(s.uncertain_s, fps)
+        self.tracks = [CardTrack(c) for c in range(len(CARD_NAMES))]
+        self.blobs: list[_Blob] = []
+        self.stats = {"reads": 0, "duplicate": 0, "collected_read": 0, "ghost": 0, "weak": 0}
+
+    # --- queries --------------------------------------------------------------------------
+
+    def state(self, card: int) -> CardState:
+        return self.tracks[card].state
+
+    def on_table(self) -> list[int]:
+        return [t.card for t in self.tracks if t.state is CardState.ON_TABLE]
+
+    def is_hidden(self, card: int) -> bool:
+        return self.tracks[card].hidden
+
+    # --- caller decisions -----------------------------------------------------------------
+
+    def collect(self, card: int) -> None:
+        """The card left the table with its trick: any later read of it is impossible."""
+        t = self.tracks[card]
+        t.state = CardState.COLLECTED
+        t.reads.clear()
+
+    def release(self, card: int) -> None:
+        """Forget a card (the open card went into a hand and will be played later)."""
+        self.tracks[card] = CardTrack(card)
+
+    # --- the update -----------------------------------------------------------------------
+
+    def update(self, detections: Detections, frame: int, time: float) -> list[TrackEvent]:
+        """Feed one frame's reads; returns the events this frame proves, accepted cards first
+        in the order they landed."""
+        s = self.settings
+        events: list[TrackEvent] = []
+        n_before = len(detections)
+        detections = detections.best_per_card()
+        self.stats["duplicate"] += n_before - len(detections)
+        self.stats["reads"] += len(detections)
+        sure = detections[detections.confidence >= s.min_confidence]
+        weak = detections[
+            (detections.confidence >= s.weak_confidence)
+            & (detections.confidence < s.min_confidence)
+        ]
+        read_now: set[int] = set()
+        ghosts = self._ghost_mask(sure, frame)
+        for i, (box, conf, cls) in enumerate(sure):
+            t = self.tracks[cls]
+            if t.state is CardState.COLLECTED:
+                self.stats["collected_read"] += 1
+                continue
+            if ghosts[i]:
+                self.stats["ghost"] += 1
+                continue
+            read_now.add(cls)
+            cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+            diag = float(np.hypot(box[2] - box[0], box[3] - box[1]))
+            t.reads.append((frame, conf, float(cx), float(cy), diag))
+            t.box = box.copy()
+            t.last_seen = frame
+            if t.state is CardState.UNSEEN:
+                t.state = CardState.CANDIDATE
+                t.first_frame = frame
+            if t.state is CardState.ON_TABLE and t.hidden:
+                t.hidden = False
+                events.append(self._event("visible", t, frame, time, conf))
+        accepted: list[CardTrack] = []
+        for t in self.tracks:
+            while t.reads and t.reads[0][0] <= frame - self.window:
+                t.reads.popleft()
+            if t.state is CardState.CANDIDATE:
+                if not t.reads:
+                    t.state, t.first_frame = CardState.UNSEEN, -1
+                elif t.card in read_now and self._settled(t):
+                    accepted.append(t)
+            elif (
+                t.state is CardState.ON_TABLE
+                and not t.hidden
+                and frame - t.last_seen >= self.lost_frames
+            ):
+                t.hidden = True
+                events.append(self._event("hidden", t, frame, time, 0.0))
+        accepted.sort(key=lambda t: (t.first_frame, t.card))
+        first: list[TrackEvent] = []
+        for t in accepted:
+            t.state = CardState.ON_TABLE
+            t.accepted_frame = frame
+            conf = float(np.mean([r[1] for r in t.reads]))
+            first.append(self._event("accepted", t, frame, time, conf))
+        events = first + events
+        events += self._uncertain(weak, sure, frame, time)
+        return events
+
+    def _settled(self, t: CardTrack) -> bool:
+        """Enough votes in the window and the last reads agree in position: it lies still."""
+        s = self.settings
+        if len(t.reads) < self.votes_needed:
+            return False
+        last = list(t.reads)[-s.rest_reads :]
+        pts = np.array([(r[2], r[3]) for r in last])
+        spread = float(np.max(np.linalg.norm(pts - pts.mean(0), axis=1)))
+        return spread <= s.rest_fraction * last[-1][4]
+
+    def _ghost_mask(self, sure: Detections, sure_frame: int) -> np.ndarray:
+        """New cards read where an accepted card lay a moment ago but is not read now: misreads
+        of that card (a card unread for a whole window may have left, so it blocks nothing)."""
+        mask = np.zeros(len(sure), bool)
+        if not len(sure):
+            return mask
+        read = set(sure.class_id.tolist())
+        lying = [
+            t
+            for t in self.tracks
+            if t.state is CardState.ON_TABLE
+            and t.card not in read
+            and t.box is not None
+            and sure_frame - t.last_seen <= self.window
+        ]
+        if not lying:
+            return mask
+        iou = box_iou(sure.xyxy, np.array([t.box for t in lying]))
+        for i, cls in enumerate(sure.class_id):
+            if self.tracks[cls].state in (CardState.UNSEEN, CardState.CANDIDATE):
+                mask[i] = bool((iou[i] >= self.settings.ghost_iou).any())
+        return mask
+
+    def _uncertain(
+        self, weak: Detections, sure: Detections, frame: int, time: float
+    ) -> list[TrackEvent]:
+        """Weak reads not explained by a known card persist as blobs; a lasting blob is news."""
+        events: list[TrackEvent] = []
+        known = [t.box for t in self.tracks if t.state is CardState.ON_TABLE and t.box is not None]
+        explained = np.array(known + [b for b in sure.xyxy]).reshape(-1, 4)
+        for box, _conf, cls in weak:
+            if len(explained) and (box_iou(box[None], explained)[0] >= 0.3).any():
+                continue
+            self.stats["weak"] += 1
+            best = None
+            if self.blobs:
+                ious = box_iou(box[None], np.array([b.box for b in self.blobs]))[0]
+                j = int(np.argmax(ious))
+                if ious[j] >= 0.3:
+                    best = self.blobs[j]
+            if best is None:
+                best = _Blob(box.copy(), frame, frame)
+                self.blobs.append(best)
+            elif best.last != frame:
+                best.box, best.last = box.copy(), frame
+                best.count += 1
+            best.classes[cls] = best.classes.get(cls, 0) + 1
+        keep = []
+        for b in self.blobs:
+            if frame - b.last > self.window:
+                continue
+            if len(explained) and (box_iou(b.box[None], explained)[0] >= 0.3).any():
+                continue  # a confident card now explains it
+            keep.append(b)
+            span = b.last - b.first + 1
+            if not b.reported and span >= self.uncertain_frames and b.count >= 0.5 * span:
+                b.reported = True
+                guesses = sorted(b.classes.items(), key=lambda kv: -kv[1])[:3]
+                events.append(
+                    TrackEvent(
+                        "uncertain", frame, time, None,
+                        tuple(round(float(v), 1) for v in b.box), 0.0,
+                        {"frames": span, "guesses": [CARD_NAMES[c] for c, _ in guesses]},
+                    )
+                )  # fmt: skip
+        self.blobs = keep
+        return events
+
+    @staticmethod
+    def _event(kind: str, t: CardTrack, frame: int, time: float, conf: float) -> TrackEvent:
+        box = None if t.box is None else tuple(round(float(v), 1) for v in t.box)
+        return TrackEvent(kind, frame, time, t.card, box, round(conf, 3))
