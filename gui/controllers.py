@@ -133,8 +133,13 @@ class ScoreSheetController(Observable):
         return action
 
     def new_match(self, first_dealer: int = 0) -> None:
-        self.match_id = self.store.new_match(first_dealer)
-        self.sheet = self.store.load(self.match_id)
+        self.open_match(self.store.new_match(first_dealer))
+
+    def open_match(self, match_id: int) -> None:
+        """Show another match of the store (the newest opens at start)."""
+        self.sheet = self.store.load(match_id)
+        self.match_id = match_id
+        self.message = ""
         self.notify()
 
 

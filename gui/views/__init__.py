@@ -1,0 +1,1 @@
+"""Qt views of the overlay; all state lives in ``gui.controllers``."""

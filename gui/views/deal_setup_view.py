@@ -1,0 +1,308 @@
+"""Deal set-up by tapping: dealer, open card, the bids the engine allows, raises, projects,
+then one side's card points (the only thing typed, like a paper sheet)."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QComboBox,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLayout,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.cards import CARD_NAMES
+from gui.controllers import DealSetupController
+from gui.i18n import Language, card_label
+from gui.models import EntryError
+
+
+def clear(layout: QLayout) -> None:
+    while layout.count():
+        item = layout.takeAt(0)
+        w = item.widget()
+        if w is not None:
+            w.hide()
+            w.setParent(None)
+            w.deleteLater()
+
+
+class DealSetupView(QWidget):
+    """Shows only the step the deal is at, with only the choices the engine accepts."""
+
+    def __init__(self, setup: DealSetupController, lang: Language, parent=None) -> None:
+        super().__init__(parent)
+        self.setup, self.lang = setup, lang
+        root = QVBoxLayout(self)
+        # dealer
+        self.dealer_box = QGroupBox()
+        dealer_row = QHBoxLayout(self.dealer_box)
+        self.dealer_buttons: list[QPushButton] = []
+        group = QButtonGroup(self)
+        for seat in range(4):
+            b = QPushButton()
+            b.setCheckable(True)
+            b.setProperty("role", "call")
+            b.clicked.connect(lambda _c=False, s=seat: self._do(self.setup.set_dealer, s))
+            group.addButton(b)
+            dealer_row.addWidget(b)
+            self.dealer_buttons.append(b)
+        root.addWidget(self.dealer_box)
+        # open card
+        self.open_box = QGroupBox()
+        grid = QGridLayout(self.open_box)
+        self.card_buttons: dict[str, QPushButton] = {}
+        for i, name in enumerate(CARD_NAMES):
+            b = QPushButton(card_label(name))
+            b.setMinimumWidth(64)
+            if name[-1] in "HD":
+                b.setStyleSheet("color: #ff6b6b; font-weight: bold;")
+            b.clicked.connect(lambda _c=False, n=name: self._do(self.setup.set_open_card, n))
+            grid.addWidget(b, i // 8, i % 8)
+            self.card_buttons[name] = b
+        root.addWidget(self.open_box)
+        # bidding
+        self.bid_box = QGroupBox()
+        bid_layout = QVBoxLayout(self.bid_box)
+        self.bids_label = QLabel()
+        self.bids_label.setWordWrap(True)
+        bid_layout.addWidget(self.bids_label)
+        self.calls_row = QHBoxLayout()
+        bid_layout.addLayout(self.calls_row)
+        root.addWidget(self.bid_box)
+        # doubling
+        self.raise_box = QGroupBox()
+        raise_layout = QVBoxLayout(self.raise_box)
+        self.contract_label = QLabel()
+        self.contract_label.setProperty("role", "title")
+        raise_layout.addWidget(self.contract_label)
+        self.raise_row = QHBoxLayout()
+        raise_layout.addLayout(self.raise_row)
+        root.addWidget(self.raise_box)
+        # projects and Baloot
+        self.project_box = QGroupBox()
+        proj = QVBoxLayout(self.project_box)
+        pick = QHBoxLayout()
+        self.project_seat = QComboBox()
+        self.project_kind = QComboBox()
+        self.project_shape = QComboBox()
+        self.project_add = QPushButton()
+        self.project_kind.currentIndexChanged.connect(self._fill_shapes)
+        self.project_add.clicked.connect(self._add_project)
+        for w in (self.project_seat, self.project_kind, self.project_shape, self.project_add):
+            pick.addWidget(w)
+        proj.addLayout(pick)
+        self.project_list = QListWidget()
+        self.project_list.setMaximumHeight(110)
+        self.project_list.itemDoubleClicked.connect(
+            lambda _i: self._do(self.setup.remove_project, self.project_list.currentRow())
+        )
+        proj.addWidget(self.project_list)
+        self.baloot_row = QHBoxLayout()
+        self.baloot_label = QLabel()
+        self.baloot_row.addWidget(self.baloot_label)
+        self.baloot_buttons: list[QPushButton] = []
+        for seat in range(4):
+            b = QPushButton()
+            b.setCheckable(True)
+            b.clicked.connect(lambda _c=False, s=seat: self._do(self.setup.toggle_baloot, s))
+            self.baloot_row.addWidget(b)
+            self.baloot_buttons.append(b)
+        proj.addLayout(self.baloot_row)
+        root.addWidget(self.project_box)
+        # card points
+        self.points_box = QGroupBox()
+        pts = QHBoxLayout(self.points_box)
+        self.points_label = QLabel()
+        pts.addWidget(self.points_label)
+        self.team_buttons: list[QPushButton] = []
+        team_group = QButtonGroup(self)
+        for team in (0, 1):
+            b = QPushButton()
+            b.setCheckable(True)
+            b.clicked.connect(lambda _c=False, t=team: self._set_team(t))
+            team_group.addButton(b)
+            pts.addWidget(b)
+            self.team_buttons.append(b)
+        self.points_edit = QLineEdit()
+        self.points_edit.setMaximumWidth(140)
+        self.points_edit.textEdited.connect(self._points_edited)
+        self.points_edit.returnPressed.connect(self.record)
+        pts.addWidget(self.points_edit)
+        self.kaboot_label = QLabel()
+        pts.addWidget(self.kaboot_label)
+        self.kaboot_combo = QComboBox()
+        self.kaboot_combo.activated.connect(self._kaboot_chosen)
+        pts.addWidget(self.kaboot_combo)
+        pts.addStretch(1)
+        root.addWidget(self.points_box)
+        # actions
+        actions = QHBoxLayout()
+        self.back_button = QPushButton()
+        self.back_button.clicked.connect(lambda: self._do(self.setup.undo_call))
+        self.restart_button = QPushButton()
+        self.restart_button.clicked.connect(lambda: self._do(self.setup.restart))
+        self.record_button = QPushButton()
+        self.record_button.setProperty("role", "ok")
+        self.record_button.clicked.connect(self.record)
+        actions.addWidget(self.back_button)
+        actions.addWidget(self.restart_button)
+        actions.addStretch(1)
+        actions.addWidget(self.record_button)
+        root.addLayout(actions)
+        self.message = QLabel()
+        self.message.setProperty("role", "error")
+        root.addWidget(self.message)
+        root.addStretch(1)
+        setup.subscribe(self.refresh)
+        lang.subscribe(self.refresh)
+        self.refresh()
+
+    # --- actions --------------------------------------------------------------------------
+
+    def _do(self, fn, *args) -> bool:
+        """Run a controller step; a refusal shows its one line and changes nothing."""
+        try:
+            fn(*args)
+        except EntryError as exc:
+            self.message.setText(str(exc))
+            return False
+        return True
+
+    def _set_team(self, team: int) -> None:
+        self._do(self.setup.set_points, team, self.points_edit.text())
+
+    def _points_edited(self, text: str) -> None:
+        self.setup.set_points(self.setup.points_team, text)
+
+    def _kaboot_chosen(self, index: int) -> None:
+        self._do(self.setup.set_kaboot, None if index == 0 else index - 1)
+
+    def _add_project(self) -> None:
+        choice = self.project_shape.currentData()
+        if choice is None:
+            return
+        self._do(self.setup.announce, self.project_seat.currentIndex(), choice)
+
+    def record(self) -> None:
+        if self._do(self.setup.record):
+            self.message.setText(self.lang.tr("saved"))
+
+    def call(self, call: str) -> None:
+        self._do(self.setup.call, call)
+
+    # --- view ------------------------------------------------------------------------------
+
+    def _fill_shapes(self) -> None:
+        kind = self.project_kind.currentData()
+        self.project_shape.clear()
+        if kind is None:
+            return
+        for p in self.setup.project_choices(kind):
+            text = (
+                f"{self.lang.tr('four_of')} {p.four_of}"
+                if p.four_of
+                else f"{self.lang.tr('top_card')} {card_label(p.top)}"
+            )
+            self.project_shape.addItem(text, p)
+
+    def refresh(self) -> None:
+        s, lang = self.setup, self.lang
+        phase = s.phase
+        self.message.setText(s.message)
+        self.dealer_box.setTitle(lang.tr("dealer") + ("" if s.editing is None else " ✎"))
+        for seat, b in enumerate(self.dealer_buttons):
+            b.setText(f"{lang.seat(seat)}\n{lang.tr(f'dir{seat}')}")
+            b.setChecked(s.dealer == seat)
+        self.open_box.setVisible(phase == "open")
+        self.open_box.setTitle(lang.tr("step_open"))
+        # bidding
+        self.bid_box.setVisible(s.open_card is not None and s.base_contract is None)
+        opened = card_label(s.open_card)
+        if s.camera_open_card and s.camera_open_card == s.open_card:
+            opened += " " + lang.tr("from_camera")
+        title = lang.tr("step_bidding", seat=lang.seat(s.turn)) if phase == "bidding" else ""
+        self.bid_box.setTitle(title or lang.tr("step_open"))
+        said = "  ·  ".join(f"{lang.seat(seat)}: {lang.call(c)}" for seat, c in s.bids)
+        self.bids_label.setText(f"{lang.tr('step_open')}: {opened}\n{said}")
+        clear(self.calls_row)
+        for call in s.legal_calls():
+            b = QPushButton(lang.call(call))
+            b.setProperty("role", "call")
+            b.setObjectName(f"call-{call}")
+            b.clicked.connect(lambda _c=False, c=call: self.call(c))
+            self.calls_row.addWidget(b)
+        if phase == "void":
+            b = QPushButton(lang.tr("record_void"))
+            b.setProperty("role", "ok")
+            b.clicked.connect(self.record)
+            self.calls_row.addWidget(b)
+        self.calls_row.addStretch(1)
+        # doubling, projects, points
+        play = phase == "play"
+        for box in (self.raise_box, self.project_box, self.points_box):
+            box.setVisible(play)
+        self.record_button.setVisible(play)
+        self.record_button.setText(lang.tr("record_deal"))
+        self.back_button.setText(lang.tr("undo_call"))
+        self.restart_button.setText(lang.tr("restart_deal"))
+        if play:
+            self._refresh_play()
+
+    def _refresh_play(self) -> None:
+        s, lang = self.setup, self.lang
+        contract = s.contract()
+        self.raise_box.setTitle(lang.tr("step_doubling"))
+        self.contract_label.setText(lang.contract(None if contract is None else contract.to_json()))
+        clear(self.raise_row)
+        for option in s.raise_options():
+            text = lang.tr("raise_by", call=lang.tr(option.call), seat=lang.seat(option.seat))
+            if option.locked:
+                text += f" · {lang.tr('locked')}"
+            b = QPushButton(text)
+            b.clicked.connect(lambda _c=False, o=option: self._do(s.say_raise, o))
+            self.raise_row.addWidget(b)
+        self.raise_row.addStretch(1)
+        self.project_box.setTitle(lang.tr("step_projects"))
+        seat_index = max(0, self.project_seat.currentIndex())
+        self.project_seat.clear()
+        self.project_seat.addItems([lang.seat(x) for x in range(4)])
+        self.project_seat.setCurrentIndex(seat_index)
+        kind_index = max(0, self.project_kind.currentIndex())
+        self.project_kind.blockSignals(True)
+        self.project_kind.clear()
+        for kind in s.project_kinds():
+            self.project_kind.addItem(lang.tr(kind), kind)
+        self.project_kind.setCurrentIndex(min(kind_index, self.project_kind.count() - 1))
+        self.project_kind.blockSignals(False)
+        self._fill_shapes()
+        self.project_add.setText(lang.tr("add_project"))
+        self.project_list.clear()
+        for p in s.projects:
+            shape = f"{lang.tr('four_of')} {p.four_of}" if p.four_of else card_label(p.top)
+            self.project_list.addItem(f"{lang.seat(p.seat)}: {lang.tr(p.kind)} ({shape})")
+        sun = contract is not None and contract.is_sun
+        self.baloot_label.setText(lang.tr("baloot_by"))
+        for seat, b in enumerate(self.baloot_buttons):
+            b.setText(lang.seat(seat))
+            b.setChecked(seat in s.baloot)
+            b.setVisible(not sun)
+        self.baloot_label.setVisible(not sun)
+        self.points_box.setTitle(lang.tr("step_points"))
+        self.points_label.setText(lang.tr("points_for"))
+        for team, b in enumerate(self.team_buttons):
+            b.setText(lang.team(team))
+            b.setChecked(s.points_team == team)
+        if self.points_edit.text() != s.points_text:
+            self.points_edit.setText(s.points_text)
+        self.kaboot_label.setText(lang.tr("kaboot_by"))
+        self.kaboot_combo.clear()
+        self.kaboot_combo.addItems([lang.tr("none"), lang.team(0), lang.team(1)])
+        self.kaboot_combo.setCurrentIndex(0 if s.kaboot is None else s.kaboot + 1)

@@ -1,0 +1,182 @@
+"""Dispute view: any trick of any deal with the evidence image of every card, the ruling,
+the rule text, and the audit of the whole deal re-run by the engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPixmap
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gui.controllers import DisputeController, LiveController
+from gui.i18n import Language, card_label
+from gui.models import EntryError
+from gui.views import theme
+from gui.views.deal_setup_view import clear
+
+
+class DisputeView(QWidget):
+    def __init__(self, live: LiveController, lang: Language, parent=None) -> None:
+        super().__init__(parent)
+        self.live, self.lang = live, lang
+        self.dispute = DisputeController(live)
+        root = QHBoxLayout(self)
+        left = QVBoxLayout()
+        self.deal_label = QLabel()
+        self.deal_combo = QComboBox()
+        self.deal_combo.currentIndexChanged.connect(self._deal_changed)
+        self.trick_label = QLabel()
+        self.trick_list = QListWidget()
+        self.trick_list.currentRowChanged.connect(lambda _r: self.show_trick())
+        for w in (self.deal_label, self.deal_combo, self.trick_label):
+            left.addWidget(w)
+        left.addWidget(self.trick_list, 1)
+        root.addLayout(left, 1)
+        right = QVBoxLayout()
+        self.cards_row = QHBoxLayout()
+        right.addLayout(self.cards_row)
+        self.ruling_title = QLabel()
+        self.ruling_title.setProperty("role", "title")
+        self.ruling = QLabel()
+        self.ruling.setWordWrap(True)
+        self.ruling.setTextFormat(Qt.TextFormat.RichText)
+        self.audit_title = QLabel()
+        self.audit_title.setProperty("role", "title")
+        self.audit = QLabel()
+        self.audit.setWordWrap(True)
+        for w in (self.ruling_title, self.ruling, self.audit_title, self.audit):
+            right.addWidget(w)
+        right.addStretch(1)
+        root.addLayout(right, 3)
+        live.subscribe(self.refresh)
+        live.sheet.subscribe(self.refresh)
+        lang.subscribe(self.refresh)
+        self.refresh()
+
+    def refresh(self) -> None:
+        lang = self.lang
+        self.deal_label.setText(lang.tr("pick_deal"))
+        self.trick_label.setText(lang.tr("pick_trick"))
+        self.ruling_title.setText(lang.tr("ruling"))
+        self.audit_title.setText(lang.tr("audit"))
+        deals = self.dispute.deal_numbers()
+        current = self.deal_combo.currentData()
+        labels = [f"{lang.tr('pick_deal')} {n}" for n in deals]
+        shown = [self.deal_combo.itemText(i) for i in range(self.deal_combo.count())]
+        if shown != labels:
+            self.deal_combo.blockSignals(True)
+            self.deal_combo.clear()
+            for n, label in zip(deals, labels, strict=True):
+                self.deal_combo.addItem(label, n)
+            if current in deals:
+                self.deal_combo.setCurrentIndex(deals.index(current))
+            elif deals:
+                self.deal_combo.setCurrentIndex(len(deals) - 1)
+            self.deal_combo.blockSignals(False)
+        self._deal_changed()
+
+    def select(self, deal: int, trick: int) -> None:
+        """Show ``trick`` of ``deal`` (1-based), as a tap in the lists would."""
+        deals = self.dispute.deal_numbers()
+        if deal in deals:
+            self.deal_combo.setCurrentIndex(deals.index(deal))
+            self._deal_changed()
+            self.trick_list.setCurrentRow(trick - 1)
+
+    def _deal_changed(self) -> None:
+        deal = self.deal_combo.currentData()
+        row = self.trick_list.currentRow()
+        self.trick_list.blockSignals(True)
+        self.trick_list.clear()
+        if deal is not None:
+            for t in self.dispute.tricks(deal):
+                mark = " ⚠" if self.dispute.violations(deal, t.number) else ""
+                self.trick_list.addItem(f"{self.lang.tr('trick_n', n=t.number)}{mark}")
+        self.trick_list.setCurrentRow(min(max(row, 0), self.trick_list.count() - 1))
+        self.trick_list.blockSignals(False)
+        self.show_trick()
+        self._show_audit(deal)
+
+    def show_trick(self) -> None:
+        lang = self.lang
+        clear(self.cards_row)
+        deal = self.deal_combo.currentData()
+        number = self.trick_list.currentRow() + 1
+        tricks = self.dispute.tricks(deal) if deal is not None else []
+        if not 1 <= number <= len(tricks):
+            self.ruling.setText(lang.tr("no_deals") if not tricks else "")
+            return
+        trick = tricks[number - 1]
+        for play in trick.plays:
+            box = QVBoxLayout()
+            image = QLabel()
+            image.setFixedSize(150, 190)
+            image.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            image.setStyleSheet("background: #0b0e11; border: 1px solid #46525e;")
+            pix = (
+                QPixmap(play.evidence) if play.evidence and Path(play.evidence).is_file() else None
+            )
+            if pix is not None and not pix.isNull():
+                image.setPixmap(pix.scaled(146, 186, Qt.AspectRatioMode.KeepAspectRatio))
+            else:
+                image.setText(lang.tr("no_evidence"))
+                image.setWordWrap(True)
+                image.setProperty("role", "muted")
+            image.setObjectName(f"evidence-{play.card}")
+            caption = QLabel(f"{lang.seat(play.seat)}\n{card_label(play.card)}")
+            caption.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            caption.setStyleSheet("font-size: 18pt; font-weight: bold;")
+            box.addWidget(image)
+            box.addWidget(caption)
+            holder = QWidget()
+            holder.setLayout(box)
+            self.cards_row.addWidget(holder)
+        self.cards_row.addStretch(1)
+        parts = []
+        if trick.winner is not None:
+            parts.append(lang.tr("won_by", seat=lang.seat(trick.winner), points=trick.points))
+        found = self.dispute.violations(deal, number)
+        for w in found:
+            parts.append(
+                f"<b style='color:#ff6b6b'>{lang.rule(w.rule)}</b> — "
+                f"{lang.violation(w.as_violation())}"
+                f"<br><span style='color:{theme.MUTED}'>{lang.rule_text(w.rule)}</span>"
+                f" [{lang.tr('status_' + w.status)}]"
+            )
+        if not found:
+            parts.append(lang.tr("legal_trick"))
+        self.ruling.setText("<br><br>".join(parts))
+
+    def _show_audit(self, deal: int | None) -> None:
+        if deal is None:
+            self.audit.setText(self.lang.tr("no_deals"))
+            return
+        try:
+            report = self.dispute.audit(deal)
+        except EntryError as exc:
+            self.audit.setText(str(exc))
+            return
+        lang = self.lang
+        if report.violations:
+            lines = [lang.tr("audit_line", n=deal, count=len(report.violations))]
+            lines += [f"• {lang.violation(v)}" for v in report.violations]
+        else:
+            lines = [lang.tr("audit_clean", n=deal, tricks=report.tricks)]
+        lines.append(
+            f"{lang.tr('col_card_points')}: {lang.team(0)} {report.card_points[0]} · "
+            f"{lang.team(1)} {report.card_points[1]}"
+        )
+        if report.result is not None:
+            lines.append(
+                f"{lang.tr('col_result')}: {lang.team(0)} {report.result[0]} · "
+                f"{lang.team(1)} {report.result[1]}"
+            )
+        self.audit.setText("\n".join(lines))

@@ -1,0 +1,317 @@
+"""The live table: the camera frame with each read card outlined and labelled, the play area
+and seat directions, the current trick, whose turn it is, the contract, and the warnings."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
+from PySide6.QtWidgets import (
+    QDialog,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gui.controllers import LiveController, Notice, Warning, all_cards
+from gui.feed import PLAY_AREA
+from gui.i18n import Language, card_label
+from gui.models import EntryError
+from gui.views import theme
+
+
+def to_qimage(frame: np.ndarray) -> QImage:
+    """A BGR uint8 frame as a QImage (copied, so the numpy buffer may be reused)."""
+    frame = np.ascontiguousarray(frame)
+    h, w = frame.shape[:2]
+    return QImage(frame.data, w, h, frame.strides[0], QImage.Format.Format_BGR888).copy()
+
+
+class VideoWidget(QWidget):
+    """Paints the frame scaled to fit, then the overlay in frame coordinates."""
+
+    def __init__(self, live: LiveController, lang: Language, parent=None) -> None:
+        super().__init__(parent)
+        self.live, self.lang = live, lang
+        self.image: QImage | None = None
+        self.setMinimumSize(480, 300)
+        live.subscribe_frame(self._new_frame)
+
+    def _new_frame(self) -> None:
+        frame = self.live.frame
+        self.image = None if frame is None else to_qimage(frame)
+        self.update()
+
+    def paintEvent(self, _event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.fillRect(self.rect(), QColor("#05080a"))
+        if self.image is None:
+            p.setPen(QColor(theme.MUTED))
+            p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self.lang.tr("waiting"))
+            return
+        iw, ih = self.image.width(), self.image.height()
+        scale = min(self.width() / iw, self.height() / ih)
+        ox, oy = (self.width() - iw * scale) / 2, (self.height() - ih * scale) / 2
+        target = QRectF(ox, oy, iw * scale, ih * scale)
+        p.drawImage(target, self.image)
+
+        def pt(x: float, y: float) -> QPointF:
+            return QPointF(ox + x * scale, oy + y * scale)
+
+        # play area
+        x1, y1, x2, y2 = PLAY_AREA
+        area = QRectF(pt(x1 * iw, y1 * ih), pt(x2 * iw, y2 * ih))
+        p.setPen(QPen(QColor(255, 255, 255, 110), 2, Qt.PenStyle.DashLine))
+        p.drawRoundedRect(area, 18, 18)
+        # seat directions: seat 0 nearest the camera, then round to the right
+        font = QFont(p.font())
+        font.setPointSize(15)
+        font.setBold(True)
+        p.setFont(font)
+        turn = self.live.turn
+        places = {
+            0: QRectF(target.left(), target.bottom() - 44, target.width(), 40),
+            1: QRectF(target.right() - 170, target.center().y() - 20, 165, 40),
+            2: QRectF(target.left(), target.top() + 4, target.width(), 40),
+            3: QRectF(target.left() + 5, target.center().y() - 20, 165, 40),
+        }
+        for seat, rect in places.items():
+            text = f"{self.lang.seat(seat)} · {self.lang.tr(f'dir{seat}')}"
+            on_turn = seat == turn
+            if on_turn:
+                text = "▶ " + text
+                p.fillRect(rect.adjusted(30, 2, -30, -2), QColor(255, 211, 77, 60))
+            p.setPen(QColor(theme.ACCENT if on_turn else theme.TEXT))
+            p.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+        # read cards
+        font.setPointSize(13)
+        p.setFont(font)
+        for d in self.live.detections:
+            bx1, by1, bx2, by2 = d.box
+            box = QRectF(pt(bx1, by1), pt(bx2, by2))
+            colour = QColor(theme.OK if d.conf >= 0.8 else theme.ACCENT)
+            p.setPen(QPen(colour, 3))
+            p.drawRect(box)
+            label = f"{card_label(d.card)} · {self.lang.seat(d.seat)} · {d.conf:.2f}"
+            metrics = p.fontMetrics()
+            w = metrics.horizontalAdvance(label) + 12
+            tag = QRectF(box.center().x() - w / 2, box.top() - 28, w, 26)
+            p.fillRect(tag, QColor(0, 0, 0, 190))
+            p.setPen(colour)
+            p.drawText(tag, Qt.AlignmentFlag.AlignCenter, label)
+
+
+class Banner(QFrame):
+    """The warning over the video: rule, who, which trick, the proof card; accept or dismiss."""
+
+    def __init__(self, live: LiveController, lang: Language, parent=None) -> None:
+        super().__init__(parent)
+        self.live, self.lang = live, lang
+        self.warning: Warning | None = None
+        self.setStyleSheet(
+            f"Banner {{ background: {theme.DANGER}; border: 3px solid #ffcdd2; "
+            "border-radius: 10px; }"
+            "QLabel { background: transparent; color: white; }"
+        )
+        lay = QVBoxLayout(self)
+        self.title = QLabel()
+        self.title.setStyleSheet("font-size: 24pt; font-weight: bold;")
+        self.text = QLabel()
+        self.text.setWordWrap(True)
+        self.text.setStyleSheet("font-size: 16pt;")
+        self.proof = QLabel()
+        self.proof.setStyleSheet("font-size: 18pt; font-weight: bold;")
+        row = QHBoxLayout()
+        self.accept_button = QPushButton()
+        self.accept_button.setProperty("role", "ok")
+        self.dismiss_button = QPushButton()
+        self.accept_button.clicked.connect(lambda: self._decide(True))
+        self.dismiss_button.clicked.connect(lambda: self._decide(False))
+        row.addWidget(self.proof, 1)
+        row.addWidget(self.accept_button)
+        row.addWidget(self.dismiss_button)
+        lay.addWidget(self.title)
+        lay.addWidget(self.text)
+        lay.addLayout(row)
+        self.hide()
+
+    def show_warning(self, w: Warning | None) -> None:
+        self.warning = w
+        if w is None:
+            self.hide()
+            return
+        lang = self.lang
+        self.title.setText(
+            "⚠ " + lang.tr("violation_title", rule=lang.rule(w.rule), seat=lang.seat(w.seat),
+                           trick=w.trick)
+        )  # fmt: skip
+        self.text.setText(lang.violation(w.as_violation()))
+        if w.proof:
+            self.proof.setText(
+                lang.tr("proof", card=card_label(w.proof.get("card")), trick=w.proof.get("trick"))
+            )
+        else:
+            self.proof.setText(card_label(w.card))
+        self.accept_button.setText(lang.tr("accept"))
+        self.dismiss_button.setText(lang.tr("dismiss"))
+        self.show()
+        self.raise_()
+
+    def _decide(self, accept: bool) -> None:
+        if self.warning is None:
+            return
+        (self.live.accept if accept else self.live.dismiss)(self.warning.id)
+
+
+class CardPicker(QDialog):
+    """One click to correct a read: the cards still possible first, or all 32."""
+
+    def __init__(self, cards: list[str], lang: Language, parent=None) -> None:
+        super().__init__(parent)
+        self.choice: str | None = None
+        self.setWindowTitle(lang.tr("correct"))
+        grid = QGridLayout(self)
+        for i, name in enumerate(cards):
+            b = QPushButton(card_label(name))
+            b.setObjectName(f"pick-{name}")
+            b.clicked.connect(lambda _c=False, n=name: self._pick(n))
+            grid.addWidget(b, i // 8, i % 8)
+
+    def _pick(self, name: str) -> None:
+        self.choice = name
+        self.accept()
+
+
+class LiveView(QWidget):
+    """Video with the banner on top; beside it the contract, the trick, and the warning lists."""
+
+    def __init__(self, live: LiveController, lang: Language, parent=None) -> None:
+        super().__init__(parent)
+        self.live, self.lang = live, lang
+        row = QHBoxLayout(self)
+        left = QVBoxLayout()
+        self.video = VideoWidget(live, lang)
+        left.addWidget(self.video, 1)
+        row.addLayout(left, 3)
+        self.banner = Banner(live, lang, self.video)
+        side = QVBoxLayout()
+        self.contract = QLabel()
+        self.contract.setProperty("role", "title")
+        self.contract.setWordWrap(True)
+        self.turn = QLabel()
+        self.turn.setStyleSheet(f"font-size: 24pt; font-weight: bold; color: {theme.ACCENT};")
+        self.trick = QLabel()
+        self.trick.setStyleSheet("font-size: 22pt;")
+        self.trick.setWordWrap(True)
+        self.warnings_title = QLabel()
+        self.warnings_title.setProperty("role", "muted")
+        self.warnings = QListWidget()
+        self.warnings.setWordWrap(True)
+        self.warnings.itemClicked.connect(self._show_item)
+        self.notices_title = QLabel()
+        self.notices_title.setProperty("role", "muted")
+        self.notices = QListWidget()
+        self.notices.setWordWrap(True)
+        self.notices.itemClicked.connect(
+            lambda item: self.correct(item.data(Qt.ItemDataRole.UserRole))
+        )
+        for w in (self.contract, self.turn, self.trick, self.warnings_title):
+            side.addWidget(w)
+        side.addWidget(self.warnings, 2)
+        side.addWidget(self.notices_title)
+        side.addWidget(self.notices, 1)
+        row.addLayout(side, 1)
+        live.subscribe(self.refresh)
+        live.subscribe_alert(lambda w: self.banner.show_warning(w))
+        lang.subscribe(self.refresh)
+        self.refresh()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._place_banner()
+
+    def _place_banner(self) -> None:
+        w = self.video.width()
+        self.banner.setFixedWidth(max(300, w - 40))
+        self.banner.adjustSize()
+        self.banner.move(20, 16)
+
+    def _show_item(self, item: QListWidgetItem) -> None:
+        wid = item.data(Qt.ItemDataRole.UserRole)
+        w = next((x for x in self.live.warnings if x.id == wid), None)
+        if w is not None and w.status == "open":
+            self.banner.show_warning(w)
+            self._place_banner()
+
+    def correct(self, nid: int, card: str | None = None) -> None:
+        """Open the picker (or take ``card`` directly, as the tests do) for an uncertain read."""
+        notice: Notice | None = next((n for n in self.live.notices if n.id == nid), None)
+        if notice is None:
+            return
+        if card is None:
+            picker = CardPicker(self.live.possible_cards(notice) or all_cards(), self.lang, self)
+            if not picker.exec() or picker.choice is None:
+                return
+            card = picker.choice
+        try:
+            self.live.correct(nid, card)
+        except EntryError as exc:
+            self.notices_title.setText(str(exc))
+
+    def refresh(self) -> None:
+        live, lang = self.live, self.lang
+        log = live.current
+        contract = log.contract if log else None
+        if log is None or contract is None:
+            self.contract.setText(lang.tr("no_contract"))
+        else:
+            self.contract.setText(
+                f"{lang.contract(contract)}\n{lang.tr('dealer')}: {lang.seat(log.dealer)}"
+            )
+        self.turn.setText(lang.tr("turn", seat=lang.seat(live.turn)) if log else "")
+        trick = live.current_trick() or live.last_trick()
+        if trick is None:
+            self.trick.setText("")
+        else:
+            ekka = " " + lang.tr("ekka")
+            cards = "\n".join(
+                f"{lang.seat(p.seat)}: {card_label(p.card)}{ekka if p.ekka else ''}"
+                for p in trick.plays
+            )
+            done = ""
+            if trick.winner is not None:
+                done = "\n→ " + lang.tr("won_by", seat=lang.seat(trick.winner), points=trick.points)
+            self.trick.setText(f"{lang.tr('trick_n', n=trick.number)}\n{cards}{done}")
+        self.warnings_title.setText(lang.tr("warnings"))
+        self.warnings.clear()
+        for w in live.warnings:
+            status = lang.tr(f"status_{w.status}")
+            item = QListWidgetItem(
+                f"{lang.rule(w.rule)} — {lang.seat(w.seat)} · {lang.tr('trick_n', n=w.trick)}"
+                f" · {lang.tr('pick_deal')} {w.deal} [{status}]"
+            )
+            item.setData(Qt.ItemDataRole.UserRole, w.id)
+            if w.status == "open":
+                item.setForeground(QColor("#ff6b6b"))
+            self.warnings.addItem(item)
+        self.notices_title.setText(lang.tr("notices"))
+        self.notices.clear()
+        for n in live.open_notices():
+            item = QListWidgetItem(lang.tr("uncertain", text=n.text))
+            item.setData(Qt.ItemDataRole.UserRole, n.id)
+            item.setForeground(QColor("#9fa8da"))
+            self.notices.addItem(item)
+        current = self.banner.warning
+        if current is not None and current.status != "open":
+            nxt = next(iter(live.open_warnings()), None)
+            self.banner.show_warning(nxt)
+        elif current is not None:
+            self.banner.show_warning(current)
+        self._place_banner()

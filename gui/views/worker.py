@@ -1,0 +1,50 @@
+"""The feed runs on its own thread so the window never waits for capture or detection."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+
+from PySide6.QtCore import QThread, Signal
+
+from gui.feed import FeedItem
+
+
+class FeedWorker(QThread):
+    """Pulls ``FeedItem``s from an iterator off the GUI thread and hands them over by signal.
+
+    ``stats`` carries the measured frame rate (smoothed over the last items) and the detector
+    time: the item's own ``detector_ms`` when the pipeline reports it, else how long the worker
+    waited for the item. ``max_fps`` paces a recorded feed to real time; it is not counted.
+    """
+
+    item = Signal(object)
+    stats = Signal(float, float)
+
+    def __init__(self, feed: Iterable[FeedItem], max_fps: float | None = None, parent=None):
+        super().__init__(parent)
+        self._feed = feed
+        self._min_gap = 1.0 / max_fps if max_fps else 0.0
+
+    def run(self) -> None:
+        it = iter(self._feed)
+        last = None
+        fps = 0.0
+        while not self.isInterruptionRequested():
+            t0 = time.perf_counter()
+            try:
+                item = next(it)
+            except StopIteration:
+                break
+            waited = (time.perf_counter() - t0) * 1000
+            detector_ms = item.detector_ms if item.detector_ms is not None else waited
+            if self._min_gap and last is not None:
+                rest = self._min_gap - (time.perf_counter() - last)
+                if rest > 0:
+                    time.sleep(rest)
+            now = time.perf_counter()
+            if last is not None and now > last:
+                fps = 1.0 / (now - last) if fps == 0 else 0.8 * fps + 0.2 / (now - last)
+            last = now
+            self.item.emit(item)
+            self.stats.emit(fps, detector_ms)

@@ -1,0 +1,175 @@
+"""The window driven offscreen through a full deal: bidding, live events, warning, sheet,
+edit, undo, restart from disk, language switch."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QPushButton
+
+from engine.replay import load_match, replay_match
+from gui.feed import FeedItem, demo_feed
+from gui.match_store import MatchStore
+from gui.views.main_window import MainWindow, make_app
+
+
+@pytest.fixture
+def window(qtbot, data_dir):
+    make_app()
+    w = MainWindow(MatchStore(), "en")
+    qtbot.addWidget(w)
+    w.show()
+    yield w
+    w.stop_feed()
+
+
+def click_call(qtbot, w: MainWindow, call: str) -> None:
+    button = w.setup_view.findChild(QPushButton, f"call-{call}")
+    assert button is not None, f"{call} is not offered"
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+def offered(w: MainWindow) -> list[str]:
+    return sorted(
+        b.objectName()[5:]
+        for b in w.setup_view.findChildren(QPushButton)
+        if b.objectName().startswith("call-")
+    )
+
+
+def test_bidding_entry_by_taps_and_bad_points_change_nothing(qtbot, window):
+    w = window
+    w.tabs.setCurrentWidget(w.setup_view)
+    qtbot.mouseClick(w.setup_view.dealer_buttons[3], Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(w.setup_view.card_buttons["9H"], Qt.MouseButton.LeftButton)
+    assert offered(w) == ["hokum", "pass", "sun"]
+    click_call(qtbot, w, "pass")
+    click_call(qtbot, w, "hokum")
+    assert offered(w) == ["pass", "sun"]
+    for _ in range(3):
+        click_call(qtbot, w, "pass")
+    assert w.setup.phase == "play"
+    qtbot.keyClicks(w.setup_view.points_edit, "2x")
+    qtbot.mouseClick(w.setup_view.record_button, Qt.MouseButton.LeftButton)
+    assert "not a whole number" in w.setup_view.message.text()
+    assert w.sheet.rows() == []
+    w.setup_view.points_edit.clear()
+    qtbot.keyClicks(w.setup_view.points_edit, "62")
+    qtbot.keyClick(w.setup_view.points_edit, Qt.Key.Key_Return)
+    rows = w.sheet.rows()
+    assert len(rows) == 1 and rows[0].entry.card_points == (62, 100)
+    assert w.sheet_view.table.rowCount() == 1
+    assert w.totals.totals[1].text() == str(rows[0].result[1])
+
+
+def test_full_demo_match_warning_sheet_edit_undo_restart_arabic(qtbot, window, data_dir):
+    w = window
+    events = list(replay_match(load_match()))
+    final = events[-1]
+    banner_seen = None
+    for item in demo_feed():
+        w.feed_item(item)
+        if any(e["event"] == "violation" for e in item.events):
+            banner_seen = (w.live_view.banner.isVisible(), w.live_view.banner.title.text())
+            assert w.tabs.currentWidget() is w.live_view
+    assert banner_seen is not None
+    assert banner_seen[0] and "Revoke — Seat 1, trick 1" in banner_seen[1]
+    assert w.sound.played == 1
+    assert w.live.detections and w.live.frame is not None
+    # the warning waits in the list until the table decides
+    assert w.live_view.warnings.count() == 1
+    qtbot.mouseClick(w.live_view.banner.accept_button, Qt.MouseButton.LeftButton)
+    assert not w.live_view.banner.isVisible()
+    assert MatchStore().warnings(w.sheet.match_id)[0]["status"] == "accepted"
+    # the score sheet after the match equals the replay's sheet
+    table = w.sheet_view.table
+    assert table.rowCount() == len(final["deals"])
+    written = [table.item(r, 9).text() for r in range(table.rowCount())]
+    assert written == [f"{d['result'][0]} – {d['result'][1]}" for d in final["deals"]]
+    assert w.totals.totals[0].text() == str(final["match"][0])
+    assert "win the match" in w.totals.middle.text()
+    # edit deal 2 through the set-up, then undo
+    table.selectRow(1)
+    qtbot.mouseClick(w.sheet_view.edit_button, Qt.MouseButton.LeftButton)
+    assert w.tabs.currentWidget() is w.setup_view and w.setup.editing == 1
+    w.setup_view.points_edit.clear()
+    qtbot.keyClicks(w.setup_view.points_edit, "120")
+    qtbot.mouseClick(w.setup_view.record_button, Qt.MouseButton.LeftButton)
+    assert w.sheet.rows()[1].entry.card_points == (120, 42)
+    edited = table.item(1, 3).text()
+    assert edited == "120 – 42"
+    qtbot.mouseClick(w.sheet_view.undo_button, Qt.MouseButton.LeftButton)
+    assert table.item(1, 3).text() == "83 – 79"
+    assert "edit deal 2" in w.sheet_view.message.text()
+    # restart: a new window on the same data folder restores the match
+    before = [(r.result, r.match) for r in w.sheet.rows()]
+    w.close()
+    again = MainWindow(MatchStore(), None)
+    qtbot.addWidget(again)
+    assert [(r.result, r.match) for r in again.sheet.rows()] == before
+    assert again.sheet_view.table.rowCount() == len(before)
+    # language switch at run time
+    qtbot.mouseClick(again.lang_button, Qt.MouseButton.LeftButton)
+    assert again.layoutDirection() == Qt.LayoutDirection.RightToLeft
+    assert again.tabs.tabText(2) == "ورقة الحساب"
+    assert again.sheet_view.table.horizontalHeaderItem(7).text() == "كبوت"
+    assert MatchStore().setting("language") == "ar"
+
+
+def test_dispute_view_shows_evidence_or_says_there_is_none(qtbot, window, tmp_path):
+    w = window
+    for item in itertools.islice(demo_feed(evidence_dir=tmp_path / "ev"), 10):
+        w.feed_item(item)
+    # a play without evidence, as a pipeline without crops would send it
+    w.live.on_event({"event": "play", "deal": 1, "trick": 3, "seat": 0, "card": "7C"})
+    view = w.dispute_view
+    view.select(1, 1)
+    images = [view.findChild(type(view.ruling), f"evidence-{c}") for c in ("JS", "QS")]
+    assert all(i is not None and i.pixmap() is not None and not i.pixmap().isNull() for i in images)
+    view.select(1, 3)
+    missing = view.findChild(type(view.ruling), "evidence-7C")
+    assert missing.text() == "no evidence frame"
+    assert "No rule broken" in view.ruling.text()
+
+
+def test_uncertain_read_corrected_from_the_live_view(qtbot, window):
+    w = window
+    w.feed_item(next(iter(demo_feed())))
+    w.live.on_event({"event": "uncertain", "seat": 0, "trick": 1, "text": "seat 0 not read"})
+    assert w.live_view.notices.count() == 1
+    nid = w.live.open_notices()[0].id
+    w.live_view.correct(nid, "8C")
+    assert w.live_view.notices.count() == 0
+
+
+def test_worker_thread_feeds_the_window_and_reports_the_rate(qtbot, window):
+    w = window
+    feed = itertools.islice(demo_feed(), 12)
+    worker = w.start_feed(feed)
+    qtbot.waitUntil(lambda: worker.isFinished(), timeout=20_000)
+    qtbot.waitUntil(lambda: w.live.fps is not None and w.live.fps > 0, timeout=5_000)
+    assert "fps" in w.rate.text() and "detector" in w.rate.text()
+    assert w.live.current is not None and w.live.current.tricks
+
+
+def test_exports_csv_html_pdf(qtbot, window, tmp_path):
+    w = window
+    for item in demo_feed():
+        w.feed_item(item)
+    n = len(w.sheet.rows())
+    csv_path = w.sheet_view.export("csv", str(tmp_path / "m.csv"))
+    lines = csv_path.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == n + 1 and lines[0].startswith("deal,dealer,contract")
+    html = w.sheet_view.export("html", str(tmp_path / "m.html")).read_text(encoding="utf-8")
+    assert html.count("<tr>") == n + 2 and "Them win the match" in html
+    pdf = w.sheet_view.export("pdf", str(tmp_path / "m.pdf"))
+    assert pdf.read_bytes()[:5] == b"%PDF-"
+
+
+def test_feed_item_without_frame_only_moves_events(qtbot, window):
+    w = window
+    w.feed_item(FeedItem(None, [], [{"event": "deal", "deal": 1, "dealer": 1, "open_card": "9C"}]))
+    assert w.live.frame is None
+    assert w.setup.open_card == "9C" and w.setup.dealer == 1  # pre-filled from the camera
