@@ -1,0 +1,132 @@
+"""Detector decoding on synthetic tensors, and a real tiny ONNX graph through both runtimes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.cards import Card
+from vision.detector import (
+    DetectorError,
+    LabelDetector,
+    Letterbox,
+    OnnxDetector,
+    OpenVinoDetector,
+    decode_yolo,
+    letterbox,
+    make_detector,
+    to_tensor,
+)
+
+C = 32
+
+
+def raw(boxes: list[tuple[float, float, float, float, str, float]]) -> np.ndarray:
+    """A (1, 36, N) YOLO output from (cx, cy, w, h, card, score) at the model input size."""
+    out = np.zeros((1, 4 + C, len(boxes)), np.float32)
+    for i, (cx, cy, w, h, card, score) in enumerate(boxes):
+        out[0, :4, i] = (cx, cy, w, h)
+        out[0, 4 + Card.parse(card).index, i] = score
+    return out
+
+
+def test_letterbox_keeps_aspect_and_centres():
+    img = np.full((480, 640, 3), 200, np.uint8)
+    padded, box = letterbox(img, 640)
+    assert padded.shape == (640, 640, 3)
+    assert (box.scale, box.pad_x, box.pad_y) == (1.0, 0, 80)
+    assert padded[0, 0, 0] == 114 and padded[80, 0, 0] == 200 and padded[559, 0, 0] == 200
+    assert padded[560, 0, 0] == 114
+    small, box2 = letterbox(np.zeros((720, 1280, 3), np.uint8), 640)
+    assert box2.scale == 0.5 and box2.pad_y == 140 and small.shape == (640, 640, 3)
+    t = to_tensor(padded)
+    assert t.shape == (1, 3, 640, 640) and t.dtype == np.float32 and t.max() <= 1.0
+
+
+def test_decode_undoes_the_letterbox():
+    box = Letterbox(scale=0.5, pad_x=0, pad_y=140, width=1280, height=720)
+    d = decode_yolo(raw([(100, 240, 40, 60, "7H", 0.9)]), box)
+    assert d.names == ["7H"]
+    assert np.allclose(d.xyxy[0], [160, 140, 240, 260])  # (x - pad) / scale
+
+
+def test_class_aware_nms_and_one_box_per_card():
+    box = Letterbox(1.0, 0, 0, 640, 640)
+    out = raw([
+        (100, 100, 50, 70, "7H", 0.9),
+        (104, 102, 50, 70, "7H", 0.8),  # same card, same place: suppressed by NMS
+        (106, 100, 50, 70, "8H", 0.7),  # another card overlapping: kept (a trick overlaps)
+        (400, 300, 50, 70, "7H", 0.6),  # 7H again elsewhere: impossible, the weaker goes
+        (300, 300, 50, 70, "AS", 0.1),  # under the threshold
+    ])  # fmt: skip
+    d = decode_yolo(out, box, conf_threshold=0.25)
+    assert sorted(d.names) == ["7H", "8H"]
+    assert np.isclose(d.confidence[d.names.index("7H")], 0.9)
+    every = decode_yolo(out, box, conf_threshold=0.25, one_per_card=False)
+    assert sorted(every.names) == ["7H", "7H", "8H"]
+
+
+def test_decode_accepts_transposed_output_and_rejects_wrong_shapes():
+    box = Letterbox(1.0, 0, 0, 640, 640)
+    out = raw([(100, 100, 50, 70, "KS", 0.9)])
+    assert decode_yolo(out.transpose(0, 2, 1), box).names == ["KS"]
+    with pytest.raises(DetectorError, match="not \\(1, 36, N\\)"):
+        decode_yolo(np.zeros((1, 10, 5)), box)
+
+
+def test_label_detector_reads_frame_after_frame():
+    labels = [[{"card": "7H", "box": [0, 0, 10, 10], "visible": 1, "index_visible": 1}], []]
+    det = LabelDetector(labels)
+    assert det.detect(np.zeros((1, 1, 3))).names == ["7H"]
+    assert len(det.detect(np.zeros((1, 1, 3)))) == 0
+    assert len(det.detect(np.zeros((1, 1, 3)))) == 0  # past the end: nothing
+
+
+def test_missing_model_is_a_one_line_error(tmp_path):
+    with pytest.raises(DetectorError, match="no detector model in"):
+        make_detector(None, tmp_path)
+    with pytest.raises(DetectorError, match="onnx: no model at"):
+        make_detector("onnx", tmp_path)
+
+
+onnx = pytest.importorskip("onnx")
+
+
+def tiny_yolo(path, imgsz: int = 64) -> np.ndarray:
+    """A real ONNX graph with YOLO's I/O: scores = constant scores x mean pixel of the input."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    const = raw([(20, 30, 10, 16, "QD", 1.0), (44, 30, 10, 16, "10S", 0.5)])
+    boxes = numpy_helper.from_array(const[:, :4], "boxes")
+    scores = numpy_helper.from_array(const[:, 4:], "scores")
+    nodes = [
+        helper.make_node("ReduceMean", ["images"], ["m"], axes=[1, 2, 3], keepdims=0),
+        helper.make_node("Mul", ["scores", "m"], ["s"]),
+        helper.make_node("Concat", ["boxes", "s"], ["output0"], axis=1),
+    ]
+    graph = helper.make_graph(
+        nodes, "tiny-yolo",
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, imgsz, imgsz])],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [1, 36, 2])],
+        [boxes, scores],
+    )  # fmt: skip
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+    return const
+
+
+@pytest.mark.parametrize("backend", [OnnxDetector, OpenVinoDetector])
+def test_tiny_onnx_graph_end_to_end(tmp_path, backend):
+    path = tmp_path / "tiny.onnx"
+    tiny_yolo(path)
+    det = backend(path, conf=0.25)
+    assert det.imgsz == 64
+    white = np.full((48, 64, 3), 255, np.uint8)  # letterboxed: pad 8 px top and bottom
+    d = det.detect(white)
+    mean = (48 * 1.0 + 16 * 114 / 255) / 64
+    assert d.names == ["QD", "10S"]
+    assert np.allclose(d.confidence, [mean, 0.5 * mean], atol=1e-3)
+    assert np.allclose(d.xyxy[0], [15, 14, 25, 30])  # y shifted back by the 8 px pad
+    assert len(det.detect(np.zeros((48, 64, 3), np.uint8))) == 0  # dark: scores under 0.25
