@@ -28,6 +28,7 @@ class DisputeView(QWidget):
         super().__init__(parent)
         self.live, self.lang = live, lang
         self.dispute = DisputeController(live)
+        self._stale = True
         root = QHBoxLayout(self)
         left = QVBoxLayout()
         self.deal_label = QLabel()
@@ -61,7 +62,16 @@ class DisputeView(QWidget):
         lang.subscribe(self.refresh)
         self.refresh()
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._stale:
+            self.refresh()
+
     def refresh(self) -> None:
+        """Rebuild only when on screen: evidence images are read from disk."""
+        self._stale = not self.isVisible()
+        if self._stale:
+            return
         lang = self.lang
         self.deal_label.setText(lang.tr("pick_deal"))
         self.trick_label.setText(lang.tr("pick_trick"))

@@ -125,6 +125,7 @@ def test_dispute_view_shows_evidence_or_says_there_is_none(qtbot, window, tmp_pa
     # a play without evidence, as a pipeline without crops would send it
     w.live.on_event({"event": "play", "deal": 1, "trick": 3, "seat": 0, "card": "7C"})
     view = w.dispute_view
+    w.tabs.setCurrentWidget(view)
     view.select(1, 1)
     images = [view.findChild(type(view.ruling), f"evidence-{c}") for c in ("JS", "QS")]
     assert all(i is not None and i.pixmap() is not None and not i.pixmap().isNull() for i in images)
