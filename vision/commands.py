@@ -112,17 +112,17 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from vision.events import event
     from vision.pipeline import Pipeline, PipelineSettings
     from vision.seats import Calibration, CalibrationError
-    from vision.sources import DEMO_RECORD, SourceError, demo_clip_available, open_source
+    from vision.sources import (
+        DEMO_CALIBRATION,
+        DEMO_LABELS,
+        DEMO_RECORD,
+        SourceError,
+        demo_clip_available,
+        open_source,
+    )
     from vision.zones import PolygonZone, ZoneError
 
     demo = args.source.strip() == "demo"
-    if demo and args.detector != "oracle":
-        if not demo_clip_available():
-            return _demo_fallback(args, "the demo clip is not installed yet")
-        if args.detector is None and not [
-            b for b in det.available_backends() if b != "ultralytics"
-        ]:
-            return _demo_fallback(args, "no trained detector model in models/ yet")
     roi = None
     if args.roi:
         try:
@@ -135,23 +135,38 @@ def _cmd_run(args: argparse.Namespace) -> int:
             calibration = Calibration.load(args.calibration)
         except CalibrationError as exc:
             raise _cli_error(str(exc)) from None
+    if demo and args.detector != "oracle":
+        if not demo_clip_available():
+            return _demo_fallback(args, "the demo clip is not installed yet")
+        if args.detector is None and not [
+            b for b in det.available_backends() if b != "ultralytics"
+        ]:
+            return _demo_fallback(args, "no trained detector model in models/ yet")
+    if demo and calibration is None:
+        calibration = Calibration.load(DEMO_CALIBRATION)
+    if demo and args.detector == "oracle" and not args.labels:
+        args.labels = str(DEMO_LABELS)
     setup = _setup(args, DEMO_RECORD if demo else None)
-    if args.detector == "oracle":
-        if not args.labels:
-            raise _cli_error("--detector oracle: needs --labels CLIP.labels.json (tests only)")
-        data = _load_json(args.labels, "--labels")
-        if not isinstance(data, dict) or not isinstance(data.get("frames"), list):
-            raise _cli_error(f"--labels {args.labels}: not a hakam-labels/1 file")
-        detector: Any = det.LabelDetector(data["frames"])
-    else:
-        try:
-            detector = det.make_detector(args.detector, threads=args.threads)
-        except det.DetectorError as exc:
-            raise _cli_error(str(exc)) from None
+    if args.detector == "oracle" and not args.labels:
+        raise _cli_error("--detector oracle: needs --labels CLIP.labels.json (tests only)")
     try:
         source = open_source(args.source, args.fps)
     except SourceError as exc:
         raise _cli_error(str(exc)) from None
+    try:
+        if args.detector == "oracle":
+            data = _load_json(args.labels, "--labels")
+            if not isinstance(data, dict) or not isinstance(data.get("frames"), list):
+                raise _cli_error(f"--labels {args.labels}: not a hakam-labels/1 file")
+            detector: Any = det.LabelDetector(data["frames"])
+        else:
+            try:
+                detector = det.make_detector(args.detector, threads=args.threads)
+            except det.DetectorError as exc:
+                raise _cli_error(str(exc)) from None
+    except Exception:
+        source.close()
+        raise
     out_dir = (
         Path(args.out) if args.out else Path("runs") / datetime.now().strftime("run-%Y%m%d-%H%M%S")
     )
@@ -312,6 +327,8 @@ def _cmd_video_render(args: argparse.Namespace) -> int:
 
     if not 1 <= args.tricks <= 8:
         raise _cli_error(f"--tricks: must be 1..8, got {args.tricks}")
+    if not 0 <= args.noise <= 30:
+        raise _cli_error(f"--noise: must be 0..30, got {args.noise}")
     if not 5 <= args.fps <= 60:
         raise _cli_error(f"--fps: must be 5..60, got {args.fps}")
     if not str(args.out).endswith(".mp4"):
@@ -319,7 +336,7 @@ def _cmd_video_render(args: argparse.Namespace) -> int:
     size = _parse_size(args.size)
     try:
         deal = script_deal(args.seed, args.violation)
-        film = DealFilm(deal, args.seed, size, args.fps, args.deck)
+        film = DealFilm(deal, args.seed, size, args.fps, args.deck, args.noise)
     except ValueError as exc:
         raise _cli_error(str(exc)) from None
     t0 = time.monotonic()
@@ -385,5 +402,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r.add_argument("--fps", type=float, default=15.0)
     r.add_argument("--size", default="640x480")
     r.add_argument("--deck", default=None, help="deck design (default: a hold-out design)")
+    r.add_argument("--noise", type=float, default=3.0, help="sensor noise sigma (grey levels)")
     r.set_defaults(func=_cmd_video_render)
     video.set_defaults(func=lambda _a: video.print_help() or 0)

@@ -17,7 +17,9 @@ import numpy as np
 
 DATA_DIR = Path(__file__).with_name("data")
 DEMO_CLIP = DATA_DIR / "demo.mp4"
-DEMO_RECORD = DATA_DIR / "demo.json"
+DEMO_RECORD = DATA_DIR / "demo.deal.json"  # its truth: dealer and contract come from here
+DEMO_LABELS = DATA_DIR / "demo.labels.json"  # renderer labels, for the oracle detector only
+DEMO_CALIBRATION = DATA_DIR / "demo.toml"
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 DEFAULT_FPS = 15.0
 

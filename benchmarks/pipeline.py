@@ -1,0 +1,171 @@
+"""Camera pipeline benchmark: fps end to end, per-stage ms, event delay, back-ends side by side.
+
+    .venv/bin/python benchmarks/pipeline.py                 # speed at 640x480 and 1280x720
+    .venv/bin/python benchmarks/pipeline.py --deals 20      # accuracy on 20 unseen rendered deals
+
+A scripted deal is rendered (hold-out deck design), written as an mp4 and decoded again, so
+"end to end" includes decoding. Each back-end whose model is in ``models/`` runs on the same
+frames; the oracle (renderer labels) runs too, as the floor of what tracking and refereeing cost.
+Back-ends without a model (or without ultralytics installed) are skipped with a message.
+The event delay is the time from the frame where a card comes to rest to its ``play`` event.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from vision.dealvideo import render_deal, truth_record, write_clip
+from vision.detector import (
+    BACKENDS,
+    DetectorError,
+    LabelDetector,
+    available_backends,
+    make_detector,
+)
+from vision.pipeline import DealSetup, Pipeline, run_frames
+from vision.sources import ArraySource, VideoSource
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def decode_all(path: str) -> tuple[list, float]:
+    t0 = time.perf_counter()
+    with VideoSource(path) as src:
+        frames = list(src)
+    return frames, time.perf_counter() - t0
+
+
+def run_once(rendered, frames, detector, decode_s: float) -> dict:
+    setup = DealSetup.from_record(rendered.deal.record)
+    pipe = Pipeline(setup, detector, calibration=rendered.calibration, fps=rendered.fps)
+    pipe.start_events()
+    t0 = time.perf_counter()
+    for f in frames:
+        pipe.process(f)
+    pipe.finish()
+    wall = time.perf_counter() - t0 + decode_s
+    n = len(frames)
+    delays = [
+        (p.frame - rest) / rendered.fps
+        for p, rest, (_, _, card) in zip(
+            pipe.plays, rendered.rest_frames, rendered.deal.plays, strict=False
+        )
+        if p.card == card.index
+    ]
+    truth = truth_record(rendered)["tricks"]
+    return {
+        "fps": n / wall,
+        "decode_ms": 1000 * decode_s / n,
+        **{f"{k}_ms": 1000 * v / n for k, v in pipe.timings.items()},
+        "delay_mean_s": statistics.mean(delays) if delays else float("nan"),
+        "delay_max_s": max(delays) if delays else float("nan"),
+        "record_exact": pipe.record["tricks"] == truth,
+    }
+
+
+def speed(args: argparse.Namespace) -> None:
+    sizes = [(640, 480), (1280, 720)]
+    missing = [b for b in BACKENDS if b not in available_backends()]
+    for b in missing:
+        log(f"[bench] skip {b}: no model in models/ (or package not installed)")
+    rows = []
+    for w, h in sizes:
+        log(f"[bench] rendering a {args.tricks}-trick deal at {w}x{h} ...")
+        t0 = time.monotonic()
+        rendered = render_deal(args.seed, tricks=args.tricks, size=(w, h))
+        log(f"[bench] {len(rendered.frames)} frames rendered in {time.monotonic() - t0:.0f} s")
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = write_clip(rendered, Path(tmp) / "clip.mp4")
+            frames, decode_s = decode_all(paths["video"])
+        names = ["oracle", *[b for b in BACKENDS if b not in missing]]
+        for i, name in enumerate(names, 1):
+            try:
+                det = (
+                    LabelDetector(rendered.labels)
+                    if name == "oracle"
+                    else make_detector(name, threads=args.threads)
+                )
+            except DetectorError as exc:
+                log(f"[bench] skip {name}: {exc}")
+                continue
+            log(f"[bench] {w}x{h} back-end {i}/{len(names)}: {name}")
+            rows.append(
+                {"size": f"{w}x{h}", "backend": name, **run_once(rendered, frames, det, decode_s)}
+            )
+    cols = ["size", "backend", "fps", "decode_ms", "detect_ms", "track_ms", "referee_ms",
+            "delay_mean_s", "delay_max_s", "record_exact"]  # fmt: skip
+    print("| " + " | ".join(cols) + " |")
+    print("|" + "---|" * len(cols))
+    for r in rows:
+        cells = [f"{r[c]:.2f}" if isinstance(r[c], float) else str(r[c]) for c in cols]
+        print("| " + " | ".join(cells) + " |")
+    for size in {r["size"] for r in rows}:
+        base = next((r for r in rows if r["size"] == size and r["backend"] == "onnx"), None)
+        if base:
+            for r in rows:
+                if r["size"] == size and r["backend"] not in ("onnx", "oracle"):
+                    print(f"{size}: {r['backend']} detect is {base['detect_ms'] / r['detect_ms']:.2f}x "
+                          f"ONNX Runtime's speed")  # fmt: skip
+
+
+def accuracy(args: argparse.Namespace) -> None:
+    """The issue's acceptance check: unseen seeds, hold-out decks, full deals."""
+    backend = args.backend
+    cards = right = winners_ok = tricks = viol_ok = viol_n = 0
+    t0 = time.monotonic()
+    for k in range(args.deals):
+        seed = args.seed + 1000 + k
+        violation = k % 2 == 1
+        rendered = render_deal(seed, violation=violation)
+        det = LabelDetector(rendered.labels) if backend == "oracle" else make_detector(backend)
+        setup = DealSetup.from_record(rendered.deal.record)
+        pipe = Pipeline(setup, det, calibration=rendered.calibration, fps=rendered.fps)
+        events = run_frames(pipe, ArraySource(rendered.frames, rendered.fps))
+        truth = [(t, s, c.index) for t, s, c in rendered.deal.plays]
+        got = [(p.trick, p.seat, p.card) for p in pipe.plays]
+        cards += len(truth)
+        right += len(set(truth) & set(got))
+        won = [e["winner"] for e in events if e["type"] == "trick"]
+        tricks += 8
+        winners_ok += sum(a == b for a, b in zip(won, rendered.deal.winners, strict=False))
+        if violation:
+            viol_n += 1
+            tv = rendered.deal.violation
+            viol_ok += any(
+                e["type"] == "violation" and e["rule"] == tv["rule"] and e["seat"] == tv["seat"]
+                and e["proof"] == tv["proof"]
+                for e in events
+            )  # fmt: skip
+        el = time.monotonic() - t0
+        log(f"[eval] deal {k + 1}/{args.deals} ({rendered.deck}): cards {right}/{cards}, "
+            f"about {el / (k + 1) * (args.deals - k - 1):.0f} s left")  # fmt: skip
+    print(f"backend {backend}: {args.deals} deals, cards with right seat and trick "
+          f"{right}/{cards} ({100 * right / cards:.2f}%), trick winners {winners_ok}/{tricks}, "
+          f"violations reported {viol_ok}/{viol_n}")  # fmt: skip
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--tricks", type=int, default=3, help="tricks per speed clip")
+    ap.add_argument("--threads", type=int, default=0)
+    ap.add_argument("--deals", type=int, default=0, help="accuracy run on N full deals instead")
+    ap.add_argument("--backend", default="oracle", help="back-end for --deals")
+    args = ap.parse_args()
+    if args.deals:
+        accuracy(args)
+    else:
+        speed(args)
+
+
+if __name__ == "__main__":
+    main()

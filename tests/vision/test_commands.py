@@ -1,0 +1,93 @@
+"""`hakam run` (demo), `hakam calibrate`, `hakam video render`: output and one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from hakam.cli import main
+from vision.seats import Calibration
+from vision.sources import DEMO_RECORD, demo_clip_available
+
+
+def run_cli(argv, capsys):
+    rc = main(argv)
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+@pytest.mark.skipif(not demo_clip_available(), reason="demo clip not installed")
+def test_demo_clip_reproduces_its_record_exactly(tmp_path, capsys):
+    rc, out, _ = run_cli(["run", "--source", "demo", "--headless", "--detector", "oracle",
+                          "--out", str(tmp_path)], capsys)  # fmt: skip
+    assert rc == 0
+    events = [json.loads(line) for line in out.splitlines()]
+    truth = json.loads(DEMO_RECORD.read_text())
+    record = json.loads((tmp_path / "deal.json").read_text())
+    assert record["tricks"] == truth["tricks"] and record["open_card"] == truth["open_card"]
+    assert [e["type"] for e in events][:3] == ["source", "deal", "open_card"]
+    assert len([e for e in events if e["type"] == "violation"]) == 1
+    assert len(list((tmp_path / "evidence").glob("*.jpg"))) == 32
+
+
+def test_demo_without_a_model_falls_back_to_the_engine_replay(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("HAKAM_MODELS_DIR", str(tmp_path))
+    import vision.detector as det
+
+    monkeypatch.setattr(det, "MODELS_DIR", tmp_path)
+    rc, out, _ = run_cli(["run", "--source", "demo", "--headless"], capsys)
+    events = [json.loads(line) for line in out.splitlines()]
+    assert rc == 0 and events[0]["type"] == "source" and events[0]["fallback"] == "engine-replay"
+    assert "engine.replay" in events[0]["text"]
+    assert all("type" in e for e in events) and events[-1]["type"] == "score_sheet"
+
+
+SUN = '{"kind": "sun", "declarer": 0, "dealer": 3}'
+HOKUM_NO_TRUMP = '{"kind": "hokum", "declarer": 0, "dealer": 3}'
+RENDER = ["video", "render", "--seed", "1", "--out"]
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["run", "--source", "nowhere.mp4", "--contract", SUN],
+         "--source nowhere.mp4: no such file or folder"),
+        (["run", "--source", "x.mp4"], "--deal or --contract: needed"),
+        (["run", "--source", "demo", "--roi", "1,2;3,4"], "--roi: a polygon needs at least 3"),
+        (["run", "--source", "x.mp4", "--contract", HOKUM_NO_TRUMP], "contract.trump"),
+        (["run", "--source", "x.mp4", "--deal", "x.json", "--detector", "oracle"], "--deal x.json"),
+        (["run", "--source", "demo", "--calibration", "no.toml"], "calibration no.toml: cannot"),
+        (["calibrate", "--centre", "1,2"], "give both --centre X,Y and --dealer X,Y"),
+        (["calibrate", "--centre", "1,2", "--dealer", "3,a"], "--dealer: must be X,Y"),
+        ([*RENDER, "x.avi"], "--out: must end in .mp4"),
+        ([*RENDER, "x.mp4", "--tricks", "9"], "--tricks: must be"),
+        ([*RENDER, "x.mp4", "--size", "10x10"], "--size: 10x10"),
+    ],
+)  # fmt: skip
+def test_bad_input_is_one_line_and_writes_nothing(argv, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    rc, out, err = run_cli(argv, capsys)
+    assert rc == 2 and out == ""
+    assert err.count("\n") == 1 and message in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_calibrate_from_the_command_line_writes_toml(tmp_path, capsys):
+    path = tmp_path / "table.toml"
+    rc, out, _ = run_cli(["calibrate", "--centre", "320,240", "--dealer", "320,460",
+                          "--out", str(path)], capsys)  # fmt: skip
+    assert rc == 0 and json.loads(out)["calibration"] == str(path)
+    assert Calibration.load(path) == Calibration((320.0, 240.0), (320.0, 460.0))
+
+
+def test_calibrate_without_points_or_display_says_how(capsys, monkeypatch, tmp_path):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    import cv2
+    import numpy as np
+
+    cv2.imwrite(str(tmp_path / "a.png"), np.zeros((48, 64, 3), np.uint8))
+    argv = ["calibrate", "--source", str(tmp_path), "--out", str(tmp_path / "t.toml")]
+    rc, _, err = run_cli(argv, capsys)
+    assert rc == 2 and "no display: give --centre X,Y --dealer X,Y" in err
