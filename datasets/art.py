@@ -48,7 +48,8 @@ class DeckSource:
     holdout: bool = False  # never used for training: the cross-deck test split
 
     def available(self) -> bool:
-        return Path(self.path).exists()
+        """Installed as SVG, or already rasterised (a portable cache needs no packages)."""
+        return Path(self.path).exists() or _cache_complete(cache_dir(self))
 
 
 def _kde_id(card: str) -> str:
@@ -170,11 +171,40 @@ def cache_dir(deck: DeckSource) -> Path:
     return ART_DIR / "png" / deck.name
 
 
+def _cached(folder: Path, name: str) -> Path | None:
+    for ext in (".png", ".webp"):
+        if (folder / f"{name}{ext}").exists():
+            return folder / f"{name}{ext}"
+    return None
+
+
+def _cache_complete(folder: Path) -> bool:
+    return folder.is_dir() and all(_cached(folder, n) for n in CARD_NAMES)
+
+
+def export_cache(out: Path, decks: list[DeckSource], height: int = 280, quality: int = 92) -> int:
+    """Write a small portable copy of the raster cache (WebP with alpha) for another machine."""
+    n = 0
+    for d in decks:
+        folder = rasterise_deck(d)
+        target = out / "png" / d.name
+        target.mkdir(parents=True, exist_ok=True)
+        for p in folder.glob("*.png"):
+            img = cv2.imread(str(p), cv2.IMREAD_UNCHANGED)
+            s = height / img.shape[0]
+            img = cv2.resize(img, (round(img.shape[1] * s), height), interpolation=cv2.INTER_AREA)
+            cv2.imwrite(str(target / f"{p.stem}.webp"), img, [cv2.IMWRITE_WEBP_QUALITY, quality])
+            n += 1
+    return n
+
+
 def rasterise_deck(deck: DeckSource, workers: int = 2) -> Path:
     """Render every card face, the distractors and the back of one deck into its cache folder."""
     out = cache_dir(deck)
     names = [*ALL_FACE_NAMES, BACK]
-    if all((out / f"{n}.png").exists() for n in names):
+    if all(_cached(out, n) for n in names) or (
+        not Path(deck.path).exists() and _cache_complete(out)
+    ):
         return out
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -222,9 +252,13 @@ def load_deck_images(deck: DeckSource) -> dict[str, np.ndarray]:
     """All cached rasters of one deck as BGRA arrays, keyed by card name (and ``BACK``)."""
     folder = rasterise_deck(deck)
     images = {}
-    for p in folder.glob("*.png"):
+    for p in [*folder.glob("*.png"), *folder.glob("*.webp")]:
         img = cv2.imread(str(p), cv2.IMREAD_UNCHANGED)
         if img is not None:
+            if img.ndim == 2:
+                img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+            if img.shape[2] == 3:  # an encoder may drop an alpha channel that is all opaque
+                img = np.dstack([img, np.full(img.shape[:2], 255, np.uint8)])
             images[p.stem] = img
     return images
 
