@@ -136,11 +136,12 @@ class Detections:
         )
 
     def to_json(self) -> list[dict[str, Any]]:
+        """``[{"card", "conf", "box", "seat"?}]``: what the GUI's live view draws."""
         out = []
         for i, (box, conf, cls) in enumerate(self):
             item = {
                 "card": CARD_NAMES[cls],
-                "confidence": round(conf, 3),
+                "conf": round(conf, 3),
                 "box": [round(float(v), 1) for v in box],
             }
             if self.seat is not None:

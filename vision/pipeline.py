@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Protocol
@@ -140,6 +140,8 @@ class Pipeline:
         self._collected_tricks = 0
         self.timings: dict[str, float] = {"detect": 0.0, "track": 0.0, "referee": 0.0}
         self.frames = 0
+        self.last_detections = Detections.empty()  # the last frame's reads (GUI overlay)
+        self.last_detect_ms = 0.0
         self.out_dir = None if out_dir is None else Path(out_dir)
         if self.out_dir is not None:
             (self.out_dir / "evidence").mkdir(parents=True, exist_ok=True)
@@ -164,6 +166,10 @@ class Pipeline:
         if self.roi is not None:
             dets = self.roi.filter(dets)
         t1 = time.perf_counter()
+        if self.seats is not None and len(dets):
+            dets.seat = np.array([self.seats.locate(c)[0] for c in dets.centres], np.int64)
+        self.last_detections = dets
+        self.last_detect_ms = 1000 * (t1 - t0)
         track_events = self.tracker.update(dets, frame.index, frame.time)
         t2 = time.perf_counter()
         for ev in track_events:
@@ -577,6 +583,26 @@ def run_frames(
         if on_event:
             on_event(ev)
     return out
+
+
+def iter_feed(
+    pipeline: Pipeline, frames: Iterable[Frame]
+) -> Iterator[tuple[np.ndarray, list[dict[str, Any]], list[dict[str, Any]], float]]:
+    """For a live view: (frame, detections as dicts, events, detector ms) per frame; the
+    ``finish`` events come with the last frame. Fits ``gui.feed.FeedItem`` field for field."""
+    pending = pipeline.start_events()
+    last = None
+    for frame in frames:
+        if last is not None:
+            yield last
+        events = pending + pipeline.process(frame)
+        pending = []
+        last = (frame.image, pipeline.last_detections.to_json(), events, pipeline.last_detect_ms)
+    end = pipeline.finish()
+    if last is not None:
+        yield (last[0], last[1], last[2] + end, last[3])
+    elif pending or end:
+        yield (np.zeros((1, 1, 3), np.uint8), [], pending + end, 0.0)
 
 
 def settings_json(settings: PipelineSettings) -> dict[str, Any]:

@@ -20,7 +20,7 @@ def test_selection_merge_and_json():
     assert len(d[d.confidence > 0.5]) == 1 and len(d[1]) == 1 and d[1].names == ["AS"]
     m = Detections.merge([d, Detections.empty(), d[0]])
     assert m.names == ["7H", "AS", "7H"]
-    assert d.to_json()[0] == {"card": "7H", "confidence": 0.6, "box": [70.0, 58.0, 130.0, 142.0]}
+    assert d.to_json()[0] == {"card": "7H", "conf": 0.6, "box": [70.0, 58.0, 130.0, 142.0]}
 
 
 def test_from_labels_weak_when_no_index_is_visible():

@@ -204,3 +204,19 @@ def test_full_deal_with_violation_on_a_hold_out_deck():
     assert [e["winner"] for e in of(events, "trick")] == rendered.deal.winners
     assert of(events, "violation")[0]["proof"] == rendered.deal.violation["proof"]
     assert of(events, "score")[0]["complete"] is True
+
+
+def test_iter_feed_gives_frames_detections_and_events_for_a_live_view():
+    from vision.pipeline import iter_feed
+
+    frames = scripted([([lying("7C", 0)], 10)])
+    pipe = Pipeline(DealSetup(3, HOKUM), LabelDetector(frames), calibration=CAL,
+                    settings=_settings(open_card=False))  # fmt: skip
+    images = [cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)
+    items = list(iter_feed(pipe, ArraySource(images)))
+    assert len(items) == 10
+    _, dets, _, ms = items[-1]
+    assert dets[0]["card"] == "7C" and dets[0]["seat"] == 0 and ms >= 0
+    kinds = [e["type"] for item in items for e in item[2]]
+    assert kinds[0] == "deal" and "play" in kinds and kinds[-2:] == ["score", "end"]
+    json.dumps([item[1:] for item in items])  # all JSON-serialisable
