@@ -243,19 +243,51 @@ class UltralyticsDetector:
         return class_aware_nms(Detections.from_ultralytics(result), self.iou).best_per_card()
 
 
+@dataclass(frozen=True)
+class ReadNoise:
+    """Detector faults to simulate on top of the oracle: how the tracker copes is measurable."""
+
+    drop: float = 0.0  # share of reads lost (flicker)
+    misread: float = 0.0  # share of reads given another card's class
+    jitter_px: float = 0.0  # box corner noise (sigma, pixels)
+
+
 class LabelDetector:
-    """Oracle: the renderer's labels of frame k on the k-th call. Tests and tuning only."""
+    """Oracle: the renderer's labels of frame k on the k-th call. Tests and tuning only.
+
+    With ``noise`` it drops, misreads and jitters reads (seeded), like a real detector would.
+    """
 
     name = "oracle"
 
-    def __init__(self, labels_per_frame: Sequence[Sequence[Any]]) -> None:
+    def __init__(
+        self,
+        labels_per_frame: Sequence[Sequence[Any]],
+        noise: ReadNoise | None = None,
+        seed: int = 0,
+    ) -> None:
         self.labels = labels_per_frame
         self.frame = 0
+        self.noise = noise
+        self.rng = np.random.default_rng(seed)
 
     def detect(self, image: np.ndarray) -> Detections:
         labels = self.labels[self.frame] if self.frame < len(self.labels) else []
         self.frame += 1
-        return Detections.from_labels(labels)
+        d = Detections.from_labels(labels)
+        n = self.noise
+        if n is None or not len(d):
+            return d
+        keep = self.rng.random(len(d)) >= n.drop
+        d = d[keep]
+        wrong = self.rng.random(len(d)) < n.misread
+        if wrong.any():
+            shift = self.rng.integers(1, NUM_CLASSES, wrong.sum())
+            d.class_id[wrong] = (d.class_id[wrong] + shift) % NUM_CLASSES
+            d.confidence[wrong] = self.rng.uniform(0.5, 0.8, wrong.sum()).astype(np.float32)
+        if n.jitter_px:
+            d.xyxy += self.rng.normal(0, n.jitter_px, d.xyxy.shape).astype(np.float32)
+        return d.best_per_card()
 
 
 def model_path(backend: str, models_dir: Path | None = None) -> Path:

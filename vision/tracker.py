@@ -40,8 +40,8 @@ class TrackerSettings:
     min_confidence: float = 0.5  # a read at least this sure votes for its card
     weak_confidence: float = 0.15  # reads between weak and min are "a card, identity unsure"
     window_s: float = 0.5  # sliding vote window
-    vote_share: float = 0.6  # share of the window's frames with a confident read to accept
-    rest_reads: int = 3  # last reads that must agree in position: the card lies still
+    vote_share: float = 0.375  # share of the window's frames with a confident read to accept
+    rest_reads: int = 3  # reads in the window that must agree in position: the card lies still
     rest_fraction: float = 0.06  # allowed centre spread, as a share of the box diagonal
     lost_s: float = 1.0  # unseen this long before an accepted card is reported hidden
     ghost_iou: float = 0.5  # a new card on an unread accepted card: a misread of it
@@ -201,10 +201,14 @@ class CardTracker:
         s = self.settings
         if len(t.reads) < self.votes_needed:
             return False
-        last = list(t.reads)[-s.rest_reads :]
-        pts = np.array([(r[2], r[3]) for r in last])
-        spread = float(np.max(np.linalg.norm(pts - pts.mean(0), axis=1)))
-        return spread <= s.rest_fraction * last[-1][4]
+        # Still: enough reads of the window lie where the latest read is. Counting agreeing
+        # reads (not the spread of the last few) lets one stray misread not reset the card.
+        last = t.reads[-1]
+        pts = np.array([(r[2], r[3]) for r in t.reads])
+        near = (
+            np.linalg.norm(pts - np.array([last[2], last[3]]), axis=1) <= s.rest_fraction * last[4]
+        )
+        return int(near.sum()) >= s.rest_reads
 
     def _ghost_mask(self, sure: Detections, sure_frame: int) -> np.ndarray:
         """New cards read where an accepted card lay a moment ago but is not read now: misreads
