@@ -26,6 +26,7 @@ from vision.detector import (
     BACKENDS,
     DetectorError,
     LabelDetector,
+    ReadNoise,
     available_backends,
     make_detector,
 )
@@ -139,7 +140,11 @@ def accuracy(args: argparse.Namespace) -> None:
         violation = k % 2 == 1
         deck = HOLDOUT[k % len(HOLDOUT)] if HOLDOUT else None
         rendered = render_deal(seed, violation=violation, deck=deck)
-        det = LabelDetector(rendered.labels) if backend == "oracle" else make_detector(backend)
+        det = (
+            LabelDetector(rendered.labels, ReadNoise(*args.noise), seed)
+            if backend == "oracle"
+            else make_detector(backend)
+        )
         setup = DealSetup.from_record(rendered.deal.record)
         pipe = Pipeline(setup, det, calibration=rendered.calibration, fps=rendered.fps)
         events = run_frames(pipe, ArraySource(rendered.frames, rendered.fps))
@@ -161,9 +166,12 @@ def accuracy(args: argparse.Namespace) -> None:
         el = time.monotonic() - t0
         log(f"[eval] deal {k + 1}/{args.deals} ({rendered.deck}): cards {right}/{cards}, "
             f"about {el / (k + 1) * (args.deals - k - 1):.0f} s left")  # fmt: skip
-    print(f"backend {backend}: {args.deals} deals, cards with right seat and trick "
-          f"{right}/{cards} ({100 * right / cards:.2f}%), trick winners {winners_ok}/{tricks}, "
-          f"violations reported {viol_ok}/{viol_n}")  # fmt: skip
+    share = 100 * right / cards
+    print(
+        f"backend {backend} (noise {tuple(args.noise)}): {args.deals} deals, "
+        f"cards with right seat and trick {right}/{cards} ({share:.2f}%), "
+        f"trick winners {winners_ok}/{tricks}, violations reported {viol_ok}/{viol_n}"
+    )
 
 
 def main() -> None:
@@ -173,6 +181,14 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--deals", type=int, default=0, help="accuracy run on N full deals instead")
     ap.add_argument("--backend", default="oracle", help="back-end for --deals")
+    ap.add_argument(
+        "--noise",
+        type=float,
+        nargs=3,
+        default=(0.0, 0.0, 0.0),
+        metavar=("DROP", "MISREAD", "JITTER"),
+        help="oracle read faults: share dropped, share misread, box jitter px",
+    )
     args = ap.parse_args()
     if args.deals:
         accuracy(args)
