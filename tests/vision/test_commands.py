@@ -91,3 +91,32 @@ def test_calibrate_without_points_or_display_says_how(capsys, monkeypatch, tmp_p
     argv = ["calibrate", "--source", str(tmp_path), "--out", str(tmp_path / "t.toml")]
     rc, _, err = run_cli(argv, capsys)
     assert rc == 2 and "no display: give --centre X,Y --dealer X,Y" in err
+
+
+def test_video_render_writes_clip_record_labels_and_calibration(tmp_path, capsys):
+    out = tmp_path / "clip.mp4"
+    argv = [
+        "video",
+        "render",
+        "--seed",
+        "5",
+        "--tricks",
+        "1",
+        "--size",
+        "320x240",
+        "--out",
+        str(out),
+    ]
+    rc, stdout, _ = run_cli(argv, capsys)
+    info = json.loads(stdout)
+    assert rc == 0 and info["frames"] > 50 and info["fps"] == 15.0
+    record = json.loads((tmp_path / "clip.deal.json").read_text())
+    labels = json.loads((tmp_path / "clip.labels.json").read_text())
+    assert record["format"] == "hakam-deal/1" and len(record["tricks"]) == 1
+    assert len(labels["frames"]) == info["frames"] and len(labels["rest_frames"]) == 4
+    assert Calibration.load(tmp_path / "clip.toml").frame_size == (320, 240)
+    import cv2
+
+    cap = cv2.VideoCapture(str(out))
+    assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == info["frames"]
+    assert int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)) == 320

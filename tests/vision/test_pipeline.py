@@ -220,3 +220,26 @@ def test_iter_feed_gives_frames_detections_and_events_for_a_live_view():
     kinds = [e["type"] for item in items for e in item[2]]
     assert kinds[0] == "deal" and "play" in kinds and kinds[-2:] == ["score", "end"]
     json.dumps([item[1:] for item in items])  # all JSON-serialisable
+
+
+def test_noisy_reads_still_give_the_exact_record(legal_clip):
+    from vision.detector import ReadNoise
+
+    setup = DealSetup.from_record(legal_clip.deal.record)
+    noisy = LabelDetector(legal_clip.labels, ReadNoise(drop=0.3, misread=0.05, jitter_px=2), 1)
+    pipe = Pipeline(setup, noisy, calibration=legal_clip.calibration)
+    run_frames(pipe, ArraySource(legal_clip.frames))
+    assert pipe.record["tricks"] == truth_record(legal_clip)["tricks"]
+    assert pipe.tracker.stats["ghost"] + pipe.tracker.stats["collected_read"] > 0  # misreads hit
+
+
+def test_cards_outside_the_play_area_never_count():
+    from vision.zones import PolygonZone
+
+    in_hand = {**lying("AS", 1), "box": [560, 200, 620, 284]}  # held at the edge of the frame
+    frames = scripted([([in_hand], 10), ([in_hand, lying("7C", 0)], 10)])
+    roi = PolygonZone("200,100;440,100;440,380;200,380")
+    _, events = run_labels(frames, roi=roi, settings=_settings(open_card=False))
+    assert [p["card"] for p in of(events, "play")] == ["7C"]
+    _, without = run_labels(frames, settings=_settings(open_card=False))
+    assert [p["card"] for p in of(without, "play")] == ["AS", "7C"]
