@@ -120,3 +120,20 @@ def test_video_render_writes_clip_record_labels_and_calibration(tmp_path, capsys
     cap = cv2.VideoCapture(str(out))
     assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == info["frames"]
     assert int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)) == 320
+
+
+def test_the_runtime_path_never_imports_torch(tmp_path):
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from hakam.cli import main; "
+        "main(['run', '--source', 'demo', '--headless', '--detector', 'oracle', "
+        "'--out', sys.argv[1]]); "
+        "assert 'torch' not in sys.modules and 'ultralytics' not in sys.modules"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-500:]
+    assert (tmp_path / "deal.json").exists()
