@@ -89,7 +89,10 @@ def test_bad_input_one_line_naming_the_field(argv, payload, field, monkeypatch, 
     assert err.count("\n") == 1 and err.startswith(f"hakam: error: {field}"), err
 
 
-def test_demo_and_run_replay_the_bundled_match(capsys):
+def test_demo_and_run_replay_the_bundled_match(capsys, monkeypatch, tmp_path):
+    import vision.detector
+
+    monkeypatch.setattr(vision.detector, "MODELS_DIR", tmp_path)  # as on a fresh install
     assert main(["run", "--source", "demo", "--headless"]) == 0
     lines = capsys.readouterr().out.splitlines()
     events = [json.loads(line) for line in lines]
