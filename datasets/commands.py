@@ -52,8 +52,8 @@ def _synth(args) -> int:
         raise CliError("--n must be a positive number of images")
     if not 64 <= args.imgsz <= 4096:
         raise CliError("--imgsz must be between 64 and 4096")
-    if not (0 <= args.val < 1 and 0 <= args.holdout < 1 and args.val + args.holdout < 1):
-        raise CliError("--val and --holdout must be shares in [0, 1) that add up to less than 1")
+    if not (0 <= args.val <= 1 and 0 <= args.holdout <= 1 and args.val + args.holdout <= 1):
+        raise CliError("--val and --holdout must be shares in [0, 1) that add up to at most 1")
     cfg = SynthConfig(
         args.out,
         args.n,

@@ -269,7 +269,9 @@ def train(
 
 def export(weights: Path, out_dir: Path, imgsz: int = 640, stem: str = "hakam-cards") -> dict:
     """Write ``stem.onnx`` and ``stem_openvino/`` (FP16 weights) next to a copy of the .pt."""
-    set_offline(out_dir / ".ultralytics")
+    import tempfile
+
+    set_offline(Path(tempfile.gettempdir()) / "hakam-ultralytics")
     from ultralytics import YOLO
 
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -278,7 +280,8 @@ def export(weights: Path, out_dir: Path, imgsz: int = 640, stem: str = "hakam-ca
         model.export(format="onnx", imgsz=imgsz, dynamic=False, simplify=True, opset=None)
     )
     target = out_dir / f"{stem}.onnx"
-    shutil.move(str(onnx_path), target)
+    if onnx_path.resolve() != target.resolve():
+        shutil.move(str(onnx_path), target)
     ov_dir = Path(YOLO(str(weights)).export(format="openvino", imgsz=imgsz, half=True))
     ov_target = out_dir / f"{stem}_openvino"
     if ov_target.exists():

@@ -35,6 +35,8 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=0)
     ap.add_argument("--device", default="0")
     ap.add_argument("--chunk", type=int, default=2000, help="images per synthetic chunk")
+    ap.add_argument("--seed-offset", type=int, default=0, help="new scenes for a second round")
+    ap.add_argument("--set", nargs="*", default=[], help="recipe overrides KEY=VALUE")
     args = ap.parse_args()
     t0 = time.time()
     os.environ["HAKAM_ART_DIR"] = str(args.bundle.resolve() / "art")
@@ -48,6 +50,8 @@ def main() -> int:
 
     import importlib
 
+    import yaml
+
     art = importlib.import_module("datasets.art")
     gen = importlib.import_module("datasets.generator")
     training = importlib.import_module("hakam.training")
@@ -55,6 +59,9 @@ def main() -> int:
     workers = args.workers or cores
     say(f"cores {cores}, decks {[d.name for d in art.available_decks(holdout=False)]}")
     recipe = training.load_recipe()
+    for kv in args.set:
+        key, value = kv.split("=", 1)
+        recipe[key] = yaml.safe_load(value)
 
     # Synthetic scenes in chunks until the time share for them is spent.
     args.work.mkdir(parents=True, exist_ok=True)
@@ -66,7 +73,7 @@ def main() -> int:
         cfg = gen.SynthConfig(
             d,
             args.chunk,
-            seed=recipe["synth_seed"] * 1000 + k,
+            seed=recipe["synth_seed"] * 1000 + args.seed_offset + k,
             imgsz=recipe["imgsz"],
             workers=workers,
             val_fraction=0.04 if k == 0 else 0.0,
@@ -80,15 +87,12 @@ def main() -> int:
     say(f"synthetic images: {made}")
 
     # data.yaml over all chunks + real photos (already remapped to 32 classes in the bundle).
-    import yaml
-
     real = args.bundle / "rf100"
     train_dirs = [str((c / "train" / "images").resolve()) for c in chunks]
     train_dirs += [str((real / "train" / "images").resolve())] * int(recipe["real_repeat"])
-    val_dirs = [
-        str((chunks[0] / "val" / "images").resolve()),
-        str((real / "valid" / "images").resolve()),
-    ]
+    val_dirs = [str((chunks[0] / "val" / "images").resolve())]
+    if (real / "valid" / "images").is_dir():
+        val_dirs.append(str((real / "valid" / "images").resolve()))
     data = {
         "path": str(args.work.resolve()),
         "train": train_dirs,

@@ -1,0 +1,355 @@
+"""Score a detector on a labelled photo set the way the referee needs it.
+
+Box metrics (mAP50, mAP50-95, per-class AP) are only meaningful where the labels are whole-card
+boxes. The per-image set metrics are what a referee lives on: which of the 32 Baloot cards were
+read, which were missed, which were invented, and how many images were read exactly. Cards of
+ranks 2-6 (and backs, jokers) are not Baloot cards: a detection on one is a false card (it is
+not in the image's Baloot set), and missing one costs nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from engine.cards import CARD_NAMES
+
+IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
+
+
+@dataclass
+class ImageResult:
+    path: str
+    truth: set[int]
+    truth_boxes: dict[int, np.ndarray]
+    pred: list[tuple[int, float, np.ndarray]]  # class, confidence, xyxy (all confidences)
+
+
+@dataclass
+class Report:
+    name: str
+    images: int
+    images_with_cards: int
+    threshold: float
+    precision: float
+    recall: float
+    exact: float  # share of images with at least one Baloot card read exactly
+    exact_all: float  # share of all images read exactly (an empty read counts when right)
+    map50: float | None = None
+    map5095: float | None = None
+    per_class_ap50: dict[str, float] = field(default_factory=dict)
+    confusions: list[tuple[str, str, int]] = field(default_factory=list)
+    missed: dict[str, int] = field(default_factory=dict)
+    invented: dict[str, int] = field(default_factory=dict)
+    ms_per_image: float = 0.0
+
+    def to_json(self) -> dict:
+        return {k: v for k, v in self.__dict__.items()}
+
+
+def dataset_images(root: Path) -> tuple[list[Path], dict[int, int]]:
+    """Images of a YOLO folder (``images/`` or the test split) and its class map to Baloot ids."""
+    names = None
+    for cand in (root / "data.yaml", root.parent / "data.yaml"):
+        if cand.exists():
+            names = yaml.safe_load(cand.read_text()).get("names")
+            break
+    if names is None:
+        names = dict(enumerate(CARD_NAMES))
+    items = names.items() if isinstance(names, dict) else enumerate(names)
+    cmap = {int(k): CARD_NAMES.index(v) for k, v in items if v in CARD_NAMES}
+    img_dir = root / "images"
+    if not img_dir.is_dir():
+        raise FileNotFoundError(f"{root}: no images/ folder")
+    files = sorted(p for p in img_dir.iterdir() if p.suffix.lower() in {".jpg", ".jpeg", ".png"})
+    return files, cmap
+
+
+def read_truth(label: Path, cmap: dict[int, int], w: int, h: int):
+    truth: set[int] = set()
+    boxes: dict[int, list[np.ndarray]] = {}
+    if label.exists():
+        for line in label.read_text().splitlines():
+            parts = line.split()
+            if len(parts) != 5 or int(parts[0]) not in cmap:
+                continue
+            c = cmap[int(parts[0])]
+            cx, cy, bw, bh = (float(v) for v in parts[1:])
+            truth.add(c)
+            box = np.array(
+                [(cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h]
+            )
+            boxes.setdefault(c, []).append(box)
+    # A card labelled twice (two corner indices) is one card; keep the union box.
+    merged = {
+        c: np.array(
+            [
+                min(b[0] for b in bs),
+                min(b[1] for b in bs),
+                max(b[2] for b in bs),
+                max(b[3] for b in bs),
+            ]
+        )
+        for c, bs in boxes.items()
+    }
+    return truth, merged
+
+
+def run_detector(detector, root: Path, progress: bool = True) -> tuple[list[ImageResult], float]:
+    import cv2
+
+    files, cmap = dataset_images(root)
+    results = []
+    t0 = time.time()
+    spent = 0.0
+    for k, p in enumerate(files, 1):
+        img = cv2.imread(str(p))
+        if img is None:
+            continue
+        h, w = img.shape[:2]
+        truth, boxes = read_truth(root / "labels" / (p.stem + ".txt"), cmap, w, h)
+        t = time.perf_counter()
+        d = detector.detect(img)
+        spent += time.perf_counter() - t
+        pred = [
+            (int(c), float(s), np.asarray(b, float))
+            for c, s, b in zip(d.class_id, d.confidence, d.xyxy, strict=True)
+        ]
+        results.append(ImageResult(str(p), truth, boxes, pred))
+        if progress and (k % 100 == 0 or k == len(files)):
+            rate = k / (time.time() - t0)
+            print(
+                f"[eval] {root.name}: {k}/{len(files)} images, about "
+                f"{(len(files) - k) / rate:.0f} s left",
+                flush=True,
+            )
+    return results, 1000 * spent / max(len(results), 1)
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def _ap(recall: np.ndarray, precision: np.ndarray) -> float:
+    """COCO-style AP: mean over 101 recall levels of the best precision at that recall or more."""
+    envelope = np.flip(np.maximum.accumulate(np.flip(precision)))
+    levels = np.linspace(0, 1, 101)
+    idx = np.searchsorted(recall, levels, side="left")
+    return float(
+        np.where(idx < len(envelope), envelope[np.minimum(idx, len(envelope) - 1)], 0.0).mean()
+    )
+
+
+def box_map(results: list[ImageResult]) -> tuple[float, float, dict[str, float]]:
+    """mAP50, mAP50-95 and per-class AP50 over the Baloot classes present in the truth."""
+    aps = np.zeros((len(CARD_NAMES), len(IOU_THRESHOLDS)))
+    present = np.zeros(len(CARD_NAMES), bool)
+    for c in range(len(CARD_NAMES)):
+        n_truth = sum(c in r.truth for r in results)
+        if n_truth == 0:
+            continue
+        present[c] = True
+        dets = [(s, r, b) for r in results for (cc, s, b) in r.pred if cc == c]
+        dets.sort(key=lambda x: -x[0])
+        for ti, thr in enumerate(IOU_THRESHOLDS):
+            tp = np.array(
+                [
+                    1.0 if c in r.truth and _iou(b, r.truth_boxes[c]) >= thr else 0.0
+                    for (_s, r, b) in dets
+                ]
+            )
+            if len(tp) == 0:
+                continue
+            ctp = np.cumsum(tp)
+            rec = ctp / n_truth
+            prec = ctp / np.arange(1, len(tp) + 1)
+            aps[c, ti] = _ap(rec, prec)
+    if not present.any():
+        return 0.0, 0.0, {}
+    per_class = {CARD_NAMES[c]: round(float(aps[c, 0]), 4) for c in range(32) if present[c]}
+    return float(aps[present, 0].mean()), float(aps[present].mean()), per_class
+
+
+def set_metrics(results: list[ImageResult], threshold: float, boxes: bool) -> dict:
+    tp = fp = fn = 0
+    exact = exact_all = with_cards = 0
+    missed: Counter[str] = Counter()
+    invented: Counter[str] = Counter()
+    confusions: Counter[tuple[str, str]] = Counter()
+    for r in results:
+        kept = [(c, s, b) for c, s, b in r.pred if s >= threshold]
+        read = {c for c, _, _ in kept}
+        tp += len(read & r.truth)
+        fp += len(read - r.truth)
+        fn += len(r.truth - read)
+        ok = read == r.truth
+        exact_all += ok
+        if r.truth:
+            with_cards += 1
+            exact += ok
+        for c in r.truth - read:
+            missed[CARD_NAMES[c]] += 1
+        for c in read - r.truth:
+            invented[CARD_NAMES[c]] += 1
+        # Confusions: a wrong card read where a true card lies (box overlap), else by elimination.
+        wrong = [(c, b) for c, _, b in kept if c not in r.truth]
+        lost = set(r.truth - read)
+        for c, b in wrong:
+            best = None
+            if boxes:
+                cands = [(t, _iou(b, r.truth_boxes[t])) for t in lost]
+                cands = [x for x in cands if x[1] > 0.3]
+                best = max(cands, key=lambda x: x[1])[0] if cands else None
+            elif len(lost) == 1:
+                best = next(iter(lost))
+            if best is not None:
+                confusions[(CARD_NAMES[best], CARD_NAMES[c])] += 1
+                lost.discard(best)
+    n = len(results)
+    return {
+        "precision": tp / (tp + fp) if tp + fp else 1.0,
+        "recall": tp / (tp + fn) if tp + fn else 1.0,
+        "exact": exact / with_cards if with_cards else 0.0,
+        "exact_all": exact_all / n if n else 0.0,
+        "images_with_cards": with_cards,
+        "missed": dict(missed.most_common()),
+        "invented": dict(invented.most_common()),
+        "confusions": [(a, b, k) for (a, b), k in confusions.most_common(20)],
+    }
+
+
+def evaluate(
+    results: list[ImageResult], name: str, threshold: float, boxes: bool, ms: float = 0.0
+) -> Report:
+    s = set_metrics(results, threshold, boxes)
+    rep = Report(
+        name,
+        len(results),
+        s["images_with_cards"],
+        threshold,
+        s["precision"],
+        s["recall"],
+        s["exact"],
+        s["exact_all"],
+        confusions=s["confusions"],
+        missed=s["missed"],
+        invented=s["invented"],
+        ms_per_image=ms,
+    )
+    if boxes:
+        rep.map50, rep.map5095, rep.per_class_ap50 = box_map(results)
+    return rep
+
+
+THRESHOLD_GRID = tuple(round(0.1 + 0.05 * k, 2) for k in range(17))
+
+
+def best_threshold(results: list[ImageResult], grid=THRESHOLD_GRID) -> float:
+    """The confidence threshold with the most images read exactly (tuning sets only)."""
+    scores = [
+        (set_metrics(results, float(t), False)["exact"], -abs(t - 0.5), float(t)) for t in grid
+    ]
+    return round(max(scores)[2], 2)
+
+
+def format_report(rep: Report) -> str:
+    lines = [
+        f"== {rep.name}: {rep.images} images ({rep.images_with_cards} with Baloot cards), "
+        f"threshold {rep.threshold:.2f}, {rep.ms_per_image:.1f} ms/image"
+    ]
+    if rep.map50 is not None:
+        lines.append(f"box: mAP50 {rep.map50:.3f}  mAP50-95 {rep.map5095:.3f}")
+        worst = sorted(rep.per_class_ap50.items(), key=lambda x: x[1])[:6]
+        lines.append("lowest AP50: " + ", ".join(f"{k} {v:.2f}" for k, v in worst))
+    lines.append(f"cards: precision {rep.precision:.3f}  recall {rep.recall:.3f}")
+    lines.append(
+        f"images read exactly: {100 * rep.exact:.1f}% of those with Baloot cards, "
+        f"{100 * rep.exact_all:.1f}% of all"
+    )
+    if rep.confusions:
+        lines.append(
+            "confusions (true -> read): "
+            + ", ".join(f"{a}->{b} x{k}" for a, b, k in rep.confusions[:10])
+        )
+    if rep.missed:
+        lines.append(
+            "most missed: " + ", ".join(f"{k} x{v}" for k, v in list(rep.missed.items())[:8])
+        )
+    if rep.invented:
+        lines.append(
+            "most invented: " + ", ".join(f"{k} x{v}" for k, v in list(rep.invented.items())[:8])
+        )
+    return "\n".join(lines)
+
+
+def failure_sheet(results: list[ImageResult], threshold: float, out: Path, n: int = 16) -> Path:
+    """A contact sheet of the worst-read images: truth in green, wrong reads in red."""
+    import cv2
+
+    def errors(r: ImageResult) -> int:
+        read = {c for c, s, _ in r.pred if s >= threshold}
+        return len(read ^ r.truth)
+
+    worst = sorted((r for r in results if errors(r)), key=errors, reverse=True)[:n]
+    tiles = []
+    for r in worst:
+        img = cv2.imread(r.path)
+        for b in r.truth_boxes.values():
+            cv2.rectangle(
+                img, tuple(int(v) for v in b[:2]), tuple(int(v) for v in b[2:]), (0, 200, 0), 2
+            )
+        for c, s, b in r.pred:
+            if s < threshold:
+                continue
+            colour = (0, 200, 0) if c in r.truth else (0, 0, 255)
+            p1 = (int(b[0]), int(b[1]))
+            cv2.rectangle(img, p1, (int(b[2]), int(b[3])), colour, 2)
+            cv2.putText(
+                img,
+                f"{CARD_NAMES[c]} {s:.2f}",
+                (p1[0] + 2, p1[1] + 18),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.6,
+                colour,
+                2,
+            )
+        missed = sorted(
+            CARD_NAMES[c] for c in r.truth - {c for c, s, _ in r.pred if s >= threshold}
+        )
+        cv2.putText(
+            img,
+            "missed: " + " ".join(missed),
+            (8, img.shape[0] - 10),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.7,
+            (0, 255, 255),
+            2,
+        )
+        s = 360 / max(img.shape[:2])
+        img = cv2.resize(img, (round(img.shape[1] * s), round(img.shape[0] * s)))
+        canvas = np.full((360, 360, 3), 30, np.uint8)
+        canvas[: img.shape[0], : img.shape[1]] = img
+        tiles.append(canvas)
+    if not tiles:
+        tiles = [np.full((360, 360, 3), 30, np.uint8)]
+    cols = 4
+    while len(tiles) % cols:
+        tiles.append(np.full((360, 360, 3), 30, np.uint8))
+    sheet = np.vstack([np.hstack(tiles[i : i + cols]) for i in range(0, len(tiles), cols)])
+    out.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(out), sheet)
+    return out
+
+
+def save_json(reports: list[Report], path: Path) -> None:
+    path.write_text(json.dumps([r.to_json() for r in reports], indent=1))

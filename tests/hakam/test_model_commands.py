@@ -1,0 +1,115 @@
+"""`hakam detect` and `hakam model eval` with the shipped model (runtime path, no torch)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.cards import CARD_NAMES
+from vision.detector import available_backends
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.skipif(not available_backends(), reason="no exported model in models/")
+
+
+def hakam(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "hakam", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+
+
+@pytest.fixture(scope="module")
+def scenes(tmp_path_factory):
+    from datasets import art
+    from datasets.generator import SynthConfig, generate
+
+    if not art.available_decks(holdout=False):
+        pytest.skip("card art not installed")
+    out = tmp_path_factory.mktemp("scenes")
+    generate(
+        SynthConfig(out, 12, seed=5, imgsz=640, workers=1, val_fraction=0, holdout_fraction=0),
+        progress=False,
+    )
+    return out / "train"
+
+
+def test_detect_json_prints_one_line_per_image_with_baloot_cards_only(scenes, tmp_path):
+    images = sorted((scenes / "images").glob("*.jpg"))[:3]
+    bad = tmp_path / "broken.jpg"
+    bad.write_bytes(b"not a jpeg")
+    r = hakam("detect", "--json", str(images[0]), str(bad), str(images[1]))
+    assert r.returncode == 2
+    lines = [json.loads(x) for x in r.stdout.splitlines()]
+    assert [x["image"] for x in lines] == [str(images[0]), str(bad), str(images[1])]
+    assert "error" in lines[1]
+    assert len(r.stderr.strip().splitlines()) == 1 and "broken.jpg" in r.stderr
+    for line in (lines[0], lines[2]):
+        names = [c["card"] for c in line["cards"]]
+        assert len(names) == len(set(names)), "the deck has each card once"
+        for c in line["cards"]:
+            assert c["card"] in CARD_NAMES and 0 <= c["conf"] <= 1 and len(c["box"]) == 4
+
+
+def test_detect_reads_a_large_clear_card():
+    """A card filling a plain frame is read as itself (the model's most basic promise)."""
+    from datasets import art
+    from datasets.generator import sample_camera
+    from datasets.scene import CardPlacement, Renderer
+
+    decks = art.available_decks(holdout=False)
+    if not decks:
+        pytest.skip("card art not installed")
+    renderer = Renderer(art.load_deck_images(decks[0]))
+    rng = np.random.default_rng(0)
+    cam = sample_camera(rng, 640, 480, (0.5, 0.5))
+    cam.tilt, cam.k1 = 0.0, 0.0
+    hits = 0
+    for name in ("AS", "10H", "7C", "KD"):
+        img, _ = renderer.render(
+            rng,
+            cam,
+            np.full((64, 64, 3), (40, 110, 30), np.uint8),
+            [CardPlacement(name, 0, 0, 0)],
+            [],
+            {
+                "light": False,
+                "glare": 0,
+                "noise": 0,
+                "motion": False,
+                "defocus": False,
+                "temperature": False,
+            },
+        )
+        from vision.detector import make_detector
+
+        d = make_detector(conf=0.25).detect(img)
+        hits += name in [CARD_NAMES[int(c)] for c in d.class_id]
+    assert hits >= 3
+
+
+def test_model_eval_prints_box_and_set_metrics(scenes):
+    r = hakam("model", "eval", "--data", str(scenes), "--json")
+    assert r.returncode == 0, r.stderr
+    rep = json.loads(r.stdout)[0]
+    assert rep["images"] == len(list((scenes / "images").glob("*.jpg")))
+    for key in ("map50", "map5095", "precision", "recall", "exact", "confusions"):
+        assert key in rep
+    assert 0 <= rep["precision"] <= 1 and 0 <= rep["map50"] <= 1
+
+
+def test_model_eval_on_a_missing_folder_is_a_one_line_error(tmp_path):
+    r = hakam("model", "eval", "--data", str(tmp_path / "nothing"))
+    assert r.returncode == 2
+    assert r.stderr.strip().startswith("hakam: error:") and "Traceback" not in r.stderr
+
+
+def write_cv2_image(path: Path) -> None:
+    cv2.imwrite(str(path), np.zeros((8, 8, 3), np.uint8))
