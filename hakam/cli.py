@@ -25,6 +25,11 @@ class CliError(Exception):
     """A user error: printed as one line, exit status 2."""
 
 
+def one_line(text: str) -> str:
+    """An error is one line, whatever the user's input held (a field name with a newline)."""
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hakam", description="Hakam (حَكَم): a camera referee for Baloot."
@@ -50,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except CliError as exc:
-        print(f"hakam: error: {exc}", file=sys.stderr)
+        print(f"hakam: error: {one_line(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

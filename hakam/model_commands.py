@@ -122,6 +122,7 @@ def _detect(args) -> int:
     import cv2
 
     from engine.cards import CARD_NAMES
+    from hakam.cli import one_line
 
     threshold = args.threshold if args.threshold is not None else shipped_threshold(args.models_dir)
     det = _detector(args, threshold)
@@ -129,7 +130,7 @@ def _detect(args) -> int:
     for path in args.paths:
         img = cv2.imread(str(path)) if path.is_file() else None
         if img is None:
-            print(f"hakam: error: {path}: not a readable image", file=sys.stderr)
+            print(f"hakam: error: {one_line(str(path))}: not a readable image", file=sys.stderr)
             status = 2
             if args.json:
                 print(json.dumps({"image": str(path), "error": "not a readable image"}))
