@@ -13,7 +13,7 @@ import math
 import multiprocessing as mp
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -223,7 +223,9 @@ def sample_scene(rng: np.random.Generator, w: int, h: int):
         )
     elif kind == "spread":
         # Overlapping runs of face-up cards: the style of the real photo sets.
-        n = int(rng.integers(3, 11))
+        # Sometimes long runs where only the index strip of each card shows (real photo sets).
+        strips = rng.random() < 0.35
+        n = int(rng.integers(8, 17)) if strips else int(rng.integers(3, 11))
         x, y = rng.normal(0, 40, 2)
         ang = rng.uniform(0, 360)
         dx, dy = rng.normal(0, 1, 2)
@@ -242,7 +244,7 @@ def sample_scene(rng: np.random.Generator, w: int, h: int):
                     tag="spread",
                 )
             )
-            step = rng.uniform(14, 45)
+            step = rng.uniform(10, 18) if strips else rng.uniform(14, 45)
             x, y = x + dx * step, y + dy * step
     else:  # fan held over the table
         cards += fan(rng, 0, 40, rng.uniform(-40, 40) + cam.yaw, int(rng.integers(3, 9)), used)
@@ -330,10 +332,19 @@ def render_one(seed: int, split: str, i: int, imgsz: int, decks: list[art.DeckSo
     renderer = state.renderer(deck)
     img, labels = renderer.render(rng, cam, tex, cards, occ)
     img = jpeg(img, int(rng.integers(35, 96)))
+    objects = renderer.last_objects
+    if rng.random() < 0.12:  # a photo stretched to a square, as some phone pipelines store them
+        sx, sy = imgsz / img.shape[1], imgsz / img.shape[0]
+        img = cv2.resize(img, (imgsz, imgsz), interpolation=cv2.INTER_AREA)
+        labels = [
+            replace(lb, box=(lb.box[0] * sx, lb.box[1] * sy, lb.box[2] * sx, lb.box[3] * sy))
+            for lb in labels
+        ]
+        objects = [[o[0] * sx, o[1] * sy, o[2] * sx, o[3] * sy] for o in objects]
     meta = {
         "deck": deck.name,
         "kind": kind,
-        "size": [w, h],
+        "size": [img.shape[1], img.shape[0]],
         "tilt": round(cam.tilt, 1),
         "k1": round(cam.k1, 3),
         "boxes": [
@@ -345,7 +356,7 @@ def render_one(seed: int, split: str, i: int, imgsz: int, decks: list[art.DeckSo
             }
             for lb in labels
         ],
-        "objects": renderer.last_objects,
+        "objects": objects,
     }
     return img, labels, meta
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install the card art the generator needs (nothing here is committed to the repo):
 #  Debian gnome-cards-data (aisleriot decks), kdegames-card-data-kf5 (KDE decks), librsvg2-bin,
+#  gimp-data (photographic wood, cloth and stone patterns for table textures),
 #  npm cardsJS (LGPL) and @heruka_urgyen/react-playing-cards (CC0) unpacked under .art/npm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,6 +10,7 @@ need=()
 command -v rsvg-convert >/dev/null || need+=(librsvg2-bin)
 [ -d /usr/share/aisleriot/cards ] || need+=(gnome-cards-data)
 [ -d /usr/share/carddecks/svg-standard ] || need+=(kdegames-card-data-kf5)
+[ -d /usr/share/gimp/2.0/patterns ] || need+=(gimp-data)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
   $SUDO apt-get update -qq

@@ -6,6 +6,10 @@ Textures are square BGR images that the scene warps onto the table plane.
 
 from __future__ import annotations
 
+import struct
+from functools import cache
+from pathlib import Path
+
 import cv2
 import numpy as np
 
@@ -115,13 +119,90 @@ def plain(rng: np.random.Generator, size: int = TEXTURE_SIZE) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
-MAKERS = {"felt": felt, "wood": wood, "woven": woven, "tablecloth": tablecloth, "plain": plain}
-WEIGHTS = {"felt": 0.25, "wood": 0.25, "woven": 0.15, "tablecloth": 0.2, "plain": 0.15}
+# Photographic wood, cloth and stone patterns from Debian's gimp-data (installed by the set-up).
+GIMP_PATTERNS = Path("/usr/share/gimp/2.0/patterns")
+PACKAGED = (
+    "Wood/burlwood.pat",
+    "Wood/parque1.pat",
+    "Wood/parque2.pat",
+    "Wood/parque3.pat",
+    "Wood/pine.pat",
+    "Wood/walnut.pat",
+    "Wood/wood1.pat",
+    "Wood/wood2.pat",
+    "Wood/wood3.pat",
+    "Wood/wood4.pat",
+    "Wood/wood5.pat",
+    "Wood/corkboard.pat",
+    "Fabric/burlap.pat",
+    "Stone/marble1.pat",
+    "Stone/marble2.pat",
+    "Stone/marble3.pat",
+    "Stone/granite1.pat",
+    "Stone/slate.pat",
+    "Paper/paper.pat",
+    "Legacy/pastel.pat",
+    "Legacy/fibers.pat",
+)
+
+
+def read_gimp_pattern(path: Path) -> np.ndarray:
+    """A GIMP .pat file (big-endian header, then raw pixels) as a BGR image."""
+    data = path.read_bytes()
+    header, _version, width, height, depth = struct.unpack(">5I", data[:20])
+    if data[20:24] != b"GPAT" or depth not in (1, 2, 3, 4):
+        raise ValueError(f"{path}: not a GIMP pattern")
+    pixels = np.frombuffer(data, np.uint8, width * height * depth, header)
+    img = pixels.reshape(height, width, depth)
+    if depth <= 2:
+        return cv2.cvtColor(np.ascontiguousarray(img[:, :, 0]), cv2.COLOR_GRAY2BGR)
+    return cv2.cvtColor(np.ascontiguousarray(img[:, :, :3]), cv2.COLOR_RGB2BGR)
+
+
+@cache
+def packaged_patterns() -> tuple[Path, ...]:
+    return tuple(GIMP_PATTERNS / p for p in PACKAGED if (GIMP_PATTERNS / p).exists())
+
+
+def packaged(rng: np.random.Generator, size: int = TEXTURE_SIZE) -> np.ndarray:
+    """A packaged photo texture, tiled at a random scale, with a slight colour cast."""
+    paths = packaged_patterns()
+    tile = read_gimp_pattern(paths[rng.integers(len(paths))])
+    scale = rng.uniform(1.0, 3.0)
+    tile = cv2.resize(
+        tile,
+        (max(8, round(tile.shape[1] * scale)), max(8, round(tile.shape[0] * scale))),
+        interpolation=cv2.INTER_CUBIC,
+    )
+    reps = (size // tile.shape[0] + 1, size // tile.shape[1] + 1, 1)
+    img = np.tile(tile, reps)[:size, :size].astype(np.float32)
+    img *= rng.uniform(0.85, 1.15, 3).astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+MAKERS = {
+    "felt": felt,
+    "wood": wood,
+    "woven": woven,
+    "tablecloth": tablecloth,
+    "plain": plain,
+    "packaged": packaged,
+}
+WEIGHTS = {
+    "felt": 0.2,
+    "wood": 0.2,
+    "woven": 0.12,
+    "tablecloth": 0.18,
+    "plain": 0.1,
+    "packaged": 0.2,
+}
 
 
 def make_texture(seed: int, size: int = TEXTURE_SIZE) -> tuple[str, np.ndarray]:
     """The texture number ``seed``: its kind and BGR image, the same on every machine."""
     rng = np.random.default_rng(seed)
-    kinds = list(WEIGHTS)
-    kind = kinds[rng.choice(len(kinds), p=np.array(list(WEIGHTS.values())))]
+    weights = {k: w for k, w in WEIGHTS.items() if k != "packaged" or packaged_patterns()}
+    kinds = list(weights)
+    p = np.array(list(weights.values()))
+    kind = kinds[rng.choice(len(kinds), p=p / p.sum())]
     return kind, MAKERS[kind](rng, size)
