@@ -68,7 +68,7 @@ def sample_camera(rng: np.random.Generator, w: int, h: int, card_frac: tuple[flo
     focal = (w / 2) / math.tan(fov / 2)
     frac = rng.uniform(*card_frac)
     distance = focal * CARD_H_MM / (frac * h)
-    k1 = float(rng.choice([-0.25, -0.2, -0.15, -0.1, -0.05, 0.05])) if rng.random() < 0.3 else 0.0
+    k1 = float(rng.choice([-0.15, -0.1, -0.06, -0.03, 0.03])) if rng.random() < 0.3 else 0.0
     return Camera(
         w,
         h,
