@@ -87,7 +87,7 @@ def run_once(rendered, frames, detector, decode_s: float) -> dict:
 
 def speed(args: argparse.Namespace) -> None:
     sizes = [(640, 480), (1280, 720)]
-    missing = [b for b in BACKENDS if b not in available_backends()]
+    missing = [b for b in BACKENDS if b not in available_backends(args.models_dir)]
     for b in missing:
         log(f"[bench] skip {b}: no model in models/ (or package not installed)")
     rows = []
@@ -100,12 +100,14 @@ def speed(args: argparse.Namespace) -> None:
             paths = write_clip(rendered, Path(tmp) / "clip.mp4")
             frames, decode_s = decode_all(paths["video"])
         names = ["oracle", *[b for b in BACKENDS if b not in missing]]
+        if args.backends:
+            names = [n for n in names if n in args.backends.split(",")]
         for i, name in enumerate(names, 1):
             try:
                 det = (
                     LabelDetector(rendered.labels)
                     if name == "oracle"
-                    else make_detector(name, threads=args.threads)
+                    else make_detector(name, args.models_dir, threads=args.threads)
                 )
             except DetectorError as exc:
                 log(f"[bench] skip {name}: {exc}")
@@ -179,6 +181,12 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--tricks", type=int, default=3, help="tricks per speed clip")
     ap.add_argument("--threads", type=int, default=0)
+    ap.add_argument(
+        "--models-dir", type=Path, default=None, help="another export (default: models/)"
+    )
+    ap.add_argument(
+        "--backends", default="", help="comma-separated subset of the back-ends (default: all)"
+    )
     ap.add_argument("--deals", type=int, default=0, help="accuracy run on N full deals instead")
     ap.add_argument("--backend", default="oracle", help="back-end for --deals")
     ap.add_argument(

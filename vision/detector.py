@@ -54,16 +54,20 @@ class Letterbox:
     height: int
 
 
-def letterbox(image: np.ndarray, size: int, colour: int = 114) -> tuple[np.ndarray, Letterbox]:
-    """Resize keeping the aspect ratio, pad to ``size`` x ``size`` (ultralytics' way)."""
+def letterbox(
+    image: np.ndarray, size: int | tuple[int, int], colour: int = 114
+) -> tuple[np.ndarray, Letterbox]:
+    """Resize keeping the aspect ratio, pad to ``size`` x ``size`` or to ``(height, width)`` of a
+    rectangular model (ultralytics' way)."""
+    sh, sw = (size, size) if isinstance(size, int) else size
     h, w = image.shape[:2]
-    scale = min(size / w, size / h)
+    scale = min(sw / w, sh / h)
     nw, nh = round(w * scale), round(h * scale)
     resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_LINEAR)
-    px, py = (size - nw) / 2, (size - nh) / 2
+    px, py = (sw - nw) / 2, (sh - nh) / 2
     top, left = round(py - 0.1), round(px - 0.1)
     out = cv2.copyMakeBorder(
-        resized, top, size - nh - top, left, size - nw - left, cv2.BORDER_CONSTANT,
+        resized, top, sh - nh - top, left, sw - nw - left, cv2.BORDER_CONSTANT,
         value=(colour, colour, colour),
     )  # fmt: skip
     return out, Letterbox(scale, left, top, w, h)
@@ -139,7 +143,7 @@ def decode_yolo(
 class _YoloBase:
     """Shared letterbox + decode; a back-end only implements ``_infer``."""
 
-    imgsz = 640
+    imgsz: int | tuple[int, int] = 640  # square side, or (height, width) of a static model
     name = "yolo"
 
     def __init__(self, conf: float = 0.25, iou: float = 0.5) -> None:
@@ -154,12 +158,15 @@ class _YoloBase:
         return decode_yolo(raw, box, self.conf, self.iou)
 
 
-def _static_size(shape: Sequence[Any], default: int = 640) -> int:
+def _static_size(shape: Sequence[Any], default: int = 640) -> int | tuple[int, int]:
+    """The model input size from its (1, 3, H, W) shape: H for a square model, else (H, W)."""
     try:
-        size = int(shape[-1])
-        return size if size > 0 else default
+        h, w = int(shape[-2]), int(shape[-1])
     except (TypeError, ValueError, IndexError):
         return default
+    if h <= 0 or w <= 0:
+        return default
+    return h if h == w else (h, w)
 
 
 class OnnxDetector(_YoloBase):

@@ -79,6 +79,14 @@ class PipelineSettings:
     clear_deg: float = 30.0  # a card within this of a seat's direction faces that seat
     crop_pad: float = 0.3  # evidence crop margin, share of the box size
     collect_gap: int = 2  # frames all trick cards must be unread for a new lead to collect it
+    # A card clearly in front of a seat that is not on turn waits this long for the turn seat's
+    # card (a real detector misses cards) before it counts as out of turn; if unexplained reads
+    # lie in front of the seat on turn, that seat's card is there unread: the deal waits for it
+    # (an ``uncertain`` event; ``correct`` resumes it) instead of ruling on a guess. 0: at once.
+    hold_s: float = 1.0
+    # True: a card at a later seat always waits for the seat on turn (a missed read is likelier
+    # than a player out of turn); out of turn then needs a person's correction to be ruled.
+    assume_missed: bool = False
 
 
 @dataclass
@@ -138,6 +146,11 @@ class Pipeline:
         self._phase = "open" if self.settings.read_open_card else "play"
         self._uncollected: list[int] = []  # cards of the last complete trick still lying
         self._collected_tricks = 0
+        self._held: list[tuple[TrackEvent, Frame]] = []  # accepted, waiting for the turn seat
+        self._stall_said: tuple[int, int] | None = None  # (trick, seat) said to be unread
+        self._unexplained = [-1, -1, -1, -1]  # per seat: last frame with unexplained reads
+        self._now = -1
+        self._gap = False  # an unfinished trick was swept: wait for a correction
         self.timings: dict[str, float] = {"detect": 0.0, "track": 0.0, "referee": 0.0}
         self.frames = 0
         self.last_detections = Detections.empty()  # the last frame's reads (GUI overlay)
@@ -170,8 +183,11 @@ class Pipeline:
             dets.seat = np.array([self.seats.locate(c)[0] for c in dets.centres], np.int64)
         self.last_detections = dets
         self.last_detect_ms = 1000 * (t1 - t0)
+        self._open_card_moved(dets, frame.index)
         track_events = self.tracker.update(dets, frame.index, frame.time)
         t2 = time.perf_counter()
+        self._now = frame.index
+        self._note_unexplained(frame.index)
         for ev in track_events:
             if ev.kind == "accepted":
                 self._on_accepted(ev, frame)
@@ -179,12 +195,30 @@ class Pipeline:
                 self._on_hidden(ev, frame)
             elif ev.kind == "uncertain":
                 self._on_uncertain(ev)
+        self._flush(frame.index)
         t3 = time.perf_counter()
         self.timings["detect"] += t1 - t0
         self.timings["track"] += t2 - t1
         self.timings["referee"] += t3 - t2
         self.frames += 1
         return self._drain()
+
+    def _open_card_moved(self, dets: Detections, now: int) -> None:
+        """The open card read away from where it lay: it went into the buyer's hand and is being
+        played (before the tracker reported it hidden), so it must be accepted anew."""
+        if not self._open_on_table or self.open_card is None:
+            return
+        track = self.tracker.tracks[self.open_card]
+        mine = dets[dets.class_id == self.open_card]
+        if track.box is None or not len(mine):
+            return
+        x1, y1, x2, y2 = track.box
+        diag = float(np.hypot(x2 - x1, y2 - y1))
+        far = np.linalg.norm(mine.centres - [(x1 + x2) / 2, (y1 + y2) / 2], axis=1) > 0.5 * diag
+        if far.all() and now - track.last_seen >= self.settings.collect_gap:
+            self.tracker.release(self.open_card)
+            self._open_on_table = False
+            self._phase = "play"
 
     def _on_accepted(self, ev: TrackEvent, frame: Frame) -> None:
         card = int(ev.card)  # type: ignore[arg-type]
@@ -220,6 +254,77 @@ class Pipeline:
                 )
             )
             return
+        self._held.append((ev, frame))
+
+    # --- holding cards that lie in front of a seat not on turn --------------------------
+
+    def _position(self, ev: TrackEvent):
+        centre = (
+            None if ev.box is None else ((ev.box[0] + ev.box[2]) / 2, (ev.box[1] + ev.box[3]) / 2)
+        )
+        return attribute(self.seats if centre is not None else None, centre, self.referee.turn)
+
+    def _note_unexplained(self, now: int) -> None:
+        if self.seats is None or not self.settings.hold_s:
+            return
+        for box in self.tracker.unplaced(now):
+            seat, _, clear = self.seats.locate(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
+            if clear:
+                self._unexplained[seat] = now
+
+    def _flush(self, now: int, final: bool = False) -> None:
+        """Push held cards in order once the seat they lie at is on turn, or once they have
+        waited ``hold_s`` with nothing unread in front of the seat on turn (then: out of turn)."""
+        hold = self.settings.hold_s * self.fps
+        if self._gap and self._held:
+            self._say_stalled(self.referee.turn)
+            return
+        while self._held and not self.referee.is_over:
+            attr = self._position(self._held[0][0])
+            turn = self.referee.turn
+            if attr.seat != turn and hold:
+                # A later card lying at the seat on turn is that seat's card: it goes first.
+                k = next(
+                    (i for i, (e, _) in enumerate(self._held) if self._position(e).seat == turn),
+                    None,
+                )
+                if k is not None:
+                    self._held.insert(0, self._held.pop(k))
+                    continue
+                ev, fr = self._held[0]
+                if now - fr.index < hold and not final:
+                    return
+                since = self.plays[-1].frame if self.plays else 0
+                if self._unexplained[turn] > since or self.settings.assume_missed:
+                    self._say_stalled(turn)
+                    return
+            ev, fr = self._held.pop(0)
+            self._push_camera(ev, fr)
+
+    def _say_stalled(self, seat: int) -> None:
+        key = (self.referee.trick_number, seat)
+        if self._stall_said == key:
+            return
+        self._stall_said = key
+        waiting = ", ".join(CARD_NAMES[int(e.card)] for e, _ in self._held)  # type: ignore[arg-type]
+        self._emit(
+            event(
+                "uncertain",
+                deal=self.setup.deal,
+                seat=seat,
+                card=None,
+                guesses=[],
+                frame=self._now,
+                time=round(self._now / self.fps, 3),
+                box=[],
+                held=[CARD_NAMES[int(e.card)] for e, _ in self._held],  # type: ignore[arg-type]
+                text=f"card in front of seat {seat} not read (trick "
+                f"{self.referee.trick_number}); the deal waits for it ({waiting} held)",
+            )
+        )
+
+    def _push_camera(self, ev: TrackEvent, frame: Frame) -> None:
+        card = int(ev.card)  # type: ignore[arg-type]
         fifth = False
         if self._uncollected:
             gap = self.settings.collect_gap
@@ -229,16 +334,16 @@ class Pipeline:
                 self._collect(frame)
             else:
                 fifth = True
-        centre = (
-            None if ev.box is None else ((ev.box[0] + ev.box[2]) / 2, (ev.box[1] + ev.box[3]) / 2)
-        )
-        attr = attribute(self.seats if centre is not None else None, centre, self.referee.turn)
+        attr = self._position(ev)
         evidence = self._save_crop(frame, ev, attr.seat)
-        self._play(card, attr.seat, frame.index, frame.time, "camera", evidence, ev.box, extra={
+        at = max(frame.index, self._now)  # a held card is played when it is released
+        self._play(card, attr.seat, at, frame.time + (at - frame.index) / self.fps,
+                   "camera", evidence, ev.box, extra={
             "confidence": ev.confidence,
             "position_seat": attr.by_position,
             "position_clear": attr.clear,
             "fifth_card": fifth,
+            "accepted_frame": frame.index,
         })  # fmt: skip
 
     def _play(
@@ -311,6 +416,11 @@ class Pipeline:
             return
         if card in self._uncollected and all(self.tracker.is_hidden(c) for c in self._uncollected):
             self._collect(frame)
+            return
+        trick = [p.card for p in self.plays if p.trick == self.referee.trick_number]
+        if self.settings.hold_s and card in trick and all(self.tracker.is_hidden(c) for c in trick):
+            # An unfinished trick left the table: its missing cards were there, unread.
+            self._gap = True
 
     def _collect(self, frame: Frame) -> None:
         for c in self._uncollected:
@@ -385,6 +495,8 @@ class Pipeline:
             self.tracker.release(new_card)
             self.tracker.tracks[new_card].state = self.tracker.tracks[new_card].state.ON_TABLE
             self._play(new_card, given, at_frame, at, "correction", None, None)
+            self._gap = False
+            self._flush(max(self._now, at_frame))  # cards held for it follow
             return self._drain()
         try:
             old = parse_card(replaces).index
@@ -430,6 +542,7 @@ class Pipeline:
 
     def finish(self) -> list[dict[str, Any]]:
         """The score (complete deal) or the state so far; writes the record and the ruling."""
+        self._flush(self._now, final=True)
         ref = self.referee
         match = self.setup.match
         outcome = ref.outcome(match)
@@ -469,6 +582,7 @@ class Pipeline:
                 tricks=len(ref.tricks),
                 violations=len(ref.violations),
                 corrections=len(self.corrections),
+                held=[CARD_NAMES[int(e.card)] for e, _ in self._held],  # type: ignore[arg-type]
                 tracker=dict(self.tracker.stats),
                 **paths,
             )

@@ -21,6 +21,7 @@ import numpy as np
 
 from engine.cards import CARD_NAMES
 from vision.detections import Detections, box_iou
+from vision.detector import nms
 
 
 class CardState(StrEnum):
@@ -34,18 +35,24 @@ class CardState(StrEnum):
 class TrackerSettings:
     """Thresholds of the tracker; times in seconds so they mean the same at 15 or 30 fps.
 
-    Defaults tuned on the scripted deal videos (``vision.dealvideo``) at 15 fps.
+    Defaults tuned on the scripted deal videos (``vision.dealvideo``) at 15 fps: first with the
+    oracle detector, then with the first trained model on clips of training deck designs only
+    (``benchmarks/realclips.py tune``), choosing never-wrong over cards read.
     """
 
     min_confidence: float = 0.5  # a read at least this sure votes for its card
     weak_confidence: float = 0.15  # reads between weak and min are "a card, identity unsure"
     window_s: float = 0.5  # sliding vote window
-    vote_share: float = 0.375  # share of the window's frames with a confident read to accept
+    vote_share: float = 0.6  # share of the window's frames with a confident read to accept
     rest_reads: int = 3  # reads in the window that must agree in position: the card lies still
     rest_fraction: float = 0.06  # allowed centre spread, as a share of the box diagonal
     lost_s: float = 1.0  # unseen this long before an accepted card is reported hidden
     ghost_iou: float = 0.5  # a new card on an unread accepted card: a misread of it
     uncertain_s: float = 0.8  # a weak blob this long without an identity: say so
+    identity_share: float = 0.8  # of the sure reads in the window on the card's spot, its own
+    ghost_on_read: bool = True  # a new card on an accepted card read now is a ghost too
+    ghost_s: float = 1.0  # an accepted card read this recently still blocks ghosts on it
+    same_spot_iou: float = 0.7  # two cards read on one spot (IoU at least this): keep the surer
 
     def frames(self, seconds: float, fps: float) -> int:
         return max(1, round(seconds * fps))
@@ -103,10 +110,13 @@ class CardTracker:
         self.window = s.frames(s.window_s, fps)
         self.votes_needed = max(s.rest_reads, int(np.ceil(s.vote_share * self.window)))
         self.lost_frames = s.frames(s.lost_s, fps)
+        self.ghost_frames = s.frames(s.ghost_s, fps)
         self.uncertain_frames = s.frames(s.uncertain_s, fps)
         self.tracks = [CardTrack(c) for c in range(len(CARD_NAMES))]
         self.blobs: list[_Blob] = []
-        self.stats = {"reads": 0, "duplicate": 0, "collected_read": 0, "ghost": 0, "weak": 0}
+        self.recent: deque = deque()  # (frame, sure reads) of the window: identity votes
+        self.stats = {"reads": 0, "duplicate": 0, "collected_read": 0, "ghost": 0, "weak": 0,
+                      "disputed": 0, "same_spot": 0}  # fmt: skip
 
     # --- queries --------------------------------------------------------------------------
 
@@ -118,6 +128,16 @@ class CardTracker:
 
     def is_hidden(self, card: int) -> bool:
         return self.tracks[card].hidden
+
+    def unplaced(self, since: int) -> list[np.ndarray]:
+        """Boxes of reads seen since frame ``since`` that no accepted card explains: candidates
+        not (yet) accepted and weak blobs. Where one lies, a card may be there unread."""
+        boxes = [
+            t.box
+            for t in self.tracks
+            if t.state is CardState.CANDIDATE and t.box is not None and t.last_seen >= since
+        ]
+        return boxes + [b.box for b in self.blobs if b.last >= since]
 
     # --- caller decisions -----------------------------------------------------------------
 
@@ -141,6 +161,11 @@ class CardTracker:
         n_before = len(detections)
         detections = detections.best_per_card()
         self.stats["duplicate"] += n_before - len(detections)
+        if s.same_spot_iou > 0 and len(detections) > 1:
+            # One card lies on one spot: a second class read on the same box is a misread of it.
+            keep = np.sort(nms(detections.xyxy, detections.confidence, s.same_spot_iou))
+            self.stats["same_spot"] += len(detections) - len(keep)
+            detections = detections[keep]
         self.stats["reads"] += len(detections)
         sure = detections[detections.confidence >= s.min_confidence]
         weak = detections[
@@ -149,6 +174,9 @@ class CardTracker:
         ]
         read_now: set[int] = set()
         ghosts = self._ghost_mask(sure, frame)
+        self.recent.append((frame, sure[~ghosts]))
+        while self.recent and self.recent[0][0] <= frame - self.window:
+            self.recent.popleft()
         for i, (box, conf, cls) in enumerate(sure):
             t = self.tracks[cls]
             if t.state is CardState.COLLECTED:
@@ -177,7 +205,10 @@ class CardTracker:
                 if not t.reads:
                     t.state, t.first_frame = CardState.UNSEEN, -1
                 elif t.card in read_now and self._settled(t):
-                    accepted.append(t)
+                    if self._undisputed(t):
+                        accepted.append(t)
+                    else:
+                        self.stats["disputed"] += 1
             elif (
                 t.state is CardState.ON_TABLE
                 and not t.hidden
@@ -210,20 +241,36 @@ class CardTracker:
         )
         return int(near.sum()) >= s.rest_reads
 
+    def _undisputed(self, t: CardTrack) -> bool:
+        """Its identity holds the spot: of the sure reads of the window that overlap its box,
+        at least ``identity_share`` name this card (a card read now as JC, now as QS waits)."""
+        share = self.settings.identity_share
+        if share <= 0 or t.box is None:
+            return True
+        mine = other = 0
+        for _, reads in self.recent:
+            if not len(reads):
+                continue
+            hit = box_iou(t.box[None], reads.xyxy)[0] >= 0.5
+            same = reads.class_id == t.card
+            mine += int((hit & same).sum())
+            other += int((hit & ~same).sum())
+        return mine >= share * (mine + other)
+
     def _ghost_mask(self, sure: Detections, sure_frame: int) -> np.ndarray:
         """New cards read where an accepted card lay a moment ago but is not read now: misreads
         of that card (a card unread for a whole window may have left, so it blocks nothing)."""
         mask = np.zeros(len(sure), bool)
         if not len(sure):
             return mask
-        read = set(sure.class_id.tolist())
+        read = set() if self.settings.ghost_on_read else set(sure.class_id.tolist())
         lying = [
             t
             for t in self.tracks
             if t.state is CardState.ON_TABLE
             and t.card not in read
             and t.box is not None
-            and sure_frame - t.last_seen <= self.window
+            and sure_frame - t.last_seen <= self.ghost_frames
         ]
         if not lying:
             return mask

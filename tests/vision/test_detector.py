@@ -92,7 +92,7 @@ def test_missing_model_is_a_one_line_error(tmp_path):
 onnx = pytest.importorskip("onnx")
 
 
-def tiny_yolo(path, imgsz: int = 64) -> np.ndarray:
+def tiny_yolo(path, imgsz: int = 64, height: int | None = None) -> np.ndarray:
     """A real ONNX graph with YOLO's I/O: scores = constant scores x mean pixel of the input."""
     from onnx import TensorProto, helper, numpy_helper
 
@@ -106,7 +106,8 @@ def tiny_yolo(path, imgsz: int = 64) -> np.ndarray:
     ]
     graph = helper.make_graph(
         nodes, "tiny-yolo",
-        [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, imgsz, imgsz])],
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT,
+                                       [1, 3, height or imgsz, imgsz])],
         [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [1, 36, 2])],
         [boxes, scores],
     )  # fmt: skip
@@ -130,3 +131,21 @@ def test_tiny_onnx_graph_end_to_end(tmp_path, backend):
     assert np.allclose(d.confidence, [mean, 0.5 * mean], atol=1e-3)
     assert np.allclose(d.xyxy[0], [15, 14, 25, 30])  # y shifted back by the 8 px pad
     assert len(det.detect(np.zeros((48, 64, 3), np.uint8))) == 0  # dark: scores under 0.25
+
+
+@pytest.mark.parametrize("backend", [OnnxDetector, OpenVinoDetector])
+def test_rectangular_model_reads_a_4_3_frame_without_padding(tmp_path, backend):
+    # A model exported at imgsz [48, 64] (height, width), as for 640x480 frames at 480x640.
+    path = tmp_path / "rect.onnx"
+    tiny_yolo(path, 64, height=48)
+    det = backend(path, conf=0.25)
+    assert det.imgsz == (48, 64)
+    d = det.detect(np.full((48, 64, 3), 255, np.uint8))
+    assert d.names == ["QD", "10S"] and np.allclose(d.confidence, [1.0, 0.5], atol=1e-3)
+    assert np.allclose(d.xyxy[0], [15, 22, 25, 38])  # no pad: the model's own pixels
+
+
+def test_letterbox_to_a_rectangle():
+    out, box = letterbox(np.zeros((720, 1280, 3), np.uint8), (480, 640))
+    assert out.shape == (480, 640, 3) and box.pad_x == 0 and box.pad_y == 60
+    assert np.isclose(box.scale, 0.5)

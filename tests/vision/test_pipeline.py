@@ -16,7 +16,7 @@ from engine.record import parse_deal_record, ruling_json
 from hakam.cli import main
 from vision.dealvideo import render_deal, truth_record, write_clip
 from vision.detector import LabelDetector
-from vision.pipeline import DealSetup, Pipeline, PipelineError, run_frames
+from vision.pipeline import DealSetup, Pipeline, PipelineError, PipelineSettings, run_frames
 from vision.seats import Calibration, SeatMap
 from vision.sources import ArraySource
 
@@ -109,9 +109,9 @@ CAL = Calibration((320.0, 240.0), (320.0, 440.0))  # dealer at the bottom of the
 HOKUM = Contract("hokum", declarer=0, dealer=3, trump="H")
 
 
-def lying(card: str, seat: int, dealer: int = 3, sure: bool = True) -> dict:
-    """A label for ``card`` lying 70 px in front of ``seat``."""
-    x, y = SeatMap(CAL, dealer).seat_point(seat, 0.35)
+def lying(card: str, seat: int, dealer: int = 3, sure: bool = True, r: float = 0.35) -> dict:
+    """A label for ``card`` lying 70 px (``r`` 0.35) in front of ``seat``."""
+    x, y = SeatMap(CAL, dealer).seat_point(seat, r)
     return {"card": card, "box": [x - 30, y - 42, x + 30, y + 42], "visible": 1.0 if sure else 0.4,
             "index_visible": 1.0 if sure else 0.0}  # fmt: skip
 
@@ -144,7 +144,9 @@ def test_card_in_front_of_the_wrong_seat_is_out_of_turn():
 def test_fifth_card_before_the_trick_is_collected_is_out_of_turn():
     t1 = [lying("7C", 0), lying("8C", 1), lying("9C", 2), lying("10C", 3)]
     frames = scripted([(t1[:1], 8), (t1[:2], 8), (t1[:3], 8), (t1, 8)])
-    frames += scripted([([*t1, lying("JH", 1)], 10)])  # 10C wins: seat 3 should lead
+    # 10C wins: seat 3 should lead. JH lands beside 8C: a card read on 8C's own spot while 8C
+    # is still read there is a misread of 8C (a ghost), not a fifth card.
+    frames += scripted([([*t1, lying("JH", 1, r=0.6)], 20)])
     _, events = run_labels(frames, settings=_settings(open_card=False))
     fifth = of(events, "play")[-1]
     assert fifth["fifth_card"] and fifth["seat"] == 1 and fifth["trick"] == 2
@@ -243,3 +245,49 @@ def test_cards_outside_the_play_area_never_count():
     assert [p["card"] for p in of(events, "play")] == ["7C"]
     _, without = run_labels(frames, settings=_settings(open_card=False))
     assert [p["card"] for p in of(without, "play")] == ["AS", "7C"]
+
+
+# --- a real detector misses cards: hold, wait, never guess ------------------------------------
+
+
+def test_a_card_at_a_later_seat_waits_for_the_seat_on_turn_read_late():
+    # Seat 0 leads; its 7C is read only after seat 1's 8C: the order comes from the rules.
+    a, b = lying("7C", 0), lying("8C", 1)
+    _, events = run_labels(scripted([([b], 8), ([a, b], 10)]), settings=_settings(False))
+    assert [(p["card"], p["seat"]) for p in of(events, "play")] == [("7C", 0), ("8C", 1)]
+    assert of(events, "violation") == [] and of(events, "uncertain") == []
+
+
+def test_an_unread_card_on_turn_holds_the_deal_until_a_correction():
+    # Seat 0's card is there but never read surely; seat 1's 8C is read: no out-of-turn guess.
+    a, b = lying("QS", 0, sure=False), lying("8C", 1)
+    pipe, events = run_labels(scripted([([a], 8), ([a, b], 30)]), settings=_settings(False))
+    assert of(events, "play") == [] and of(events, "violation") == []
+    waits = [e for e in of(events, "uncertain") if e.get("held")]
+    assert waits and waits[0]["seat"] == 0 and waits[0]["held"] == ["8C"]
+    assert "the deal waits" in waits[0]["text"]
+    assert of(events, "end")[0]["held"] == ["8C"]
+    fix = pipe.correct("QS", seat=0)
+    assert [(e["type"], e.get("card"), e.get("seat")) for e in fix] == [
+        ("correction", "QS", 0), ("play", "QS", 0), ("play", "8C", 1),
+    ]  # fmt: skip
+    assert pipe.record["tricks"][0] == {"cards": ["QS", "8C"], "seats": [0, 1]}
+
+
+def test_without_hold_a_late_read_is_out_of_turn_as_before():
+    a, b = lying("7C", 0), lying("8C", 1)
+    settings = PipelineSettings(read_open_card=False, hold_s=0.0)
+    _, events = run_labels(scripted([([b], 8), ([a, b], 10)]), settings=settings)
+    # 8C out of turn, then 7C out of turn too: the cascade that holding avoids.
+    assert [(v["rule"], v["seat"]) for v in of(events, "violation")] == [
+        ("out-of-turn", 1), ("out-of-turn", 0),
+    ]  # fmt: skip
+
+
+def test_open_card_played_at_once_by_the_leader_is_a_play():
+    # Dealer 3 shows 9H; seat 0 (declarer and first leader) takes it and plays it at once,
+    # before the tracker would call the open card hidden.
+    frames = scripted([([lying("9H", 3)], 10), ([], 4), ([lying("9H", 0)], 10)])
+    _, events = run_labels(frames, setup=DealSetup(3, HOKUM))
+    assert [e["card"] for e in of(events, "open_card")] == ["9H"]
+    assert [(p["card"], p["seat"]) for p in of(events, "play")] == [("9H", 0)]
