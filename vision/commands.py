@@ -167,6 +167,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
     except Exception:
         source.close()
         raise
+    if not args.headless and not _has_display():  # checked last: input errors come first
+        source.close()
+        raise _cli_error("no display for the window: add --headless (or run it under a desktop)")
     out_dir = (
         Path(args.out) if args.out else Path("runs") / datetime.now().strftime("run-%Y%m%d-%H%M%S")
     )
@@ -195,6 +198,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
             out=str(out_dir),
         )
     )
+    if not args.headless:  # the feed emits the deal's start events itself
+        return _run_window(args, source, pipeline, emit, log)
     for ev in pipeline.start_events():
         emit(ev)
     total = getattr(source, "frame_count", 0)
@@ -224,6 +229,35 @@ def _cmd_run(args: argparse.Namespace) -> int:
         emit(ev)
     log.close()
     return 0
+
+
+def _has_display() -> bool:
+    import os
+
+    return any(os.environ.get(k) for k in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"))
+
+
+def _run_window(args: argparse.Namespace, source: Any, pipeline: Any, emit: Any, log: Any) -> int:
+    """Without ``--headless``: the table overlay window, fed by the pipeline off the GUI thread.
+
+    Every event still goes to ``events.jsonl``, and the record and evidence are written as in a
+    headless run.
+    """
+    from gui.feed import FeedItem
+    from gui.views.main_window import run as run_window
+    from vision.pipeline import iter_feed
+
+    def feed():
+        try:
+            with source:
+                for frame, detections, events, ms in iter_feed(pipeline, source):
+                    for ev in events:
+                        emit(ev)
+                    yield FeedItem(frame, detections, events, ms)
+        finally:
+            log.close()
+
+    return run_window(language=args.lang, fps=source.fps, feed=feed())
 
 
 # --- hakam calibrate ----------------------------------------------------------------------
@@ -364,6 +398,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--source", default="demo",
                      help="camera index (0), video file, folder of images, or 'demo'")  # fmt: skip
     run.add_argument("--headless", action="store_true", help="one JSON line per event, no window")
+    run.add_argument("--lang", choices=("en", "ar"), default=None, help="window language")
     run.add_argument("--roi", default=None, help="play area polygon 'x,y;x,y;x,y' (pixels)")
     run.add_argument("--calibration", default=None, help="table TOML from `hakam calibrate`")
     run.add_argument("--out", default=None, help="folder for deal.json, events, evidence")

@@ -152,14 +152,21 @@ def make_app(argv: list[str] | None = None) -> QApplication:
 
 
 def run(
-    data_dir: str | None = None, language: str | None = None, demo: bool = False, fps: float = 4.0
+    data_dir: str | None = None,
+    language: str | None = None,
+    demo: bool = False,
+    fps: float = 4.0,
+    feed: Iterable[FeedItem] | None = None,
 ) -> int:
-    """``hakam gui``: open the window; with ``demo`` the bundled match plays as if filmed."""
+    """``hakam gui``: open the window; with ``demo`` the bundled match plays as if filmed, with
+    ``feed`` (``hakam run`` without ``--headless``) the camera pipeline drives the live view."""
     app = make_app()
     store = MatchStore(Path(data_dir) / "matches.sqlite3" if data_dir else None)
     window = MainWindow(store, language)
     window.show()
-    if demo:
+    if feed is not None:
+        window.start_feed(feed, max_fps=fps or None)
+    elif demo:
         import tempfile
 
         from gui.feed import demo_feed

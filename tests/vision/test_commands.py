@@ -137,3 +137,37 @@ def test_the_runtime_path_never_imports_torch(tmp_path):
     )
     assert done.returncode == 0, done.stderr[-500:]
     assert (tmp_path / "deal.json").exists()
+
+
+def test_run_without_headless_feeds_the_window_and_keeps_the_record(tmp_path, monkeypatch):
+    """`hakam run` with no --headless opens the overlay; its feed still logs every event."""
+    import gui.views.main_window as main_window
+    from hakam.cli import main
+
+    seen: list = []
+
+    def fake_window(language=None, fps=None, feed=None, **_):
+        for item in feed:  # what the window's worker thread would consume
+            seen.append(item)
+        return 0
+
+    monkeypatch.setattr(main_window, "run", fake_window)
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+    out = tmp_path / "run"
+    assert main(["run", "--source", "demo", "--detector", "oracle", "--out", str(out)]) == 0
+    assert seen and all(item.frame is not None for item in seen)
+    events = [e for item in seen for e in item.events]
+    logged = (out / "events.jsonl").read_text().splitlines()
+    assert len(logged) == len(events) + 1  # + the source event written before the feed starts
+    assert sum(e["type"] == "play" for e in events) == 32
+    assert (out / "deal.json").exists()
+
+
+def test_run_without_headless_and_without_display_is_a_one_line_error(monkeypatch, capsys):
+    from hakam.cli import main
+
+    for key in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(key, raising=False)
+    assert main(["run", "--source", "demo", "--detector", "oracle"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--headless" in err
