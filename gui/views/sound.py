@@ -1,21 +1,26 @@
 """The warning sound: a short two-tone beep written as a WAV file at start.
 
 QtMultimedia is not part of PySide6-Essentials; when it is installed the WAV is played with
-QSoundEffect, otherwise the platform beep is used. Neither fails offscreen.
+QSoundEffect, else with the desktop's own player (PulseAudio, PipeWire or ALSA), else the platform
+beep. None of them fails offscreen, where nothing is played.
 """
 
 from __future__ import annotations
 
 import math
+import shutil
 import struct
+import subprocess
 import tempfile
 import wave
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QUrl
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
 RATE = 22050
+PLAYERS = ("paplay", "pw-play", "aplay", "afplay")
 
 
 def write_alert_wav(path: Path, seconds: float = 0.45) -> Path:
@@ -43,9 +48,12 @@ class AlertSound(QObject):
         self._dir = tempfile.TemporaryDirectory(prefix="hakam-sound-")
         self.path = write_alert_wav(Path(self._dir.name) / "alert.wav")
         self._effect = None
+        self.player: str | None = None
         try:
             from PySide6.QtMultimedia import QSoundEffect  # type: ignore[attr-defined]
         except ImportError:
+            if QGuiApplication.platformName() != "offscreen":
+                self.player = next((p for p in map(shutil.which, PLAYERS) if p), None)
             return
         self._effect = QSoundEffect(self)
         self._effect.setSource(QUrl.fromLocalFile(str(self.path)))
@@ -54,5 +62,10 @@ class AlertSound(QObject):
         self.played += 1
         if self._effect is not None:
             self._effect.play()
+        elif self.player is not None:
+            subprocess.Popen(  # not waited for: the window must not freeze for a sound
+                [self.player, str(self.path)], stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )  # fmt: skip
         else:
             QApplication.beep()

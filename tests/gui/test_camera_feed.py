@@ -49,3 +49,24 @@ def test_demo_clip_through_the_pipeline_into_the_window(qtbot, data_dir, tmp_pat
     assert list(rows[0].result) == ruling["violations"][0]["penalty"]["result"]
     w.live.dismiss(w.live.warnings[0].id)
     assert list(w.sheet.rows()[0].result) == ruling["result"]
+
+
+def test_alert_sound_plays_the_wav_with_the_desktop_player(qtbot, tmp_path):
+    import time
+
+    from gui.views.sound import AlertSound
+
+    make_app()
+    sound = AlertSound()
+    got = tmp_path / "played.txt"
+    player = tmp_path / "player"
+    player.write_text(f'#!/bin/sh\necho "$1" > {got}\n')
+    player.chmod(0o755)
+    sound.player = str(player)
+    sound.play()
+    for _ in range(50):
+        if got.exists():
+            break
+        time.sleep(0.05)
+    assert got.read_text().strip() == str(sound.path) and sound.played == 1
+    assert sound.path.read_bytes()[:4] == b"RIFF"
