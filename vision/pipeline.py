@@ -417,6 +417,10 @@ class Pipeline:
         if card in self._uncollected and all(self.tracker.is_hidden(c) for c in self._uncollected):
             self._collect(frame)
             return
+        if self.settings.hold_s and any(e.card == card for e, _ in self._held):
+            # A held card left the table: its trick was swept with the missing card unread.
+            self._gap = True
+            return
         trick = [p.card for p in self.plays if p.trick == self.referee.trick_number]
         if self.settings.hold_s and card in trick and all(self.tracker.is_hidden(c) for c in trick):
             # An unfinished trick left the table: its missing cards were there, unread.

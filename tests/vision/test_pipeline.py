@@ -291,3 +291,13 @@ def test_open_card_played_at_once_by_the_leader_is_a_play():
     _, events = run_labels(frames, setup=DealSetup(3, HOKUM))
     assert [e["card"] for e in of(events, "open_card")] == ["9H"]
     assert [(p["card"], p["seat"]) for p in of(events, "play")] == [("9H", 0)]
+
+
+def test_a_held_card_swept_away_means_its_trick_left_unread():
+    # Seat 0's card lies unread, seat 1's 8C waits for it; then the trick is swept. A later card
+    # in front of seat 0 (9D, another trick) must not be taken for the missing one.
+    a, b = lying("QS", 0, sure=False), lying("8C", 1)
+    frames = scripted([([a, b], 20), ([], 20), ([lying("9D", 0)], 20)])
+    _, events = run_labels(frames, settings=_settings(False))
+    assert of(events, "play") == [] and of(events, "violation") == []
+    assert of(events, "end")[0]["held"] == ["8C", "9D"]
