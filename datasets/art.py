@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import gzip
 import os
-import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -261,10 +260,3 @@ def load_deck_images(deck: DeckSource) -> dict[str, np.ndarray]:
                 img = np.dstack([img, np.full(img.shape[:2], 255, np.uint8)])
             images[p.stem] = img
     return images
-
-
-def iter_card_files(folder: Path) -> Iterator[tuple[str, Path]]:
-    pattern = re.compile(r"^(10|[2-9JQKA])[CDHS]$")
-    for p in sorted(folder.glob("*.png")):
-        if pattern.match(p.stem):
-            yield p.stem, p

@@ -136,16 +136,6 @@ class Label:
     tag: str = ""
 
 
-def card_outline(n: int = 12) -> np.ndarray:
-    """Points around the card edge in unit coordinates (0..1), ``n`` per side."""
-    t = np.linspace(0, 1, n, endpoint=False)
-    top = np.column_stack([t, np.zeros(n)])
-    right = np.column_stack([np.ones(n), t])
-    bottom = np.column_stack([1 - t, np.ones(n)])
-    left = np.column_stack([np.zeros(n), 1 - t])
-    return np.vstack([top, right, bottom, left])
-
-
 def bend_unit(pts: np.ndarray, bend: float) -> np.ndarray:
     """Bow the long edges sideways by ``bend`` of the width (a card that was held curved)."""
     if bend == 0:
