@@ -623,6 +623,7 @@ class LiveController(Observable):
         self.deals: dict[int, DealLog] = {}
         self.current: DealLog | None = None
         self.turn: int | None = None
+        self.table: dict[str, Any] | None = None
         self.warnings: list[Warning] = []
         self.notices: list[Notice] = []
         self.frame: Any = None
@@ -688,6 +689,8 @@ class LiveController(Observable):
         self.deals[n] = log
         self.current = log
         self.turn = (log.dealer + 1) % 4
+        # The pipeline's calibration and play area, in frame pixels (None: no camera geometry).
+        self.table = e.get("table")
         if self.setup is not None and e.get("open_card") and log.contract is None:
             if self.setup.phase in ("dealer", "open"):
                 self.setup.set_dealer(log.dealer)

@@ -167,8 +167,26 @@ class Pipeline:
                 open_card=None,
                 bids=[],
                 contract=setup.contract.to_json(),
+                table=self.table_geometry(),
             )
         )
+
+    def table_geometry(self) -> dict[str, Any] | None:
+        """Where the table is in the frame, for the live view: the centre, a point in front of
+        each seat (from the calibration) and the play area (``--roi``); None when unknown."""
+        if self.seats is None and self.roi is None:
+            return None
+        geometry: dict[str, Any] = {"centre": None, "seats": None, "roi": None}
+        if self.seats is not None:
+            geometry["centre"] = [round(v, 1) for v in self.seats.calibration.centre]
+            geometry["seats"] = [
+                [round(v, 1) for v in self.seats.seat_point(s, 0.9)] for s in range(4)
+            ]
+        if self.roi is not None:
+            geometry["roi"] = [
+                [round(float(x), 1), round(float(y), 1)] for x, y in self.roi.polygon
+            ]
+        return geometry
 
     # --- per frame ------------------------------------------------------------------------
 

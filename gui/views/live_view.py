@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QDialog,
     QFrame,
@@ -65,23 +65,36 @@ class VideoWidget(QWidget):
         def pt(x: float, y: float) -> QPointF:
             return QPointF(ox + x * scale, oy + y * scale)
 
-        # play area
-        x1, y1, x2, y2 = PLAY_AREA
-        area = QRectF(pt(x1 * iw, y1 * ih), pt(x2 * iw, y2 * ih))
+        table = self.live.table or {}
+        # play area: the pipeline's --roi polygon when there is one, else a nominal centre
         p.setPen(QPen(QColor(255, 255, 255, 110), 2, Qt.PenStyle.DashLine))
-        p.drawRoundedRect(area, 18, 18)
-        # seat directions: seat 0 nearest the camera, then round to the right
+        if table.get("roi"):
+            p.drawPolygon(QPolygonF([pt(x, y) for x, y in table["roi"]]))
+        else:
+            x1, y1, x2, y2 = PLAY_AREA
+            area = QRectF(pt(x1 * iw, y1 * ih), pt(x2 * iw, y2 * ih))
+            p.drawRoundedRect(area, 18, 18)
+        # seat directions
         font = QFont(p.font())
         font.setPointSize(15)
         font.setBold(True)
         p.setFont(font)
         turn = self.live.turn
-        places = {
-            0: QRectF(target.left(), target.bottom() - 44, target.width(), 40),
-            1: QRectF(target.right() - 170, target.center().y() - 20, 165, 40),
-            2: QRectF(target.left(), target.top() + 4, target.width(), 40),
-            3: QRectF(target.left() + 5, target.center().y() - 20, 165, 40),
-        }
+        if table.get("seats"):  # calibrated: each seat's label where that seat sits
+            places = {}
+            for seat, (sx, sy) in enumerate(table["seats"]):
+                c = pt(sx, sy)
+                rect = QRectF(c.x() - 110, c.y() - 20, 220, 40)
+                rect.moveLeft(min(max(rect.left(), target.left()), target.right() - rect.width()))
+                rect.moveTop(min(max(rect.top(), target.top()), target.bottom() - rect.height()))
+                places[seat] = rect
+        else:  # no calibration: seat 0 nearest the camera, then round to the right
+            places = {
+                0: QRectF(target.left(), target.bottom() - 44, target.width(), 40),
+                1: QRectF(target.right() - 170, target.center().y() - 20, 165, 40),
+                2: QRectF(target.left(), target.top() + 4, target.width(), 40),
+                3: QRectF(target.left() + 5, target.center().y() - 20, 165, 40),
+            }
         for seat, rect in places.items():
             text = f"{self.lang.seat(seat)} · {self.lang.tr(f'dir{seat}')}"
             on_turn = seat == turn

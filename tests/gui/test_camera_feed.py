@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import tomllib
 
 import pytest
 
@@ -11,7 +12,7 @@ import gui.views.main_window as main_window
 from gui.match_store import MatchStore
 from gui.views.main_window import MainWindow, make_app
 from hakam.cli import main
-from vision.sources import DEMO_RECORD, demo_clip_available
+from vision.sources import DEMO_CALIBRATION, DEMO_RECORD, demo_clip_available
 
 pytestmark = pytest.mark.skipif(not demo_clip_available(), reason="demo clip not installed")
 
@@ -41,6 +42,16 @@ def test_demo_clip_through_the_pipeline_into_the_window(qtbot, data_dir, tmp_pat
     assert banners == [v["rule"] for v in ruling["violations"]]
     assert w.live_view.banner.isVisible()
     assert w.live.frame is not None and max(read) >= 4  # a full trick outlined at once
+    # The calibrated seat positions reach the live view: the dealer's seat lies towards the
+    # calibration's dealer point.
+    table = w.live.table
+    assert table is not None and len(table["seats"]) == 4
+    cx, cy = table["centre"]
+    dealer = table["seats"][truth["dealer"]]
+    cal = tomllib.loads(DEMO_CALIBRATION.read_text())
+    ux, uy = cal["dealer"][0] - cx, cal["dealer"][1] - cy
+    assert (dealer[0] - cx) * ux + (dealer[1] - cy) * uy > 0
+    w.live_view.grab()  # paints the calibrated layout without error
     rows = w.sheet.rows()
     assert len(rows) == 1 and rows[0].entry.source == "camera"
     assert rows[0].entry.contract == truth["contract"]
