@@ -99,27 +99,32 @@ def draw_boxes(img: np.ndarray, rows, names=CARD_NAMES) -> np.ndarray:
         colour = (0, 230, 0)
         cv2.rectangle(out, (x1, y1), (x2, y2), colour, 2)
         name = names[cls] if 0 <= cls < len(names) else str(cls)
-        cv2.putText(
-            out,
-            name,
-            (x1 + 3, max(y1 - 4, 12)),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.6,
-            (0, 0, 0),
-            3,
-            cv2.LINE_AA,
-        )
-        cv2.putText(
-            out,
-            name,
-            (x1 + 3, max(y1 - 4, 12)),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.6,
-            (0, 255, 255),
-            1,
-            cv2.LINE_AA,
-        )
+        org = (x1 + 3, max(y1 - 4, 12))
+        for colour, thickness in (((0, 0, 0), 3), ((0, 255, 255), 1)):  # dark outline, then text
+            cv2.putText(
+                out, name, org, cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, thickness, cv2.LINE_AA
+            )
     return out
+
+
+def tile_sheet(images: list[np.ndarray], tile: int, cols: int | None = None) -> np.ndarray:
+    """Images fitted into square tiles on a dark grid (``cols`` wide, else about square)."""
+    tiles = []
+    for img in images:
+        s = tile / max(img.shape[:2])
+        img = cv2.resize(
+            img, (round(img.shape[1] * s), round(img.shape[0] * s)), interpolation=cv2.INTER_AREA
+        )
+        canvas = np.full((tile, tile, 3), 30, np.uint8)
+        y0, x0 = (tile - img.shape[0]) // 2, (tile - img.shape[1]) // 2
+        canvas[y0 : y0 + img.shape[0], x0 : x0 + img.shape[1]] = img
+        tiles.append(canvas)
+    if not tiles:
+        tiles.append(np.full((tile, tile, 3), 30, np.uint8))
+    cols = cols or math.ceil(math.sqrt(len(tiles)))
+    while len(tiles) % cols:
+        tiles.append(np.full((tile, tile, 3), 30, np.uint8))
+    return np.vstack([np.hstack(tiles[r : r + cols]) for r in range(0, len(tiles), cols)])
 
 
 def contact_sheet(
@@ -142,19 +147,8 @@ def contact_sheet(
         if img is None:
             continue
         lab = p.parent.parent / "labels" / (p.stem + ".txt")
-        img = draw_boxes(img, read_labels(lab) if lab.exists() else [])
-        s = tile / max(img.shape[:2])
-        img = cv2.resize(
-            img, (round(img.shape[1] * s), round(img.shape[0] * s)), interpolation=cv2.INTER_AREA
-        )
-        canvas = np.full((tile, tile, 3), 30, np.uint8)
-        y0, x0 = (tile - img.shape[0]) // 2, (tile - img.shape[1]) // 2
-        canvas[y0 : y0 + img.shape[0], x0 : x0 + img.shape[1]] = img
-        tiles.append(canvas)
-    cols = math.ceil(math.sqrt(len(tiles)))
-    while len(tiles) % cols:
-        tiles.append(np.full((tile, tile, 3), 30, np.uint8))
-    sheet = np.vstack([np.hstack(tiles[r : r + cols]) for r in range(0, len(tiles), cols)])
+        tiles.append(draw_boxes(img, read_labels(lab) if lab.exists() else []))
+    sheet = tile_sheet(tiles, tile)
     out.parent.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(out), sheet)
     return out

@@ -173,6 +173,19 @@ def _mask(cards: Iterable[Card]) -> int:
     return m
 
 
+def _card_duty(
+    trick: Sequence[Card],
+    contract: Contract,
+    played: Iterable[Card],
+    ekka: bool,
+    profile: RuleProfile,
+):
+    """The duty of the next player, from Card objects (the Ekka counts only when valid)."""
+    t = [c.index for c in trick]
+    valid_ekka = bool(ekka and t and ekka_is_valid(t[0], _mask(played), contract.trump_index))
+    return duties(t, contract.trump_index, contract.locked, valid_ekka, profile)
+
+
 def legal_plays(
     hand: Iterable[Card],
     trick: Sequence[Card],
@@ -186,9 +199,7 @@ def legal_plays(
     ``ekka`` says the leader announced Ekka; it frees the third player only if it is valid
     given ``played`` (the cards of earlier tricks).
     """
-    t = [c.index for c in trick]
-    valid_ekka = bool(ekka and t and ekka_is_valid(t[0], _mask(played), contract.trump_index))
-    duty = duties(t, contract.trump_index, contract.locked, valid_ekka, profile)
+    duty = _card_duty(trick, contract, played, ekka, profile)
     return [DECK[i] for i in cards_of(legal_mask(_mask(hand), duty))]
 
 
@@ -201,9 +212,7 @@ def illegal_reasons(
     profile: RuleProfile = SAUDI,
 ) -> dict[Card, str]:
     """For each illegal card of ``hand``, the name of the rule it would break."""
-    t = [c.index for c in trick]
-    valid_ekka = bool(ekka and t and ekka_is_valid(t[0], _mask(played), contract.trump_index))
-    duty = duties(t, contract.trump_index, contract.locked, valid_ekka, profile)
+    duty = _card_duty(trick, contract, played, ekka, profile)
     h = _mask(hand)
     out = {}
     for c in cards_of(h):

@@ -296,6 +296,8 @@ def failure_sheet(results: list[ImageResult], threshold: float, out: Path, n: in
     """A contact sheet of the worst-read images: truth in green, wrong reads in red."""
     import cv2
 
+    from datasets.inspect import tile_sheet
+
     def errors(r: ImageResult) -> int:
         read = {c for c, s, _ in r.pred if s >= threshold}
         return len(read ^ r.truth)
@@ -335,17 +337,8 @@ def failure_sheet(results: list[ImageResult], threshold: float, out: Path, n: in
             (0, 255, 255),
             2,
         )
-        s = 360 / max(img.shape[:2])
-        img = cv2.resize(img, (round(img.shape[1] * s), round(img.shape[0] * s)))
-        canvas = np.full((360, 360, 3), 30, np.uint8)
-        canvas[: img.shape[0], : img.shape[1]] = img
-        tiles.append(canvas)
-    if not tiles:
-        tiles = [np.full((360, 360, 3), 30, np.uint8)]
-    cols = 4
-    while len(tiles) % cols:
-        tiles.append(np.full((360, 360, 3), 30, np.uint8))
-    sheet = np.vstack([np.hstack(tiles[i : i + cols]) for i in range(0, len(tiles), cols)])
+        tiles.append(img)
+    sheet = tile_sheet(tiles, 360, cols=4)
     out.parent.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(out), sheet)
     return out
