@@ -6,7 +6,8 @@
 A scripted deal is rendered (hold-out deck design), written as an mp4 and decoded again, so
 "end to end" includes decoding. Each back-end whose model is in ``models/`` runs on the same
 frames; the oracle (renderer labels) runs too, as the floor of what tracking and refereeing cost.
-Back-ends without a model (or without ultralytics installed) are skipped with a message.
+Back-ends without a model (or without ultralytics installed) are skipped with a message;
+``openvino+reader`` and ``onnx+reader`` are the two-stage detector (finder + card reader).
 The event delay is the time from the frame where a card comes to rest to its ``play`` event.
 """
 
@@ -57,6 +58,16 @@ def decode_all(path: str) -> tuple[list, float]:
     return frames, time.perf_counter() - t0
 
 
+TWO_STAGE = "+reader"  # suffix of a back-end name: its finder boxes named by the card reader
+
+
+def make(name: str, models_dir: Path | None = None, threads: int = 0):
+    """``openvino`` is the one-stage detector, ``openvino+reader`` the two-stage one."""
+    backend = name.removesuffix(TWO_STAGE)
+    stages = 2 if name.endswith(TWO_STAGE) else 1
+    return make_detector(backend, models_dir, threads=threads, stages=stages)
+
+
 def run_once(rendered, frames, detector, decode_s: float) -> dict:
     setup = DealSetup.from_record(rendered.deal.record)
     pipe = Pipeline(setup, detector, calibration=rendered.calibration, fps=rendered.fps)
@@ -100,6 +111,7 @@ def speed(args: argparse.Namespace) -> None:
             paths = write_clip(rendered, Path(tmp) / "clip.mp4")
             frames, decode_s = decode_all(paths["video"])
         names = ["oracle", *[b for b in BACKENDS if b not in missing]]
+        names += [b + TWO_STAGE for b in ("openvino", "onnx") if b not in missing]
         if args.backends:
             names = [n for n in names if n in args.backends.split(",")]
         for i, name in enumerate(names, 1):
@@ -107,7 +119,7 @@ def speed(args: argparse.Namespace) -> None:
                 det = (
                     LabelDetector(rendered.labels)
                     if name == "oracle"
-                    else make_detector(name, args.models_dir, threads=args.threads)
+                    else make(name, args.models_dir, args.threads)
                 )
             except DetectorError as exc:
                 log(f"[bench] skip {name}: {exc}")
@@ -145,7 +157,7 @@ def accuracy(args: argparse.Namespace) -> None:
         det = (
             LabelDetector(rendered.labels, ReadNoise(*args.noise), seed)
             if backend == "oracle"
-            else make_detector(backend)
+            else make(backend, args.models_dir, args.threads)
         )
         setup = DealSetup.from_record(rendered.deal.record)
         pipe = Pipeline(setup, det, calibration=rendered.calibration, fps=rendered.fps)
@@ -188,7 +200,9 @@ def main() -> None:
         "--backends", default="", help="comma-separated subset of the back-ends (default: all)"
     )
     ap.add_argument("--deals", type=int, default=0, help="accuracy run on N full deals instead")
-    ap.add_argument("--backend", default="oracle", help="back-end for --deals")
+    ap.add_argument(
+        "--backend", default="oracle", help="back-end for --deals (e.g. openvino+reader)"
+    )
     ap.add_argument(
         "--noise",
         type=float,

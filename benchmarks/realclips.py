@@ -87,7 +87,12 @@ class CachedDetector:
 def cache(args: argparse.Namespace) -> None:
     out = Path(args.cache) / args.backend
     out.mkdir(parents=True, exist_ok=True)
-    det = make_detector(args.backend, conf=FLOOR, threads=args.threads)
+    det = make_detector(
+        args.backend.removesuffix("+reader"),
+        conf=FLOOR,
+        threads=args.threads,
+        stages=2 if args.backend.endswith("+reader") else 1,
+    )
     for seed, deck, violation in clip_specs(args.set, args.clips):
         path = out / f"{args.set}-{seed}-{deck}-t{args.tricks}.pkl"
         if path.exists():
@@ -267,7 +272,7 @@ def main() -> None:
     ap.add_argument("--set", default="tune", choices=["tune", "train", "holdout"])
     ap.add_argument("--clips", type=int, default=None, help="first N clips of the set")
     ap.add_argument("--tricks", type=int, default=4)
-    ap.add_argument("--backend", default="openvino")
+    ap.add_argument("--backend", default="openvino", help="openvino+reader: the two-stage one")
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--cache", default="/tmp/hakam-realclips")
     ap.add_argument("--conf", type=float, default=0.25, help="detector confidence threshold")

@@ -80,8 +80,55 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="skip box metrics (labels are not whole-card boxes, e.g. corner indices)",
     )
     v.add_argument("--failures", type=Path, default=None, help="contact sheet PNG of failures")
+    v.add_argument(
+        "--stages",
+        type=int,
+        choices=[1, 2],
+        default=None,
+        help="1: the detector alone; 2: finder + card reader (default: the shipped choice)",
+    )
     v.add_argument("--json", action="store_true")
     v.set_defaults(func=_eval)
+
+    r = msub.add_parser(
+        "train-reader", help="train or continue the card reader, the second stage (train extra)"
+    )
+    r.add_argument(
+        "--data",
+        type=Path,
+        default=ROOT / "runs" / "reader-data",
+        help="crop dataset folder (built from synthetic scenes and rf100 if missing)",
+    )
+    r.add_argument("--scenes", type=int, default=12000, help="synthetic scenes to cut crops from")
+    r.add_argument("--seed", type=int, default=11, help="seed of those scenes and crops")
+    r.add_argument(
+        "--real",
+        type=Path,
+        default=SHARED_REAL / "rf100-poker-cards",
+        help="real photos (train/valid splits only); 'none' to skip",
+    )
+    r.add_argument("--out", type=Path, default=ROOT / "runs" / "reader")
+    r.add_argument("--epochs", type=int, default=12)
+    r.add_argument("--hours", type=float, default=None, help="stop after this much time")
+    r.add_argument("--batch", type=int, default=128)
+    r.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (one cycle)")
+    r.add_argument("--resume", type=Path, default=None, help="continue an interrupted last.pt")
+    r.add_argument("--from", dest="weights", type=Path, default=None, help="start from a reader")
+    r.set_defaults(func=_train_reader)
+
+    x = msub.add_parser("export-reader", help="write the reader's ONNX and OpenVINO files")
+    x.add_argument("checkpoint", type=Path)
+    x.add_argument("--out", type=Path, default=ROOT / "models")
+    x.set_defaults(func=_export_reader)
+
+    u = msub.add_parser(
+        "tune", help="choose thresholds (and one or two stages) on tuning sets; never eval sets"
+    )
+    u.add_argument("--data", type=Path, action="append", required=True, help="YOLO folder")
+    u.add_argument("--models-dir", type=Path, default=None)
+    u.add_argument("--backend", choices=["openvino", "onnx"], default=None)
+    u.add_argument("--write", action="store_true", help="store the choice in hakam-cards.json")
+    u.set_defaults(func=_tune)
 
     b = msub.add_parser("bundle", help="portable folder for training on another machine")
     b.add_argument("--out", type=Path, required=True)
@@ -96,16 +143,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--backend", choices=["openvino", "onnx", "ultralytics"], default=None)
     d.add_argument("--models-dir", type=Path, default=None)
     d.add_argument("--threshold", type=float, default=None)
+    d.add_argument("--stages", type=int, choices=[1, 2], default=None)
     d.set_defaults(func=_detect)
 
 
-def shipped_threshold(models_dir: Path | None = None) -> float:
+def shipped_threshold(models_dir: Path | None = None, stages: int | None = None) -> float:
     """The confidence threshold chosen on the tuning sets, stored with the model."""
-    f = (models_dir / "hakam-cards.json") if models_dir else DEFAULT_THRESHOLD_FILE
-    try:
-        return float(json.loads(f.read_text()).get("threshold", 0.25))
-    except (OSError, ValueError):
-        return 0.25
+    from vision.detector import shipped_settings
+
+    settings = shipped_settings(models_dir)
+    stages = stages or int(settings.get("stages", 1))
+    if stages == 2:
+        return float(settings.get("two_stage", {}).get("threshold", 0.25))
+    return float(settings.get("threshold", 0.25))
 
 
 def _detector(args, conf: float):
@@ -113,7 +163,7 @@ def _detector(args, conf: float):
     from vision.detector import DetectorError, make_detector
 
     try:
-        return make_detector(args.backend, args.models_dir, conf=conf)
+        return make_detector(args.backend, args.models_dir, conf=conf, stages=args.stages)
     except DetectorError as exc:
         raise CliError(str(exc)) from exc
 
@@ -124,7 +174,11 @@ def _detect(args) -> int:
     from engine.cards import CARD_NAMES
     from hakam.cli import one_line
 
-    threshold = args.threshold if args.threshold is not None else shipped_threshold(args.models_dir)
+    threshold = (
+        args.threshold
+        if args.threshold is not None
+        else shipped_threshold(args.models_dir, args.stages)
+    )
     det = _detector(args, threshold)
     status = 0
     for path in args.paths:
@@ -157,7 +211,11 @@ def _eval(args) -> int:
     from hakam import evaluation as ev
     from hakam.cli import CliError
 
-    threshold = args.threshold if args.threshold is not None else shipped_threshold(args.models_dir)
+    threshold = (
+        args.threshold
+        if args.threshold is not None
+        else shipped_threshold(args.models_dir, args.stages)
+    )
     det = _detector(args, min(0.05, threshold))
     reports, results_all = [], []
     for root in args.data:
@@ -275,4 +333,120 @@ def _bundle(args) -> int:
     from hakam import training
 
     print(json.dumps(training.make_bundle(args.out, args.real, args.wheels)))
+    return 0
+
+
+def _train_reader(args) -> int:
+    from hakam import reader_training, training
+    from hakam.cli import CliError
+
+    try:
+        import torch  # noqa: F401
+    except ImportError as exc:
+        raise CliError("training needs torch: `.venv/bin/pip install -e '.[train]'`") from exc
+    for path, what in ((args.resume, "--resume"), (args.weights, "--from")):
+        if path is not None and not path.exists():
+            raise CliError(f"{what} {path}: no such checkpoint")
+    if not (args.data / "crops.npy").exists():
+        real = None if str(args.real) == "none" else args.real
+        if real is not None:
+            try:
+                training.check_not_eval_only(real)
+            except training.EvalOnlyDataError as exc:
+                raise CliError(str(exc)) from exc
+            if not (real / "data.yaml").exists():
+                raise CliError(f"--real {real}: no data.yaml (use 'none' to train without it)")
+        print(f"[reader] cutting crops from {args.scenes} scenes into {args.data}", flush=True)
+        reader_training.build_crops(args.data, args.scenes, real, seed=args.seed)
+    best = reader_training.train_reader(
+        args.data,
+        args.out,
+        epochs=args.epochs,
+        hours=args.hours,
+        batch=args.batch,
+        resume=args.resume,
+        weights=args.weights,
+        lr=args.lr,
+    )
+    print(json.dumps({"best": str(best)}))
+    return 0
+
+
+def _export_reader(args) -> int:
+    from hakam import reader_training
+    from hakam.cli import CliError
+
+    if not args.checkpoint.exists():
+        raise CliError(f"{args.checkpoint}: no such checkpoint")
+    print(json.dumps(reader_training.export_reader(args.checkpoint, args.out)))
+    return 0
+
+
+FIND_CONF_GRID = (0.02, 0.05, 0.1)
+
+
+def _tune(args) -> int:
+    """Thresholds by the most images read exactly; two stages only where they read more."""
+    from hakam import evaluation as ev
+    from hakam.cli import CliError
+    from hakam.training import EvalOnlyDataError, check_not_eval_only
+    from vision.detector import MODEL_CARD, MODELS_DIR, DetectorError, make_detector
+
+    for root in args.data:
+        try:
+            check_not_eval_only(root)
+        except EvalOnlyDataError as exc:
+            raise CliError(str(exc)) from exc
+        if root.name == "holdout":
+            raise CliError(f"{root}: the hold-out deck designs are evaluation-only")
+
+    def results_of(det) -> list:
+        out = []
+        for root in args.data:
+            try:
+                out += ev.run_detector(det, root, progress=False)[0]
+            except FileNotFoundError as exc:
+                raise CliError(str(exc)) from exc
+        return out
+
+    def score(results, thr: float) -> tuple[float, float]:
+        m = ev.set_metrics(results, thr, False)
+        return m["exact"], m["recall"]
+
+    try:
+        one = results_of(make_detector(args.backend, args.models_dir, conf=0.05, stages=1))
+    except DetectorError as exc:
+        raise CliError(str(exc)) from exc
+    thr1 = ev.best_threshold(one)
+    rows = [{"stages": 1, "threshold": thr1, "exact": score(one, thr1)[0],
+             "recall": score(one, thr1)[1]}]  # fmt: skip
+    try:
+        two = make_detector(args.backend, args.models_dir, conf=0.05, stages=2)
+    except DetectorError as exc:
+        print(f"[tune] two stages skipped: {exc}", file=sys.stderr)
+        two = None
+    if two is not None:
+        for fc in FIND_CONF_GRID:
+            two.find_conf = fc
+            res = results_of(two)
+            thr = ev.best_threshold(res)
+            exact, recall = score(res, thr)
+            rows.append(
+                {"stages": 2, "find_conf": fc, "threshold": thr, "exact": exact, "recall": recall}
+            )
+    for r in rows:
+        print(json.dumps({k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()}))
+    best = max(rows, key=lambda r: (r["exact"], r["recall"]))
+    if args.write:
+        card = (args.models_dir or MODELS_DIR) / MODEL_CARD
+        settings = json.loads(card.read_text()) if card.exists() else {}
+        settings["threshold"] = thr1
+        twos = [r for r in rows if r["stages"] == 2]
+        if twos:
+            b2 = max(twos, key=lambda r: (r["exact"], r["recall"]))
+            settings["two_stage"] = {"find_conf": b2["find_conf"], "threshold": b2["threshold"]}
+        settings["stages"] = best["stages"]
+        settings["tuned_on"] = [str(p) for p in args.data]
+        card.write_text(json.dumps(settings, indent=1) + "\n")
+        print(f"[tune] wrote {card}: stages {best['stages']}", file=sys.stderr)
     return 0

@@ -8,6 +8,7 @@ ending, a lent GPU given back) loses at most one epoch.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -292,10 +293,15 @@ def export(weights: Path, out_dir: Path, imgsz: int = 640, stem: str = "hakam-ca
     for p in ov_target.glob("*.bin"):
         p.rename(ov_target / f"{stem}.bin")
     info = {
-        "onnx": str(target),
-        "openvino": str(ov_target),
+        "onnx": target.name,
+        "openvino": ov_target.name,
         "imgsz": imgsz,
         "names": list(CARD_NAMES),
     }
-    (out_dir / f"{stem}.json").write_text(json.dumps(info, indent=1))
+    card = out_dir / f"{stem}.json"
+    kept = {}  # settings chosen on the tuning sets (threshold, stages) outlive a re-export
+    if card.exists():
+        with contextlib.suppress(ValueError):
+            kept = json.loads(card.read_text())
+    card.write_text(json.dumps({**kept, **info}, indent=1) + "\n")
     return info

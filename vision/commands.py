@@ -161,7 +161,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
             detector: Any = det.LabelDetector(data["frames"])
         else:
             try:
-                detector = det.make_detector(args.detector, threads=args.threads)
+                detector = det.make_detector(
+                    args.detector, threads=args.threads, stages=args.stages
+                )
             except det.DetectorError as exc:
                 raise _cli_error(str(exc)) from None
     except Exception:
@@ -407,6 +409,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         choices=["oracle", "openvino", "onnx", "ultralytics"],
         help="back-end (default: OpenVINO, else ONNX Runtime); oracle: tests only",
+    )
+    run.add_argument(
+        "--stages",
+        type=int,
+        choices=[1, 2],
+        default=None,
+        help="1: detector alone; 2: finder + card reader (default: the shipped choice)",
     )
     run.add_argument("--labels", default=None, help="renderer labels for --detector oracle")
     run.add_argument("--deal", default=None, help="hakam-deal/1 record giving dealer and contract")

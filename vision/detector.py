@@ -31,6 +31,9 @@ MODELS_DIR = Path(os.environ.get("HAKAM_MODELS_DIR", ROOT / "models"))
 ONNX_MODEL = "hakam-cards.onnx"
 OPENVINO_DIR = "hakam-cards_openvino"
 ULTRALYTICS_MODEL = "hakam-cards.pt"
+READER_ONNX = "hakam-reader.onnx"
+READER_OPENVINO = "hakam-reader_openvino"
+MODEL_CARD = "hakam-cards.json"
 NUM_CLASSES = len(CARD_NAMES)
 BACKENDS: tuple[str, ...] = ("openvino", "onnx", "ultralytics")
 
@@ -106,14 +109,10 @@ def class_aware_nms(d: Detections, iou: float) -> Detections:
     return d[np.sort(keep)]
 
 
-def decode_yolo(
-    output: np.ndarray,
-    box: Letterbox,
-    conf_threshold: float = 0.25,
-    iou_threshold: float = 0.5,
-    one_per_card: bool = True,
-) -> Detections:
-    """Raw YOLO output (1, 4+C, N) to frame-pixel ``Detections``."""
+def _candidates(
+    output: np.ndarray, box: Letterbox, conf_threshold: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Raw YOLO output (1, 4+C, N) to frame-pixel boxes, best-class scores and classes."""
     out = np.asarray(output, np.float32)
     if out.ndim == 3:
         out = out[0]
@@ -127,17 +126,39 @@ def decode_yolo(
     cls = scores.argmax(0)
     conf = scores[cls, np.arange(scores.shape[1])]
     keep = conf >= conf_threshold
-    if not keep.any():
-        return Detections.empty()
     cx, cy, w, h = out[:4, keep]
-    xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1)
+    xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1).reshape(-1, 4)
     xyxy[:, [0, 2]] = (xyxy[:, [0, 2]] - box.pad_x) / box.scale
     xyxy[:, [1, 3]] = (xyxy[:, [1, 3]] - box.pad_y) / box.scale
     xyxy[:, [0, 2]] = xyxy[:, [0, 2]].clip(0, box.width)
     xyxy[:, [1, 3]] = xyxy[:, [1, 3]].clip(0, box.height)
-    d = Detections(xyxy, conf[keep], cls[keep])
+    return xyxy, conf[keep], cls[keep]
+
+
+def decode_yolo(
+    output: np.ndarray,
+    box: Letterbox,
+    conf_threshold: float = 0.25,
+    iou_threshold: float = 0.5,
+    one_per_card: bool = True,
+) -> Detections:
+    """Raw YOLO output (1, 4+C, N) to frame-pixel ``Detections``."""
+    xyxy, conf, cls = _candidates(output, box, conf_threshold)
+    if not len(conf):
+        return Detections.empty()
+    d = Detections(xyxy, conf, cls)
     d = class_aware_nms(d, iou_threshold)
     return d.best_per_card() if one_per_card else d
+
+
+def decode_boxes(
+    output: np.ndarray, box: Letterbox, conf_threshold: float = 0.05, iou_threshold: float = 0.6
+) -> np.ndarray:
+    """Where the cards are, whatever the model thinks they are: class-agnostic NMS, best first."""
+    xyxy, conf, _ = _candidates(output, box, conf_threshold)
+    if not len(conf):
+        return np.zeros((0, 4), np.float32)
+    return xyxy[nms(xyxy, conf, iou_threshold)]
 
 
 class _YoloBase:
@@ -156,6 +177,11 @@ class _YoloBase:
         padded, box = letterbox(image, self.imgsz)
         raw = self._infer(to_tensor(padded))
         return decode_yolo(raw, box, self.conf, self.iou)
+
+    def find(self, image: np.ndarray, conf: float = 0.05, iou: float = 0.6) -> np.ndarray:
+        """Card boxes of any class (the first stage of ``vision.reader.TwoStageDetector``)."""
+        padded, box = letterbox(image, self.imgsz)
+        return decode_boxes(self._infer(to_tensor(padded)), box, conf, iou)
 
 
 def _static_size(shape: Sequence[Any], default: int = 640) -> int | tuple[int, int]:
@@ -317,13 +343,33 @@ def available_backends(models_dir: Path | None = None) -> list[str]:
     return out
 
 
+def shipped_settings(models_dir: Path | None = None) -> dict:
+    """The settings chosen on the tuning sets, stored with the model (threshold, stages...)."""
+    import json
+
+    try:
+        return json.loads(((models_dir or MODELS_DIR) / MODEL_CARD).read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def reader_path(backend: str, models_dir: Path | None = None) -> Path:
+    base = models_dir or MODELS_DIR
+    return base / (READER_ONNX if backend == "onnx" else READER_OPENVINO)
+
+
 def make_detector(
     backend: str | None = None,
     models_dir: Path | None = None,
     conf: float = 0.25,
     threads: int = 0,
+    stages: int | None = None,
 ) -> Detector:
-    """The detector for ``backend`` (None: OpenVINO, else ONNX Runtime, whichever has a model)."""
+    """The detector for ``backend`` (None: OpenVINO, else ONNX Runtime, whichever has a model).
+
+    ``stages`` 2 names the finder's boxes with the card reader (``vision.reader``); None takes
+    the shipped choice from the model card file.
+    """
     if backend is None:
         found = [b for b in available_backends(models_dir) if b != "ultralytics"]
         if not found:
@@ -338,6 +384,31 @@ def make_detector(
     path = model_path(backend, models_dir)
     if not path.exists():
         raise DetectorError(f"{backend}: no model at {path}")
+    settings = shipped_settings(models_dir)
+    if stages is None:
+        stages = int(settings.get("stages", 1))
+    if stages not in (1, 2):
+        raise DetectorError(f"--stages: {stages} (1 or 2)")
+    if stages == 2:
+        if backend == "ultralytics":
+            raise DetectorError("--stages 2 runs on openvino or onnx, not ultralytics")
+        rpath = reader_path(backend, models_dir)
+        if not rpath.exists():
+            raise DetectorError(
+                f"{backend}: no card reader at {rpath} (`hakam model train-reader`)"
+            )
+        from vision.reader import CardReader, TwoStageDetector
+
+        finder = (OnnxDetector if backend == "onnx" else OpenVinoDetector)(
+            path, conf, threads=threads
+        )
+        two = settings.get("two_stage", {})
+        return TwoStageDetector(
+            finder,
+            CardReader(rpath, backend, threads=threads),
+            find_conf=float(two.get("find_conf", 0.05)),
+            min_prob=conf,
+        )
     if backend == "onnx":
         return OnnxDetector(path, conf, threads=threads)
     if backend == "openvino":

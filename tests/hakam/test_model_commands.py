@@ -113,3 +113,19 @@ def test_model_eval_on_a_missing_folder_is_a_one_line_error(tmp_path):
 
 def write_cv2_image(path: Path) -> None:
     cv2.imwrite(str(path), np.zeros((8, 8, 3), np.uint8))
+
+
+def test_model_tune_refuses_evaluation_sets(tmp_path):
+    for data in (tmp_path / "cardcounter-real", tmp_path / "synth" / "holdout"):
+        r = hakam("model", "tune", "--data", str(data))
+        assert r.returncode == 2, r.stderr
+        assert "evaluation-only" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_two_stages_without_a_reader_is_a_one_line_error(tmp_path):
+    (tmp_path / "hakam-cards.onnx").symlink_to(ROOT / "models" / "hakam-cards.onnx")
+    r = hakam("detect", "--models-dir", str(tmp_path), "--stages", "2", str(tmp_path / "x.jpg"))
+    assert r.returncode == 2
+    assert (
+        r.stderr.startswith("hakam: error: onnx: no card reader at") and "Traceback" not in r.stderr
+    )

@@ -1,0 +1,417 @@
+"""The card reader (second stage): its crop dataset, training and export.
+
+Crops come from synthetic scenes of the training deck designs (never the hold-out ones) and from
+the real photos of rf100 train/valid (never its test split), cut by ``vision.reader.card_crop``
+from true boxes moved and resized at random, as a finder's boxes are. Negatives ("not a Baloot
+card"): rf100's ranks 2-6, the scenes' unlabelled objects (distractor ranks, backs, covered
+cards, arms, cups) and random patches of table. A scene card less than 40% visible (a strip of a
+fan) gives no crop: its box shows mostly other cards.
+
+Training needs torch (the ``train`` extra) and runs on two CPU cores: a small residual network
+at 96 px, checkpoints every epoch, resumable; export writes ONNX and OpenVINO files.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import multiprocessing as mp
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.cards import CARD_NAMES
+from vision.reader import CROP_SIZE, OTHER, READER_CLASSES, card_crop
+
+STORE_SIZE = 112  # crops are stored a little larger, so training can cut and scale them
+MIN_VISIBLE = 0.4  # share of a card that must show for its crop to teach the reader its name
+
+
+def jitter_box(rng: np.random.Generator, box, spread: float = 0.06) -> np.ndarray:
+    """A true box as a finder might return it: each side moved by ~``spread`` of the size."""
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    d = rng.normal(0, spread, 4) * np.array([w, h, w, h])
+    return np.array([x1 + d[0], y1 + d[1], x2 + d[2], y2 + d[3]])
+
+
+def _iou(a, b) -> float:
+    iw = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    ih = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = iw * ih
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def random_patch(rng, w: int, h: int, avoid: list, tries: int = 20):
+    """A card-sized patch of the frame that covers no labelled card much."""
+    for _ in range(tries):
+        s = rng.uniform(0.08, 0.35) * min(w, h)
+        a = rng.uniform(0.6, 1.6)
+        bw, bh = s * math.sqrt(a), s / math.sqrt(a)
+        x, y = rng.uniform(0, max(w - bw, 1)), rng.uniform(0, max(h - bh, 1))
+        box = (x, y, x + bw, y + bh)
+        if all(_iou(box, b) < 0.25 for b in avoid):
+            return box
+    return None
+
+
+def scene_crops(seed: int, i: int, decks) -> tuple[list[np.ndarray], list[int]]:
+    """Crops and classes from synthetic scene ``i`` (training decks)."""
+    from datasets.generator import render_one
+
+    img, labels, meta = render_one(seed, "train", i, 640, decks)
+    rng = np.random.default_rng([seed, 77, i])
+    h, w = img.shape[:2]
+    crops, classes = [], []
+    boxes = [lb.box for lb in labels]
+    for lb in labels:
+        if lb.visible < MIN_VISIBLE:  # a strip of a fanned card: its box is mostly other cards
+            continue
+        crops.append(card_crop(img, jitter_box(rng, lb.box), STORE_SIZE))
+        classes.append(CARD_NAMES.index(lb.card))
+    others = [o for o in meta["objects"] if all(_iou(o, b) < 0.6 for b in boxes)]
+    for o in others[: max(1, len(labels) // 3)]:
+        if (o[2] - o[0]) * (o[3] - o[1]) > 64:
+            crops.append(card_crop(img, jitter_box(rng, o), STORE_SIZE))
+            classes.append(OTHER)
+    if rng.random() < 0.5:
+        patch = random_patch(rng, w, h, boxes)
+        if patch is not None:
+            crops.append(card_crop(img, patch, STORE_SIZE))
+            classes.append(OTHER)
+    return crops, classes
+
+
+_DECKS = None
+
+
+def _init() -> None:
+    global _DECKS
+    from datasets import art
+    from datasets.generator import _init as gen_init
+
+    gen_init(0, 640)
+    _DECKS = art.available_decks(holdout=False)
+
+
+def _scene_job(args):
+    seed, i = args
+    return scene_crops(seed, i, _DECKS)
+
+
+def real_crops(root: Path, repeats: int, seed: int) -> tuple[list[np.ndarray], list[int]]:
+    """Crops of rf100's train and valid photos (``repeats`` jittered crops per card)."""
+    import yaml
+
+    from hakam.training import check_not_eval_only
+
+    check_not_eval_only(root)
+    names = yaml.safe_load((root / "data.yaml").read_text())["names"]
+    items = names.items() if isinstance(names, dict) else enumerate(names)
+    cmap = {int(k): (CARD_NAMES.index(v) if v in CARD_NAMES else OTHER) for k, v in items}
+    rng = np.random.default_rng(seed)
+    crops, classes = [], []
+    for split in ("train", "valid"):
+        for img_path in sorted((root / split / "images").iterdir()):
+            img = cv2.imread(str(img_path))
+            lab = root / split / "labels" / (img_path.stem + ".txt")
+            if img is None or not lab.exists():
+                continue
+            h, w = img.shape[:2]
+            boxes = []
+            for line in lab.read_text().splitlines():
+                parts = line.split()
+                if len(parts) != 5:
+                    continue
+                c = cmap.get(int(parts[0]), OTHER)
+                cx, cy, bw, bh = (float(v) for v in parts[1:])
+                box = ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
+                boxes.append(box)
+                for _ in range(repeats):
+                    crops.append(card_crop(img, jitter_box(rng, box), STORE_SIZE))
+                    classes.append(c)
+            patch = random_patch(rng, w, h, boxes)
+            if patch is not None:
+                crops.append(card_crop(img, patch, STORE_SIZE))
+                classes.append(OTHER)
+    return crops, classes
+
+
+def build_crops(
+    out: Path,
+    scenes: int,
+    real: Path | None,
+    seed: int = 11,
+    workers: int = 2,
+    real_repeats: int = 4,
+    progress: bool = True,
+) -> dict:
+    """Write ``out/crops.npy`` (N x S x S x 3 BGR uint8) and ``out/classes.npy``."""
+    from datasets import art
+
+    art.ensure_art(art.available_decks(holdout=False), progress=progress)
+    out.mkdir(parents=True, exist_ok=True)
+    crops: list[np.ndarray] = []
+    classes: list[int] = []
+    t0 = time.time()
+    ctx = mp.get_context("spawn")
+    with ctx.Pool(max(1, workers), initializer=_init) as pool:
+        jobs = [(seed, i) for i in range(scenes)]
+        for k, (cs, ks) in enumerate(pool.imap(_scene_job, jobs, chunksize=8), 1):
+            crops += cs
+            classes += ks
+            if progress and (k % 500 == 0 or k == scenes):
+                rate = k / (time.time() - t0)
+                print(
+                    f"[crops] {k}/{scenes} scenes, {len(crops)} crops, "
+                    f"about {(scenes - k) / rate:.0f} s left",
+                    flush=True,
+                )
+    n_synth = len(crops)
+    if real is not None:
+        rc, rk = real_crops(real, real_repeats, seed)
+        crops += rc
+        classes += rk
+        if progress:
+            print(f"[crops] {len(rc)} crops from {real}", flush=True)
+    np.save(out / "crops.npy", np.stack(crops))
+    np.save(out / "classes.npy", np.array(classes, np.int16))
+    summary = {
+        "crops": len(crops),
+        "synthetic": n_synth,
+        "real": len(crops) - n_synth,
+        "other": int(sum(c == OTHER for c in classes)),
+        "scenes": scenes,
+        "seed": seed,
+        "store_size": STORE_SIZE,
+        "seconds": round(time.time() - t0, 1),
+    }
+    (out / "summary.json").write_text(json.dumps(summary, indent=1))
+    return summary
+
+
+# --- training (torch) -------------------------------------------------------------------------
+
+
+def reader_net(classes: int = READER_CLASSES, widths: tuple[int, ...] = (24, 32, 64, 128, 192)):
+    """A small residual network: stride-2 stages, one residual block each, global pooling."""
+    import torch
+    from torch import nn
+
+    def conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+        return nn.Sequential(
+            nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(True)
+        )
+
+    class Residual(nn.Module):
+        def __init__(self, ch: int) -> None:
+            super().__init__()
+            self.body = nn.Sequential(
+                conv(ch, ch), nn.Conv2d(ch, ch, 3, 1, 1, bias=False), nn.BatchNorm2d(ch)
+            )
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return torch.relu(x + self.body(x))
+
+    layers: list[nn.Module] = [conv(3, widths[0], 2)]
+    for cin, cout in itertools.pairwise(widths):
+        layers += [conv(cin, cout, 2), Residual(cout)]
+    layers += [
+        nn.AdaptiveAvgPool2d(1),
+        nn.Flatten(),
+        nn.Dropout(0.2),
+        nn.Linear(widths[-1], classes),
+    ]
+    return nn.Sequential(*layers)
+
+
+def augment(batch, size: int = CROP_SIZE, generator=None):
+    """Stored BGR uint8 crops (N, S, S, 3) to augmented RGB float input (N, 3, size, size).
+
+    One affine warp per crop (quarter turns, a few degrees more, scale and shift as a finder's
+    box would be off), then light, colour balance, contrast, blur and sensor noise.
+    """
+    import torch
+    import torch.nn.functional as F
+
+    g = generator
+    x = batch.permute(0, 3, 1, 2).float().flip(1) / 255.0
+    n = x.shape[0]
+
+    def u(lo: float, hi: float, *shape: int) -> torch.Tensor:
+        return lo + (hi - lo) * torch.rand(n, *shape, generator=g)
+
+    quarter = torch.randint(0, 4, (n,), generator=g).float() * (math.pi / 2)
+    angle = quarter + u(-0.15, 0.15)
+    scale = u(0.88, 1.04)  # < 1 zooms in: the stored crop is a little wider than the input
+    stretch = u(0.92, 1.08)
+    cos, sin = torch.cos(angle), torch.sin(angle)
+    theta = torch.zeros(n, 2, 3)
+    theta[:, 0, 0] = cos * scale * stretch
+    theta[:, 0, 1] = -sin * scale
+    theta[:, 1, 0] = sin * scale * stretch
+    theta[:, 1, 1] = cos * scale
+    theta[:, :, 2] = u(-0.06, 0.06, 2)
+    grid = F.affine_grid(theta, (n, 3, size, size), align_corners=False)
+    x = F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
+    x = x * u(0.55, 1.35, 1, 1, 1) * u(0.85, 1.15, 3, 1, 1)
+    mean = x.mean((1, 2, 3), keepdim=True)
+    x = (x - mean) * u(0.7, 1.3, 1, 1, 1) + mean
+    blur = torch.rand(n, generator=g) < 0.25
+    if blur.any():
+        x[blur] = F.avg_pool2d(x[blur], 3, 1, 1, count_include_pad=False)
+    x = x + torch.randn(x.shape, generator=g) * u(0.0, 0.04, 1, 1, 1)
+    gray = torch.rand(n, generator=g) < 0.05
+    if gray.any():
+        x[gray] = x[gray].mean(1, keepdim=True).expand(-1, 3, -1, -1)
+    return x.clamp(0, 1)
+
+
+def center_input(batch, size: int = CROP_SIZE):
+    """Stored crops to un-augmented input: the middle, as ``card_crop`` cuts it at run time."""
+    import torch.nn.functional as F
+
+    x = batch.permute(0, 3, 1, 2).float().flip(1) / 255.0
+    return F.interpolate(x, size=(size, size), mode="area")
+
+
+def train_reader(
+    data: Path,
+    out: Path,
+    epochs: int = 12,
+    hours: float | None = None,
+    batch: int = 128,
+    lr: float = 3e-3,
+    resume: Path | None = None,
+    weights: Path | None = None,
+    threads: int = 2,
+    seed: int = 0,
+) -> Path:
+    """Train the reader on ``data`` (from ``build_crops``); returns the best checkpoint.
+
+    3% of the crops are kept aside to choose the best epoch. Every epoch writes ``last.pt``
+    (model, optimiser, schedule, epoch), so ``resume`` continues an interrupted run; ``weights``
+    starts from a previous reader instead of from scratch.
+    """
+    import torch
+    import torch.nn.functional as F
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    crops = torch.from_numpy(np.load(data / "crops.npy"))
+    classes = torch.from_numpy(np.load(data / "classes.npy").astype(np.int64))
+    n = len(classes)
+    order = torch.randperm(n, generator=torch.Generator().manual_seed(seed))
+    n_val = max(1, int(0.03 * n))
+    val_idx, train_idx = order[:n_val], order[n_val:]
+    model = reader_net()
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
+    steps_per_epoch = math.ceil(len(train_idx) / batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(
+        opt, lr, total_steps=epochs * steps_per_epoch, pct_start=0.15
+    )
+    start, best_acc = 0, -1.0
+    out.mkdir(parents=True, exist_ok=True)
+    if resume is not None:
+        ck = torch.load(resume, weights_only=False)
+        model.load_state_dict(ck["model"])
+        opt.load_state_dict(ck["opt"])
+        sched.load_state_dict(ck["sched"])
+        start, best_acc = ck["epoch"] + 1, ck["best_acc"]
+    elif weights is not None:
+        model.load_state_dict(torch.load(weights, weights_only=False)["model"])
+    gen = torch.Generator().manual_seed(seed + 1)
+    t0 = time.time()
+    deadline = t0 + hours * 3600 if hours else None
+    for epoch in range(start, epochs):
+        model.train()
+        perm = train_idx[torch.randperm(len(train_idx), generator=gen)]
+        seen, loss_sum, te = 0, 0.0, time.time()
+        for k in range(steps_per_epoch):
+            idx = perm[k * batch : (k + 1) * batch]
+            x = augment(crops[idx], generator=gen)
+            loss = F.cross_entropy(model(x), classes[idx], label_smoothing=0.05)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            sched.step()
+            seen += len(idx)
+            loss_sum += float(loss) * len(idx)
+            if k % 50 == 0 or k == steps_per_epoch - 1:
+                rate = seen / (time.time() - te)
+                left = (len(train_idx) - seen + (epochs - epoch - 1) * len(train_idx)) / rate
+                print(
+                    f"[reader] epoch {epoch + 1}/{epochs} {seen}/{len(train_idx)} "
+                    f"loss {loss_sum / seen:.3f}, {rate:.0f} crops/s, "
+                    f"about {left / 60:.0f} min left",
+                    flush=True,
+                )
+            if deadline and time.time() > deadline:
+                break
+        model.eval()
+        correct = 0
+        with torch.no_grad():
+            for k in range(0, n_val, 512):
+                idx = val_idx[k : k + 512]
+                correct += int((model(center_input(crops[idx])).argmax(1) == classes[idx]).sum())
+        acc = correct / n_val
+        state = {
+            "model": model.state_dict(),
+            "opt": opt.state_dict(),
+            "sched": sched.state_dict(),
+            "epoch": epoch,
+            "best_acc": max(acc, best_acc),
+            "val_acc": acc,
+        }
+        torch.save(state, out / "last.pt")
+        if acc > best_acc:
+            best_acc = acc
+            torch.save(state, out / "best.pt")
+        print(f"[reader] epoch {epoch + 1}: held-out crop accuracy {acc:.4f}", flush=True)
+        with open(out / "results.csv", "a") as f:
+            f.write(f"{epoch + 1},{loss_sum / max(seen, 1):.4f},{acc:.4f},{time.time() - t0:.0f}\n")
+        if deadline and time.time() > deadline:
+            print("[reader] time is up; continue with --resume last.pt", flush=True)
+            break
+    return out / "best.pt"
+
+
+def export_reader(checkpoint: Path, out_dir: Path, name: str = "hakam-reader") -> dict:
+    """Write ``name.onnx`` (dynamic batch), ``name_openvino/`` (FP16) and ``name.json``."""
+    import openvino as ov
+    import torch
+
+    model = reader_net()
+    ck = torch.load(checkpoint, weights_only=False)
+    model.load_state_dict(ck["model"])
+    model.eval()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    onnx_path = out_dir / f"{name}.onnx"
+    torch.onnx.export(
+        model,
+        torch.zeros(1, 3, CROP_SIZE, CROP_SIZE),
+        str(onnx_path),
+        input_names=["crops"],
+        output_names=["logits"],
+        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+        opset_version=17,
+        dynamo=False,
+    )
+    ov_dir = out_dir / f"{name}_openvino"
+    ov_dir.mkdir(exist_ok=True)
+    ov.save_model(ov.convert_model(str(onnx_path)), str(ov_dir / f"{name}.xml"))
+    info = {
+        "onnx": onnx_path.name,
+        "openvino": ov_dir.name,
+        "crop_size": CROP_SIZE,
+        "crop_margin": 0.06,
+        "classes": [*CARD_NAMES, "other"],
+        "val_acc": round(float(ck.get("val_acc", 0.0)), 4),
+        "epoch": int(ck.get("epoch", -1)) + 1,
+    }
+    (out_dir / f"{name}.json").write_text(json.dumps(info, indent=1) + "\n")
+    return info

@@ -1,0 +1,87 @@
+"""The card reader's crop dataset (no torch), and its network and export (torch only)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.cards import CARD_NAMES
+from hakam.reader_training import (
+    MIN_VISIBLE,
+    STORE_SIZE,
+    _iou,
+    jitter_box,
+    random_patch,
+    scene_crops,
+)
+from vision.reader import CROP_SIZE, OTHER, READER_CLASSES
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_jitter_box_moves_sides_by_a_share_of_the_size():
+    rng = np.random.default_rng(0)
+    boxes = np.array([jitter_box(rng, (100, 100, 200, 300), 0.05) for _ in range(2000)])
+    moved = boxes - np.array([100, 100, 200, 300])
+    assert abs(moved[:, 0].std() - 5) < 0.5  # 5% of the width
+    assert abs(moved[:, 1].std() - 10) < 1.0  # 5% of the height
+
+
+def test_random_patch_avoids_the_cards():
+    rng = np.random.default_rng(1)
+    card = (0, 0, 320, 480)
+    patches = [random_patch(rng, 640, 480, [card]) for _ in range(50)]
+    found = [p for p in patches if p is not None]
+    assert len(found) > 25
+    for patch in found:
+        assert _iou(patch, card) < 0.25
+        assert 0 <= patch[0] < patch[2] <= 640 and 0 <= patch[1] < patch[3] <= 480
+
+
+def test_scene_crops_label_every_visible_card_and_some_negatives():
+    from datasets import art
+    from datasets.generator import render_one
+
+    decks = art.available_decks(holdout=False)
+    if not decks:
+        pytest.skip("card art not installed")
+    total = others = 0
+    for i in range(6):
+        crops, classes = scene_crops(3, i, decks)
+        _img, labels, _meta = render_one(3, "train", i, 640, decks)
+        named = [c for c in classes if c != OTHER]
+        shown = [lb for lb in labels if lb.visible >= MIN_VISIBLE]
+        assert sorted(named) == sorted(CARD_NAMES.index(lb.card) for lb in shown)
+        assert all(c.shape == (STORE_SIZE, STORE_SIZE, 3) for c in crops)
+        total += len(classes)
+        others += len(classes) - len(named)
+    assert 0 < others < total
+
+
+torch = pytest.importorskip("torch", reason="the train extra is not installed")
+
+
+def test_reader_net_maps_crops_to_reader_classes():
+    from hakam.reader_training import augment, center_input, reader_net
+
+    stored = torch.randint(0, 255, (5, STORE_SIZE, STORE_SIZE, 3), dtype=torch.uint8)
+    x = augment(stored, generator=torch.Generator().manual_seed(0))
+    assert x.shape == (5, 3, CROP_SIZE, CROP_SIZE) and 0 <= float(x.min()) <= float(x.max()) <= 1
+    assert center_input(stored).shape == x.shape
+    assert reader_net().eval()(x).shape == (5, READER_CLASSES)
+
+
+def test_train_reader_cli_refuses_a_missing_checkpoint(tmp_path):
+    r = subprocess.run(
+        [sys.executable, "-m", "hakam", "model", "train-reader", "--resume", str(tmp_path / "x")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert r.returncode == 2
+    assert r.stderr.strip() == f"hakam: error: --resume {tmp_path / 'x'}: no such checkpoint"

@@ -1,0 +1,115 @@
+"""The two-stage reader: crops, one name per card, and the finder + reader detector."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.cards import Card
+from vision.detector import Letterbox, decode_boxes
+from vision.reader import (
+    OTHER,
+    READER_CLASSES,
+    TwoStageDetector,
+    assign_cards,
+    card_crop,
+    crops_tensor,
+)
+
+
+def test_card_crop_cuts_the_box_with_its_margin():
+    img = np.zeros((100, 200, 3), np.uint8)
+    img[20:60, 50:90] = 255  # the "card"
+    crop = card_crop(img, [50, 20, 90, 60], size=40, margin=0.0)
+    assert crop.shape == (40, 40, 3)
+    assert crop.min() == 255
+    wide = card_crop(img, [50, 20, 90, 60], size=60, margin=0.25)
+    assert wide[0, 0, 0] == 0 and wide[30, 30, 0] == 255
+
+
+def test_card_crop_replicates_the_frame_edge():
+    img = np.zeros((50, 50, 3), np.uint8)
+    img[:, :10] = 200
+    crop = card_crop(img, [-20, 0, 20, 40], size=40, margin=0.0)
+    assert crop[:, 0].min() == 200  # outside the frame: the border column repeated
+    assert crop[:, -1].max() == 0
+
+
+def test_card_crop_of_a_box_outside_the_frame_is_blank():
+    assert card_crop(np.ones((20, 20, 3), np.uint8), [30, 30, 40, 40], 16).max() == 0
+
+
+def test_crops_tensor_is_rgb_in_unit_range():
+    bgr = np.zeros((8, 8, 3), np.uint8)
+    bgr[..., 0] = 255  # blue
+    t = crops_tensor([bgr, bgr])
+    assert t.shape == (2, 3, 8, 8) and t.dtype == np.float32
+    assert t[0, 2].min() == 1.0 and t[0, 0].max() == 0.0
+
+
+def probs(rows: list[dict[int, float]]) -> np.ndarray:
+    p = np.zeros((len(rows), READER_CLASSES), np.float32)
+    for i, row in enumerate(rows):
+        for c, v in row.items():
+            p[i, c] = v
+    return p
+
+
+def test_assign_cards_names_each_card_once():
+    qh = Card.parse("QH").index
+    kh = Card.parse("KH").index
+    # Both boxes look most like QH; the surer one keeps it, the other takes its next best.
+    named = assign_cards(probs([{qh: 0.9, kh: 0.1}, {qh: 0.6, kh: 0.4}]), 0.05)
+    assert sorted((i, c) for i, c, _ in named) == [(0, qh), (1, kh)]
+
+
+def test_assign_cards_leaves_other_and_unsure_boxes_unnamed():
+    qh = Card.parse("QH").index
+    named = assign_cards(probs([{OTHER: 0.8, qh: 0.2}, {qh: 0.03}]), 0.05)
+    assert named == []
+
+
+class FakeFinder:
+    def __init__(self, boxes):
+        self.boxes = np.array(boxes, np.float32)
+        self.asked = None
+
+    def find(self, image, conf):
+        self.asked = conf
+        return self.boxes
+
+
+class FakeReader:
+    size = 16
+
+    def __init__(self, table):
+        self.table = table
+
+    def read(self, crops):
+        assert all(c.shape == (16, 16, 3) for c in crops)
+        return self.table[: len(crops)]
+
+
+def test_two_stage_detector_names_finder_boxes():
+    ah = Card.parse("AH").index
+    finder = FakeFinder([[0, 0, 10, 10], [20, 20, 40, 40], [5, 30, 15, 45]])
+    reader = FakeReader(probs([{ah: 0.7}, {OTHER: 0.9}, {Card.parse("7S").index: 0.5}]))
+    d = TwoStageDetector(finder, reader, find_conf=0.07, min_prob=0.1).detect(
+        np.zeros((50, 50, 3), np.uint8)
+    )
+    assert finder.asked == 0.07
+    assert [str(Card.from_index(int(c))) for c in d.class_id] == ["AH", "7S"]
+    assert d.xyxy.tolist() == [[0, 0, 10, 10], [5, 30, 15, 45]]
+
+
+def test_decode_boxes_ignores_the_class():
+    out = np.zeros((1, 36, 3), np.float32)
+    out[0, :4, 0] = (50, 50, 20, 20)
+    out[0, 4 + 3, 0] = 0.6
+    out[0, :4, 1] = (51, 50, 20, 20)  # the same card, another class: one box
+    out[0, 4 + 9, 1] = 0.5
+    out[0, :4, 2] = (10, 10, 8, 8)
+    out[0, 4 + 1, 2] = 0.02  # under the floor
+    boxes = decode_boxes(out, Letterbox(1.0, 0, 0, 100, 100), 0.05, 0.6)
+    assert boxes.shape == (1, 4)
+    assert boxes[0].tolist() == pytest.approx([40, 40, 60, 60])
