@@ -1,6 +1,7 @@
 """The camera pipeline with a real detector on rendered deal clips: cache reads, score, tune.
 
-    .venv/bin/python benchmarks/realclips.py cache --set tune      # render + detect, once
+    .venv/bin/python benchmarks/realclips.py render --set tune     # render the clips, once
+    .venv/bin/python benchmarks/realclips.py cache --set tune      # detect, once per back-end
     .venv/bin/python benchmarks/realclips.py score --set tune      # pipeline on the cached reads
     .venv/bin/python benchmarks/realclips.py tune --set tune       # grid over tracker settings
 
@@ -84,6 +85,45 @@ class CachedDetector:
         return Detections(xyxy[keep], conf[keep], cls[keep])
 
 
+def clip(args: argparse.Namespace, seed: int, deck: str, violation: bool) -> tuple[dict, list]:
+    """The rendered clip (truth and decoded frames), rendered once and kept under ``--cache``."""
+    base = Path(args.cache) / "clips" / f"{args.set}-{seed}-{deck}-t{args.tricks}"
+    base.parent.mkdir(parents=True, exist_ok=True)
+    video = base.with_suffix(".mp4")
+    if not video.exists():
+        r = render_deal(seed, violation=violation, tricks=args.tricks, deck=deck)
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = write_clip(r, Path(tmp) / "clip.mp4")
+            truth = {
+                "seed": seed,
+                "deck": deck,
+                "violation": violation,
+                "tricks": args.tricks,
+                "record": r.deal.record,
+                "plays": [(t, s, c.index) for t, s, c in r.deal.plays if t <= args.tricks],
+                "winners": r.deal.winners[: args.tricks],
+                "truth_violation": r.deal.violation,
+                "calibration": r.calibration,
+                "fps": r.fps,
+                "rest_frames": r.rest_frames,
+                "labels": r.labels,
+            }
+            base.with_suffix(".pkl").write_bytes(pickle.dumps(truth))
+            Path(paths["video"]).replace(video)
+    truth = pickle.loads(base.with_suffix(".pkl").read_bytes())
+    with VideoSource(str(video)) as src:
+        frames = [f.image for f in src]
+    return truth, frames
+
+
+def render(args: argparse.Namespace) -> None:
+    for seed, deck, violation in clip_specs(args.set, args.clips):
+        t0 = time.monotonic()
+        _, frames = clip(args, seed, deck, violation)
+        print(f"[render] {args.set} {seed} {deck}: {len(frames)} frames, "
+              f"{time.monotonic() - t0:.0f} s", flush=True)  # fmt: skip
+
+
 def cache(args: argparse.Namespace) -> None:
     out = Path(args.cache) / args.backend
     out.mkdir(parents=True, exist_ok=True)
@@ -98,36 +138,17 @@ def cache(args: argparse.Namespace) -> None:
         if path.exists():
             continue
         t0 = time.monotonic()
-        r = render_deal(seed, violation=violation, tricks=args.tricks, deck=deck)
-        with tempfile.TemporaryDirectory() as tmp:
-            paths = write_clip(r, Path(tmp) / "clip.mp4")
-            with VideoSource(paths["video"]) as src:
-                frames = [f.image for f in src]
+        truth, frames = clip(args, seed, deck, violation)
         t1 = time.monotonic()
         reads = []
         for img in frames:
             d = det.detect(img)
             reads.append((d.xyxy, d.confidence, d.class_id))
         t2 = time.monotonic()
-        data = {
-            "seed": seed,
-            "deck": deck,
-            "violation": violation,
-            "tricks": args.tricks,
-            "record": r.deal.record,
-            "plays": [(t, s, c.index) for t, s, c in r.deal.plays if t <= args.tricks],
-            "winners": r.deal.winners[: args.tricks],
-            "truth_violation": r.deal.violation,
-            "calibration": r.calibration,
-            "fps": r.fps,
-            "rest_frames": r.rest_frames,
-            "labels": r.labels,
-            "reads": reads,
-            "size": frames[0].shape[1::-1],
-        }
+        data = {**truth, "reads": reads, "size": frames[0].shape[1::-1]}
         path.write_bytes(pickle.dumps(data))
         print(
-            f"[cache] {path.name}: {len(frames)} frames, render+codec {t1 - t0:.0f} s, "
+            f"[cache] {path.name}: {len(frames)} frames, clip {t1 - t0:.0f} s, "
             f"detect {1000 * (t2 - t1) / len(frames):.0f} ms/frame",
             flush=True,
         )
@@ -268,7 +289,7 @@ def tune(args: argparse.Namespace) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("command", choices=["cache", "score", "tune"])
+    ap.add_argument("command", choices=["render", "cache", "score", "tune"])
     ap.add_argument("--set", default="tune", choices=["tune", "train", "holdout"])
     ap.add_argument("--clips", type=int, default=None, help="first N clips of the set")
     ap.add_argument("--tricks", type=int, default=4)
@@ -280,7 +301,7 @@ def main() -> None:
     ap.add_argument("--top", type=int, default=10)
     ap.add_argument("--assist", action="store_true", help="a person answers 'the deal waits'")
     args = ap.parse_args()
-    {"cache": cache, "score": score, "tune": tune}[args.command](args)
+    {"render": render, "cache": cache, "score": score, "tune": tune}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -113,7 +113,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--batch", type=int, default=128)
     r.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (one cycle)")
     r.add_argument("--resume", type=Path, default=None, help="continue an interrupted last.pt")
-    r.add_argument("--from", dest="weights", type=Path, default=None, help="start from a reader")
+    r.add_argument(
+        "--from",
+        dest="weights",
+        type=Path,
+        default=None,
+        help="start from these weights (default: models/hakam-reader.pt if present)",
+    )
+    r.add_argument("--scratch", action="store_true", help="start from random weights")
     r.set_defaults(func=_train_reader)
 
     x = msub.add_parser("export-reader", help="write the reader's ONNX and OpenVINO files")
@@ -344,6 +351,9 @@ def _train_reader(args) -> int:
         import torch  # noqa: F401
     except ImportError as exc:
         raise CliError("training needs torch: `.venv/bin/pip install -e '.[train]'`") from exc
+    shipped = ROOT / "models" / "hakam-reader.pt"
+    if args.weights is None and not args.scratch and args.resume is None and shipped.exists():
+        args.weights = shipped
     for path, what in ((args.resume, "--resume"), (args.weights, "--from")):
         if path is not None and not path.exists():
             raise CliError(f"{what} {path}: no such checkpoint")

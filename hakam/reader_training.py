@@ -323,7 +323,10 @@ def train_reader(
         sched.load_state_dict(ck["sched"])
         start, best_acc = ck["epoch"] + 1, ck["best_acc"]
     elif weights is not None:
-        model.load_state_dict(torch.load(weights, weights_only=False)["model"])
+        state = torch.load(weights, weights_only=False)["model"]
+        model.load_state_dict(
+            {k: v.float() if v.is_floating_point() else v for k, v in state.items()}
+        )
     gen = torch.Generator().manual_seed(seed + 1)
     t0 = time.time()
     deadline = t0 + hours * 3600 if hours else None
@@ -381,7 +384,8 @@ def train_reader(
 
 
 def export_reader(checkpoint: Path, out_dir: Path, name: str = "hakam-reader") -> dict:
-    """Write ``name.onnx`` (dynamic batch), ``name_openvino/`` (FP16) and ``name.json``."""
+    """Write ``name.onnx`` (dynamic batch), ``name_openvino/`` (FP16), ``name.pt`` and
+    ``name.json``."""
     import openvino as ov
     import torch
 
@@ -404,8 +408,11 @@ def export_reader(checkpoint: Path, out_dir: Path, name: str = "hakam-reader") -
     ov_dir = out_dir / f"{name}_openvino"
     ov_dir.mkdir(exist_ok=True)
     ov.save_model(ov.convert_model(str(onnx_path)), str(ov_dir / f"{name}.xml"))
+    # Weights alone, FP16: what `hakam model train-reader` continues from.
+    torch.save({"model": {k: v.half() for k, v in ck["model"].items()}}, out_dir / f"{name}.pt")
     info = {
         "onnx": onnx_path.name,
+        "weights": f"{name}.pt",
         "openvino": ov_dir.name,
         "crop_size": CROP_SIZE,
         "crop_margin": 0.06,

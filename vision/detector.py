@@ -361,14 +361,14 @@ def reader_path(backend: str, models_dir: Path | None = None) -> Path:
 def make_detector(
     backend: str | None = None,
     models_dir: Path | None = None,
-    conf: float = 0.25,
+    conf: float | None = None,
     threads: int = 0,
     stages: int | None = None,
 ) -> Detector:
     """The detector for ``backend`` (None: OpenVINO, else ONNX Runtime, whichever has a model).
 
     ``stages`` 2 names the finder's boxes with the card reader (``vision.reader``); None takes
-    the shipped choice from the model card file.
+    the shipped choice from the model card file, and ``conf`` None its tuned threshold.
     """
     if backend is None:
         found = [b for b in available_backends(models_dir) if b != "ultralytics"]
@@ -389,6 +389,9 @@ def make_detector(
         stages = int(settings.get("stages", 1))
     if stages not in (1, 2):
         raise DetectorError(f"--stages: {stages} (1 or 2)")
+    two = settings.get("two_stage", {})
+    if conf is None:
+        conf = float((two if stages == 2 else settings).get("threshold", 0.25))
     if stages == 2:
         if backend == "ultralytics":
             raise DetectorError("--stages 2 runs on openvino or onnx, not ultralytics")
@@ -402,7 +405,6 @@ def make_detector(
         finder = (OnnxDetector if backend == "onnx" else OpenVinoDetector)(
             path, conf, threads=threads
         )
-        two = settings.get("two_stage", {})
         return TwoStageDetector(
             finder,
             CardReader(rpath, backend, threads=threads),

@@ -58,9 +58,14 @@ def test_detect_json_prints_one_line_per_image_with_baloot_cards_only(scenes, tm
             assert c["card"] in CARD_NAMES and 0 <= c["conf"] <= 1 and len(c["box"]) == 4
 
 
-def test_detect_reads_a_large_clear_card():
+@pytest.mark.parametrize("stages", [1, 2])
+def test_detect_reads_a_large_clear_card(stages):
     """A card filling a plain frame is read as itself (the model's most basic promise)."""
     from datasets import art
+    from vision.detector import reader_path
+
+    if stages == 2 and not reader_path("openvino").exists():
+        pytest.skip("no card reader in models/")
     from datasets.generator import sample_camera
     from datasets.scene import CardPlacement, Renderer
 
@@ -90,7 +95,7 @@ def test_detect_reads_a_large_clear_card():
         )
         from vision.detector import make_detector
 
-        d = make_detector(conf=0.25).detect(img)
+        d = make_detector(conf=0.25, stages=stages).detect(img)
         hits += name in [CARD_NAMES[int(c)] for c in d.class_id]
     assert hits >= 3
 

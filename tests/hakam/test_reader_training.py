@@ -85,3 +85,22 @@ def test_train_reader_cli_refuses_a_missing_checkpoint(tmp_path):
     )
     assert r.returncode == 2
     assert r.stderr.strip() == f"hakam: error: --resume {tmp_path / 'x'}: no such checkpoint"
+
+
+def test_export_reader_runs_on_both_runtimes_without_torch_at_run_time(tmp_path):
+    from hakam.reader_training import export_reader, reader_net
+    from vision.reader import CardReader
+
+    torch.save({"model": reader_net().state_dict(), "val_acc": 0.5, "epoch": 0}, tmp_path / "r.pt")
+    info = export_reader(tmp_path / "r.pt", tmp_path / "out")
+    assert info["crop_size"] == CROP_SIZE and len(info["classes"]) == READER_CLASSES
+    crops = [np.full((CROP_SIZE, CROP_SIZE, 3), v, np.uint8) for v in (0, 128, 255)]
+    reads = []
+    for backend, path in (("onnx", "hakam-reader.onnx"), ("openvino", "hakam-reader_openvino")):
+        reader = CardReader(tmp_path / "out" / path, backend)
+        assert reader.size == CROP_SIZE
+        p = reader.read(crops)
+        assert p.shape == (3, READER_CLASSES) and np.allclose(p.sum(1), 1, atol=1e-4)
+        reads.append(p)
+    assert np.allclose(reads[0], reads[1], atol=0.02)  # FP16 OpenVINO weights vs FP32 ONNX
+    assert (tmp_path / "out" / "hakam-reader.pt").exists()
