@@ -8,7 +8,8 @@ cards, arms, cups) and random patches of table. A scene card less than 40% visib
 fan) gives no crop: its box shows mostly other cards.
 
 Training needs torch (the ``train`` extra) and runs on two CPU cores: a small residual network
-at 96 px, checkpoints every epoch, resumable; export writes ONNX and OpenVINO files.
+at 112 px (``vision.reader.CROP_SIZE``), checkpoints every epoch, resumable; export writes ONNX
+and OpenVINO files.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import cv2
 import numpy as np
 
 from engine.cards import CARD_NAMES
-from vision.reader import CROP_SIZE, OTHER, READER_CLASSES, card_crop
+from vision.reader import CROP_MARGIN, CROP_SIZE, OTHER, READER_CLASSES, card_crop
 
 STORE_SIZE = 112  # crops are stored a little larger, so training can cut and scale them
 MIN_VISIBLE = 0.4  # share of a card that must show for its crop to teach the reader its name
@@ -415,7 +416,7 @@ def export_reader(checkpoint: Path, out_dir: Path, name: str = "hakam-reader") -
         "weights": f"{name}.pt",
         "openvino": ov_dir.name,
         "crop_size": CROP_SIZE,
-        "crop_margin": 0.06,
+        "crop_margin": CROP_MARGIN,
         "classes": [*CARD_NAMES, "other"],
         "val_acc": round(float(ck.get("val_acc", 0.0)), 4),
         "epoch": int(ck.get("epoch", -1)) + 1,
