@@ -254,6 +254,22 @@ def _need_training_packages():
         ) from exc
 
 
+def _real_photos(real: Path) -> Path | None:
+    """The ``--real`` folder of training photos, checked: None for 'none', never an eval set."""
+    from hakam import training
+    from hakam.cli import CliError
+
+    if str(real) == "none":
+        return None
+    try:
+        training.check_not_eval_only(real)
+    except training.EvalOnlyDataError as exc:
+        raise CliError(str(exc)) from exc
+    if not (real / "data.yaml").exists():
+        raise CliError(f"--real {real}: no data.yaml (use 'none' to train without it)")
+    return real
+
+
 def _train(args) -> int:
     from hakam import training
     from hakam.cli import CliError
@@ -263,14 +279,7 @@ def _train(args) -> int:
     for key in ("imgsz", "batch"):
         if getattr(args, key):
             recipe[key] = getattr(args, key)
-    real = None if str(args.real) == "none" else args.real
-    try:
-        if real is not None:
-            training.check_not_eval_only(real)
-            if not (real / "data.yaml").exists():
-                raise CliError(f"--real {real}: no data.yaml (use 'none' to train without it)")
-    except training.EvalOnlyDataError as exc:
-        raise CliError(str(exc)) from exc
+    real = _real_photos(args.real)
     work = args.out.parent / (args.out.name + "-data")
     synth = args.synth or work / "synth"
     if not (synth / "train" / "images").is_dir():
@@ -344,7 +353,7 @@ def _bundle(args) -> int:
 
 
 def _train_reader(args) -> int:
-    from hakam import reader_training, training
+    from hakam import reader_training
     from hakam.cli import CliError
 
     try:
@@ -358,14 +367,7 @@ def _train_reader(args) -> int:
         if path is not None and not path.exists():
             raise CliError(f"{what} {path}: no such checkpoint")
     if not (args.data / "crops.npy").exists():
-        real = None if str(args.real) == "none" else args.real
-        if real is not None:
-            try:
-                training.check_not_eval_only(real)
-            except training.EvalOnlyDataError as exc:
-                raise CliError(str(exc)) from exc
-            if not (real / "data.yaml").exists():
-                raise CliError(f"--real {real}: no data.yaml (use 'none' to train without it)")
+        real = _real_photos(args.real)
         print(f"[reader] cutting crops from {args.scenes} scenes into {args.data}", flush=True)
         reader_training.build_crops(args.data, args.scenes, real, seed=args.seed)
     best = reader_training.train_reader(
