@@ -260,3 +260,38 @@ def load_deck_images(deck: DeckSource) -> dict[str, np.ndarray]:
                 img = np.dstack([img, np.full(img.shape[:2], 255, np.uint8)])
             images[p.stem] = img
     return images
+
+
+COURT_NAMES: tuple[str, ...] = tuple(c for c in CARD_NAMES if c[:-1] in ("J", "Q", "K"))
+INDEX_CORNER = (0.2, 0.26)  # width, height share of a card that holds its corner index and pip
+
+
+def swap_figure(face: np.ndarray, donor: np.ndarray, corner=INDEX_CORNER) -> np.ndarray:
+    """A court card's own corner indices over another court card's figure.
+
+    Designs draw their J, Q and K so differently that a reader trained on a few designs learns
+    the figures, and names an unseen design's king by its colours. On these composites only
+    the corners tell the card, so the reader learns to read them. All four corners come from
+    ``face`` (some designs print the index in all four), the rest from ``donor`` stretched to
+    the same size, and the card's own outline (alpha) is kept.
+    """
+    h, w = face.shape[:2]
+    out = cv2.resize(donor, (w, h), interpolation=cv2.INTER_AREA)
+    out[:, :, 3] = face[:, :, 3]
+    cw, ch = round(corner[0] * w), round(corner[1] * h)
+    for ys in (slice(0, ch), slice(h - ch, h)):
+        for xs in (slice(0, cw), slice(w - cw, w)):
+            out[ys, xs] = face[ys, xs]
+    return out
+
+
+def swapped_deck(
+    images: dict[str, np.ndarray], donors: list[dict[str, np.ndarray]], rng: np.random.Generator
+) -> dict[str, np.ndarray]:
+    """One design's rasters with every court figure replaced by a random donor court figure."""
+    out = dict(images)
+    for card in COURT_NAMES:
+        donor_deck = donors[int(rng.integers(len(donors)))]
+        donor = donor_deck[COURT_NAMES[int(rng.integers(len(COURT_NAMES)))]]
+        out[card] = swap_figure(images[card], donor)
+    return out

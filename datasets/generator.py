@@ -298,12 +298,24 @@ class _Worker:
     def __init__(self, seed: int, imgsz: int):
         self.seed, self.imgsz = seed, imgsz
         self.decks: dict[str, Renderer] = {}
+        self.swapped: dict[tuple[str, int], Renderer] = {}
         self.textures: dict[int, np.ndarray] = {}
 
     def renderer(self, deck: art.DeckSource) -> Renderer:
         if deck.name not in self.decks:
             self.decks[deck.name] = Renderer(art.load_deck_images(deck))
         return self.decks[deck.name]
+
+    def swapped_renderer(
+        self, deck: art.DeckSource, donors: list[art.DeckSource], k: int
+    ) -> Renderer:
+        """Variant ``k`` of a design whose court figures come from other cards (cached)."""
+        key = (deck.name, k)
+        if key not in self.swapped:
+            rng = np.random.default_rng([self.seed, 31, k, *deck.name.encode()])
+            images = [self.renderer(d).deck for d in donors]
+            self.swapped[key] = Renderer(art.swapped_deck(self.renderer(deck).deck, images, rng))
+        return self.swapped[key]
 
     def texture(self, k: int) -> np.ndarray:
         if k not in self.textures:
@@ -320,8 +332,22 @@ def _init(seed: int, imgsz: int) -> None:
     _STATE = _Worker(seed, imgsz)
 
 
-def render_one(seed: int, split: str, i: int, imgsz: int, decks: list[art.DeckSource]):
-    """Render image ``i`` of ``split``: returns (BGR image, labels, metadata)."""
+SWAP_VARIANTS = 3  # court-swapped variants of each design, per worker
+
+
+def render_one(
+    seed: int,
+    split: str,
+    i: int,
+    imgsz: int,
+    decks: list[art.DeckSource],
+    court_swap: float = 0.0,
+):
+    """Render image ``i`` of ``split``: returns (BGR image, labels, metadata).
+
+    ``court_swap`` is the share of scenes drawn with court figures swapped between cards
+    (``art.swap_figure``; reader training only): the scene is otherwise the same one.
+    """
     state = _STATE if _STATE is not None else _Worker(seed, imgsz)
     split_id = {"train": 0, "val": 1, "holdout": 2}.get(split, 3)
     rng = np.random.default_rng([seed, split_id, i])
@@ -330,6 +356,12 @@ def render_one(seed: int, split: str, i: int, imgsz: int, decks: list[art.DeckSo
     kind, cam, cards, occ = sample_scene(rng, w, h)
     tex = state.texture(int(rng.integers(N_TEXTURES)))
     renderer = state.renderer(deck)
+    swapped = False
+    if court_swap > 0:  # its own random stream: the scene itself does not change
+        srng = np.random.default_rng([seed, split_id, i, 31])
+        if srng.random() < court_swap:
+            renderer = state.swapped_renderer(deck, decks, int(srng.integers(SWAP_VARIANTS)))
+            swapped = True
     img, labels = renderer.render(rng, cam, tex, cards, occ)
     img = jpeg(img, int(rng.integers(35, 96)))
     objects = renderer.last_objects
@@ -343,6 +375,7 @@ def render_one(seed: int, split: str, i: int, imgsz: int, decks: list[art.DeckSo
         objects = [[o[0] * sx, o[1] * sy, o[2] * sx, o[3] * sy] for o in objects]
     meta = {
         "deck": deck.name,
+        "court_swap": swapped,
         "kind": kind,
         "size": [img.shape[1], img.shape[0]],
         "tilt": round(cam.tilt, 1),

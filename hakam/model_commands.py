@@ -102,6 +102,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--scenes", type=int, default=12000, help="synthetic scenes to cut crops from")
     r.add_argument("--seed", type=int, default=11, help="seed of those scenes and crops")
     r.add_argument(
+        "--court-swap",
+        type=float,
+        default=0.5,
+        help="share of scenes whose J/Q/K wear another card's figure, so only the corner "
+        "index names them (0 to 1)",
+    )
+    r.add_argument(
         "--real",
         type=Path,
         default=SHARED_REAL / "rf100-poker-cards",
@@ -356,6 +363,8 @@ def _train_reader(args) -> int:
     from hakam import reader_training
     from hakam.cli import CliError
 
+    if not 0.0 <= args.court_swap <= 1.0:
+        raise CliError(f"--court-swap {args.court_swap}: must be between 0 and 1")
     try:
         import torch  # noqa: F401
     except ImportError as exc:
@@ -369,7 +378,9 @@ def _train_reader(args) -> int:
     if not (args.data / "crops.npy").exists():
         real = _real_photos(args.real)
         print(f"[reader] cutting crops from {args.scenes} scenes into {args.data}", flush=True)
-        reader_training.build_crops(args.data, args.scenes, real, seed=args.seed)
+        reader_training.build_crops(
+            args.data, args.scenes, real, seed=args.seed, court_swap=args.court_swap
+        )
     best = reader_training.train_reader(
         args.data,
         args.out,

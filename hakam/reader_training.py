@@ -60,11 +60,14 @@ def random_patch(rng, w: int, h: int, avoid: list, tries: int = 20):
     return None
 
 
-def scene_crops(seed: int, i: int, decks) -> tuple[list[np.ndarray], list[int]]:
-    """Crops and classes from synthetic scene ``i`` (training decks)."""
+def scene_crops(
+    seed: int, i: int, decks, court_swap: float = 0.0
+) -> tuple[list[np.ndarray], list[int]]:
+    """Crops and classes from synthetic scene ``i`` (training decks; ``court_swap`` as in
+    ``datasets.generator.render_one``)."""
     from datasets.generator import render_one
 
-    img, labels, meta = render_one(seed, "train", i, 640, decks)
+    img, labels, meta = render_one(seed, "train", i, 640, decks, court_swap)
     rng = np.random.default_rng([seed, 77, i])
     h, w = img.shape[:2]
     crops, classes = [], []
@@ -100,8 +103,8 @@ def _init() -> None:
 
 
 def _scene_job(args):
-    seed, i = args
-    return scene_crops(seed, i, _DECKS)
+    seed, i, court_swap = args
+    return scene_crops(seed, i, _DECKS, court_swap)
 
 
 def real_crops(root: Path, repeats: int, seed: int) -> tuple[list[np.ndarray], list[int]]:
@@ -150,8 +153,13 @@ def build_crops(
     workers: int = 2,
     real_repeats: int = 4,
     progress: bool = True,
+    court_swap: float = 0.0,
 ) -> dict:
-    """Write ``out/crops.npy`` (N x S x S x 3 BGR uint8) and ``out/classes.npy``."""
+    """Write ``out/crops.npy`` (N x S x S x 3 BGR uint8) and ``out/classes.npy``.
+
+    ``court_swap``: share of scenes whose court cards wear another card's figure, so that
+    only their corner indices name them.
+    """
     from datasets import art
 
     art.ensure_art(art.available_decks(holdout=False), progress=progress)
@@ -161,7 +169,7 @@ def build_crops(
     t0 = time.time()
     ctx = mp.get_context("spawn")
     with ctx.Pool(max(1, workers), initializer=_init) as pool:
-        jobs = [(seed, i) for i in range(scenes)]
+        jobs = [(seed, i, court_swap) for i in range(scenes)]
         for k, (cs, ks) in enumerate(pool.imap(_scene_job, jobs, chunksize=8), 1):
             crops += cs
             classes += ks
@@ -188,6 +196,7 @@ def build_crops(
         "other": int(sum(c == OTHER for c in classes)),
         "scenes": scenes,
         "seed": seed,
+        "court_swap": court_swap,
         "store_size": STORE_SIZE,
         "seconds": round(time.time() - t0, 1),
     }

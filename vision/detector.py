@@ -195,6 +195,46 @@ def _static_size(shape: Sequence[Any], default: int = 640) -> int | tuple[int, i
     return h if h == w else (h, w)
 
 
+def onnx_session(path: str | Path, threads: int = 0):
+    """An ONNX Runtime CPU session for a model file; DetectorError in one line if it cannot load."""
+    import onnxruntime as ort
+
+    p = Path(path)
+    if not p.is_file():
+        raise DetectorError(f"onnx: no model at {p}")
+    opts = ort.SessionOptions()
+    if threads:
+        opts.intra_op_num_threads = threads
+    opts.log_severity_level = 3
+    try:
+        return ort.InferenceSession(str(p), opts, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own exception types
+        raise DetectorError(f"onnx: cannot load {p}: {str(exc).splitlines()[0]}") from None
+
+
+def openvino_model(path: str | Path, threads: int = 0):
+    """An OpenVINO model compiled for the CPU, for latency; from an ``*_openvino`` folder with
+    one ``.xml``, an ``.xml`` or an ``.onnx``. DetectorError in one line if it cannot load."""
+    import openvino as ov
+
+    p = Path(path)
+    if p.is_dir():
+        xmls = sorted(p.glob("*.xml"))
+        if not xmls:
+            raise DetectorError(f"openvino: no .xml model in {p}")
+        p = xmls[0]
+    if not p.is_file():
+        raise DetectorError(f"openvino: no model at {p}")
+    config = {"PERFORMANCE_HINT": "LATENCY"}
+    if threads:
+        config["INFERENCE_NUM_THREADS"] = str(threads)
+    try:
+        core = ov.Core()
+        return core.compile_model(core.read_model(str(p)), "CPU", config)
+    except Exception as exc:  # openvino raises RuntimeError with long text
+        raise DetectorError(f"openvino: cannot load {p}: {str(exc).splitlines()[0]}") from None
+
+
 class OnnxDetector(_YoloBase):
     """ONNX Runtime on the CPU."""
 
@@ -202,19 +242,7 @@ class OnnxDetector(_YoloBase):
 
     def __init__(self, path: str | Path, conf: float = 0.25, iou: float = 0.5, threads: int = 0):
         super().__init__(conf, iou)
-        import onnxruntime as ort
-
-        p = Path(path)
-        if not p.is_file():
-            raise DetectorError(f"onnx: no model at {p}")
-        opts = ort.SessionOptions()
-        if threads:
-            opts.intra_op_num_threads = threads
-        opts.log_severity_level = 3
-        try:
-            self.session = ort.InferenceSession(str(p), opts, providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime raises its own exception types
-            raise DetectorError(f"onnx: cannot load {p}: {str(exc).splitlines()[0]}") from None
+        self.session = onnx_session(path, threads)
         inp = self.session.get_inputs()[0]
         self.input_name = inp.name
         self.imgsz = _static_size(inp.shape)
@@ -230,25 +258,7 @@ class OpenVinoDetector(_YoloBase):
 
     def __init__(self, path: str | Path, conf: float = 0.25, iou: float = 0.5, threads: int = 0):
         super().__init__(conf, iou)
-        import openvino as ov
-
-        p = Path(path)
-        if p.is_dir():
-            xmls = sorted(p.glob("*.xml"))
-            if not xmls:
-                raise DetectorError(f"openvino: no .xml model in {p}")
-            p = xmls[0]
-        if not p.is_file():
-            raise DetectorError(f"openvino: no model at {p}")
-        core = ov.Core()
-        config = {"PERFORMANCE_HINT": "LATENCY"}
-        if threads:
-            config["INFERENCE_NUM_THREADS"] = str(threads)
-        try:
-            model = core.read_model(str(p))
-            self.compiled = core.compile_model(model, "CPU", config)
-        except Exception as exc:  # openvino raises RuntimeError with long text
-            raise DetectorError(f"openvino: cannot load {p}: {str(exc).splitlines()[0]}") from None
+        self.compiled = openvino_model(path, threads)
         shape = self.compiled.input(0).get_partial_shape()
         self.imgsz = _static_size([d.get_length() if d.is_static else -1 for d in shape])
         self.request = self.compiled.create_infer_request()

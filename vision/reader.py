@@ -96,31 +96,18 @@ class CardReader:
     """The crop classifier on OpenVINO or ONNX Runtime (never torch at run time)."""
 
     def __init__(self, path: str | Path, backend: str = "openvino", threads: int = 0) -> None:
+        from vision.detector import onnx_session, openvino_model
+
         self.path = Path(path)
         self.backend = backend
         if backend == "onnx":
-            import onnxruntime as ort
-
-            opts = ort.SessionOptions()
-            if threads:
-                opts.intra_op_num_threads = threads
-            self._sess = ort.InferenceSession(
-                str(self.path), opts, providers=["CPUExecutionProvider"]
-            )
+            self._sess = onnx_session(self.path, threads)
             self._input = self._sess.get_inputs()[0].name
             side = self._sess.get_inputs()[0].shape[2]
         else:
-            import openvino as ov
-
-            core = ov.Core()
-            config = {"PERFORMANCE_HINT": "LATENCY"}
-            if threads:
-                config["INFERENCE_NUM_THREADS"] = threads
-            xml = self.path / (self.path.name.removesuffix("_openvino") + ".xml")
-            model = core.read_model(str(xml if self.path.is_dir() else self.path))
-            side = model.input().get_partial_shape()[2]
-            side = side.get_length() if side.is_static else None
-            self._compiled = core.compile_model(model, "CPU", config)
+            self._compiled = openvino_model(self.path, threads)
+            dim = self._compiled.input(0).get_partial_shape()[2]
+            side = dim.get_length() if dim.is_static else None
         self.size = side if isinstance(side, int) else CROP_SIZE  # the side it was trained at
 
     def logits(self, batch: np.ndarray) -> np.ndarray:

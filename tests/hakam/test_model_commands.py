@@ -134,3 +134,10 @@ def test_two_stages_without_a_reader_is_a_one_line_error(tmp_path):
     assert (
         r.stderr.startswith("hakam: error: onnx: no card reader at") and "Traceback" not in r.stderr
     )
+
+
+def test_train_reader_refuses_a_court_swap_share_outside_0_to_1(tmp_path):
+    r = hakam("model", "train-reader", "--court-swap", "1.5", "--data", str(tmp_path / "d"))
+    assert r.returncode == 2
+    assert r.stderr.strip() == "hakam: error: --court-swap 1.5: must be between 0 and 1"
+    assert not (tmp_path / "d").exists()

@@ -1,0 +1,57 @@
+"""Court-figure swapping: the reader's lesson that a court card is named by its corners."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from datasets import art
+from datasets.generator import render_one
+from engine.cards import CARD_NAMES
+
+
+def _card(h: int, w: int, value: int) -> np.ndarray:
+    img = np.full((h, w, 4), value, np.uint8)
+    img[:, :, 3] = 255
+    img[:3, :3, 3] = 0  # a rounded corner the composite must keep
+    return img
+
+
+def test_swap_figure_keeps_the_corner_indices_and_outline():
+    face, donor = _card(100, 70, 10), _card(200, 150, 200)
+    donor[:, :, 3] = 255
+    out = art.swap_figure(face, donor, corner=(0.2, 0.25))
+    assert out.shape == face.shape
+    np.testing.assert_array_equal(out[:, :, 3], face[:, :, 3])
+    for ys, xs in ((slice(0, 25), slice(0, 14)), (slice(75, 100), slice(56, 70))):
+        np.testing.assert_array_equal(out[ys, xs, :3], face[ys, xs, :3])
+    assert (out[30:70, 20:50, :3] == 200).all()  # the figure is the donor's
+
+
+def test_swapped_deck_changes_only_court_cards():
+    rng = np.random.default_rng(0)
+    images = {c: _card(60, 40, i) for i, c in enumerate(CARD_NAMES)}
+    donor = {c: _card(60, 40, 250) for c in CARD_NAMES}
+    out = art.swapped_deck(images, [donor], rng)
+    assert set(art.COURT_NAMES) == {f"{r}{s}" for r in "JQK" for s in "CDHS"}
+    for c in CARD_NAMES:
+        if c in art.COURT_NAMES:
+            assert (out[c][30, 20, :3] == 250).all()
+        else:
+            assert out[c] is images[c]
+
+
+@pytest.mark.skipif(not art.available_decks(holdout=False), reason="card art not installed")
+def test_court_swap_draws_the_same_scene_with_other_figures():
+    decks = art.available_decks(holdout=False)
+    plain_img, plain_labels, plain_meta = render_one(5, "train", 3, 320, decks)
+    img, labels, meta = render_one(5, "train", 3, 320, decks, court_swap=1.0)
+    again, *_ = render_one(5, "train", 3, 320, decks, court_swap=0.0)
+    np.testing.assert_array_equal(again, plain_img)  # no swap: the scene as it always was
+    assert meta["court_swap"] and not plain_meta["court_swap"]
+    assert [lb.box for lb in labels] == [lb.box for lb in plain_labels]
+    assert [lb.card for lb in labels] == [lb.card for lb in plain_labels]
+    court = next(lb for lb in labels if lb.card in art.COURT_NAMES and lb.visible > 0.5)
+    x1, y1, x2, y2 = (round(v) for v in court.box)
+    diff = np.abs(img[y1:y2, x1:x2].astype(int) - plain_img[y1:y2, x1:x2].astype(int))
+    assert diff.mean() > 5  # its figure is another card's
