@@ -55,7 +55,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     e = msub.add_parser("export", help="write ONNX and OpenVINO files from .pt weights")
     e.add_argument("weights", type=Path)
     e.add_argument("--out", type=Path, default=ROOT / "models")
-    e.add_argument("--imgsz", type=int, default=640)
+    e.add_argument("--imgsz", type=int, default=640, help="input side (the long side if dynamic)")
+    e.add_argument(
+        "--static", action="store_true", help="a fixed square input instead of a free H x W"
+    )
     e.set_defaults(func=_export)
 
     v = msub.add_parser("eval", help="box and per-image card-set metrics on a labelled folder")
@@ -347,7 +350,7 @@ def _export(args) -> int:
     _need_training_packages()
     if not args.weights.exists():
         raise CliError(f"{args.weights}: no such weights file")
-    info = training.export(args.weights, args.out, args.imgsz)
+    info = training.export(args.weights, args.out, args.imgsz, dynamic=not args.static)
     print(json.dumps(info))
     return 0
 

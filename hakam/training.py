@@ -268,9 +268,17 @@ def train(
     return best if best.exists() else save_to / "last.pt"
 
 
-def export(weights: Path, out_dir: Path, imgsz: int = 640, stem: str = "hakam-cards") -> dict:
-    """Write ``stem.onnx`` and ``stem_openvino/`` (FP16 weights) next to a copy of the .pt."""
+def export(
+    weights: Path, out_dir: Path, imgsz: int = 640, stem: str = "hakam-cards", dynamic: bool = True
+) -> dict:
+    """Write ``stem.onnx`` and ``stem_openvino/`` (FP16 weights) next to a copy of the .pt.
+
+    ``dynamic`` leaves the input's height and width free: the run time then feeds each frame at
+    ``imgsz`` on its long side, padded only to the stride (a 640x480 frame as 480x640).
+    """
     import tempfile
+
+    import openvino as ov
 
     set_offline(Path(tempfile.gettempdir()) / "hakam-ultralytics")
     from ultralytics import YOLO
@@ -278,24 +286,21 @@ def export(weights: Path, out_dir: Path, imgsz: int = 640, stem: str = "hakam-ca
     out_dir.mkdir(parents=True, exist_ok=True)
     model = YOLO(str(weights))
     onnx_path = Path(
-        model.export(format="onnx", imgsz=imgsz, dynamic=False, simplify=True, opset=None)
+        model.export(format="onnx", imgsz=imgsz, dynamic=dynamic, simplify=True, opset=None)
     )
     target = out_dir / f"{stem}.onnx"
     if onnx_path.resolve() != target.resolve():
         shutil.move(str(onnx_path), target)
-    ov_dir = Path(YOLO(str(weights)).export(format="openvino", imgsz=imgsz, half=True))
     ov_target = out_dir / f"{stem}_openvino"
     if ov_target.exists():
         shutil.rmtree(ov_target)
-    shutil.move(str(ov_dir), ov_target)
-    for p in ov_target.glob("*.xml"):
-        p.rename(ov_target / f"{stem}.xml")
-    for p in ov_target.glob("*.bin"):
-        p.rename(ov_target / f"{stem}.bin")
+    ov_target.mkdir()
+    ov.save_model(ov.convert_model(str(target)), str(ov_target / f"{stem}.xml"))  # FP16 weights
     info = {
         "onnx": target.name,
         "openvino": ov_target.name,
         "imgsz": imgsz,
+        "dynamic": dynamic,
         "names": list(CARD_NAMES),
     }
     card = out_dir / f"{stem}.json"

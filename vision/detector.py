@@ -14,6 +14,7 @@ tuning only, never a default.
 from __future__ import annotations
 
 import importlib.util
+import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -161,10 +162,31 @@ def decode_boxes(
     return xyxy[nms(xyxy, conf, iou_threshold)]
 
 
+STRIDE = 32  # a YOLO input side is a multiple of the network's largest stride
+
+
+def rect_shape(height: int, width: int, long_side: int) -> tuple[int, int]:
+    """The smallest model input that holds a frame scaled to ``long_side``: (H, W), stride-sized.
+
+    A 640x480 frame runs as 480x640 instead of being padded to 640x640: the same scale, so the
+    same detections, for three quarters of the work.
+    """
+    s = long_side / max(height, width)
+    return (
+        math.ceil(round(height * s) / STRIDE) * STRIDE,
+        math.ceil(round(width * s) / STRIDE) * STRIDE,
+    )
+
+
 class _YoloBase:
-    """Shared letterbox + decode; a back-end only implements ``_infer``."""
+    """Shared letterbox + decode; a back-end only implements ``_infer``.
+
+    A model exported with a fixed input is fed that size; one exported with a free height and
+    width (``dynamic``) is fed each frame at ``imgsz`` on its long side, padded only to the stride.
+    """
 
     imgsz: int | tuple[int, int] = 640  # square side, or (height, width) of a static model
+    dynamic = False
     name = "yolo"
 
     def __init__(self, conf: float = 0.25, iou: float = 0.5) -> None:
@@ -173,25 +195,34 @@ class _YoloBase:
     def _infer(self, tensor: np.ndarray) -> np.ndarray:
         raise NotImplementedError
 
+    def _input(self, padded: np.ndarray) -> np.ndarray:
+        return to_tensor(padded)
+
+    def _run(self, image: np.ndarray) -> tuple[np.ndarray, Letterbox]:
+        size = self.imgsz
+        if self.dynamic:
+            side = size if isinstance(size, int) else max(size)
+            size = rect_shape(image.shape[0], image.shape[1], side)
+        padded, box = letterbox(image, size)
+        return self._infer(self._input(padded)), box
+
     def detect(self, image: np.ndarray) -> Detections:
-        padded, box = letterbox(image, self.imgsz)
-        raw = self._infer(to_tensor(padded))
-        return decode_yolo(raw, box, self.conf, self.iou)
+        return decode_yolo(*self._run(image), self.conf, self.iou)
 
     def find(self, image: np.ndarray, conf: float = 0.05, iou: float = 0.6) -> np.ndarray:
         """Card boxes of any class (the first stage of ``vision.reader.TwoStageDetector``)."""
-        padded, box = letterbox(image, self.imgsz)
-        return decode_boxes(self._infer(to_tensor(padded)), box, conf, iou)
+        return decode_boxes(*self._run(image), conf, iou)
 
 
-def _static_size(shape: Sequence[Any], default: int = 640) -> int | tuple[int, int]:
-    """The model input size from its (1, 3, H, W) shape: H for a square model, else (H, W)."""
+def _static_size(shape: Sequence[Any], default: int = 640) -> int | tuple[int, int] | None:
+    """The model input size from its (1, 3, H, W) shape: H for a square model, else (H, W);
+    None when height and width are free (a dynamic export)."""
     try:
         h, w = int(shape[-2]), int(shape[-1])
     except (TypeError, ValueError, IndexError):
-        return default
+        return None
     if h <= 0 or w <= 0:
-        return default
+        return None
     return h if h == w else (h, w)
 
 
@@ -212,9 +243,13 @@ def onnx_session(path: str | Path, threads: int = 0):
         raise DetectorError(f"onnx: cannot load {p}: {str(exc).splitlines()[0]}") from None
 
 
-def openvino_model(path: str | Path, threads: int = 0):
+def openvino_model(path: str | Path, threads: int = 0, bgr_u8: bool = False):
     """An OpenVINO model compiled for the CPU, for latency; from an ``*_openvino`` folder with
-    one ``.xml``, an ``.xml`` or an ``.onnx``. DetectorError in one line if it cannot load."""
+    one ``.xml``, an ``.xml`` or an ``.onnx``. DetectorError in one line if it cannot load.
+
+    ``bgr_u8``: the compiled model takes the padded frame itself (1xHxWx3 BGR uint8) and does
+    the colour order, layout and 0..1 scaling inside, where it is cheaper than in numpy.
+    """
     import openvino as ov
 
     p = Path(path)
@@ -230,7 +265,18 @@ def openvino_model(path: str | Path, threads: int = 0):
         config["INFERENCE_NUM_THREADS"] = str(threads)
     try:
         core = ov.Core()
-        return core.compile_model(core.read_model(str(p)), "CPU", config)
+        model = core.read_model(str(p))
+        if bgr_u8:
+            ppp = ov.preprocess.PrePostProcessor(model)
+            ppp.input().tensor().set_element_type(ov.Type.u8).set_layout(
+                ov.Layout("NHWC")
+            ).set_color_format(ov.preprocess.ColorFormat.BGR)
+            ppp.input().model().set_layout(ov.Layout("NCHW"))
+            ppp.input().preprocess().convert_element_type(ov.Type.f32).convert_color(
+                ov.preprocess.ColorFormat.RGB
+            ).scale(255.0)
+            model = ppp.build()
+        return core.compile_model(model, "CPU", config)
     except Exception as exc:  # openvino raises RuntimeError with long text
         raise DetectorError(f"openvino: cannot load {p}: {str(exc).splitlines()[0]}") from None
 
@@ -240,12 +286,21 @@ class OnnxDetector(_YoloBase):
 
     name = "onnx"
 
-    def __init__(self, path: str | Path, conf: float = 0.25, iou: float = 0.5, threads: int = 0):
+    def __init__(
+        self,
+        path: str | Path,
+        conf: float = 0.25,
+        iou: float = 0.5,
+        threads: int = 0,
+        imgsz: int = 640,
+    ):
         super().__init__(conf, iou)
         self.session = onnx_session(path, threads)
         inp = self.session.get_inputs()[0]
         self.input_name = inp.name
-        self.imgsz = _static_size(inp.shape)
+        fixed = _static_size(inp.shape)
+        self.dynamic = fixed is None
+        self.imgsz = imgsz if fixed is None else fixed
 
     def _infer(self, tensor: np.ndarray) -> np.ndarray:
         return self.session.run(None, {self.input_name: tensor})[0]
@@ -256,12 +311,24 @@ class OpenVinoDetector(_YoloBase):
 
     name = "openvino"
 
-    def __init__(self, path: str | Path, conf: float = 0.25, iou: float = 0.5, threads: int = 0):
+    def __init__(
+        self,
+        path: str | Path,
+        conf: float = 0.25,
+        iou: float = 0.5,
+        threads: int = 0,
+        imgsz: int = 640,
+    ):
         super().__init__(conf, iou)
-        self.compiled = openvino_model(path, threads)
-        shape = self.compiled.input(0).get_partial_shape()
-        self.imgsz = _static_size([d.get_length() if d.is_static else -1 for d in shape])
+        self.compiled = openvino_model(path, threads, bgr_u8=True)
+        shape = self.compiled.input(0).get_partial_shape()  # N, H, W, C after the preprocessing
+        fixed = _static_size([d.get_length() if d.is_static else -1 for d in list(shape)[:3]])
+        self.dynamic = fixed is None
+        self.imgsz = imgsz if fixed is None else fixed
         self.request = self.compiled.create_infer_request()
+
+    def _input(self, padded: np.ndarray) -> np.ndarray:
+        return padded[None]
 
     def _infer(self, tensor: np.ndarray) -> np.ndarray:
         result = self.request.infer({0: tensor})
@@ -400,6 +467,7 @@ def make_detector(
     if stages not in (1, 2):
         raise DetectorError(f"--stages: {stages} (1 or 2)")
     two = settings.get("two_stage", {})
+    imgsz = int(settings.get("imgsz", 640))  # the long side, for a model exported dynamic
     if conf is None:
         conf = float((two if stages == 2 else settings).get("threshold", 0.25))
     if stages == 2:
@@ -413,7 +481,7 @@ def make_detector(
         from vision.reader import CardReader, TwoStageDetector
 
         finder = (OnnxDetector if backend == "onnx" else OpenVinoDetector)(
-            path, conf, threads=threads
+            path, conf, threads=threads, imgsz=imgsz
         )
         return TwoStageDetector(
             finder,
@@ -422,7 +490,7 @@ def make_detector(
             min_prob=conf,
         )
     if backend == "onnx":
-        return OnnxDetector(path, conf, threads=threads)
+        return OnnxDetector(path, conf, threads=threads, imgsz=imgsz)
     if backend == "openvino":
-        return OpenVinoDetector(path, conf, threads=threads)
+        return OpenVinoDetector(path, conf, threads=threads, imgsz=imgsz)
     return UltralyticsDetector(path, conf)

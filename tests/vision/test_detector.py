@@ -15,6 +15,7 @@ from vision.detector import (
     decode_yolo,
     letterbox,
     make_detector,
+    rect_shape,
     to_tensor,
 )
 
@@ -92,7 +93,7 @@ def test_missing_model_is_a_one_line_error(tmp_path):
 onnx = pytest.importorskip("onnx")
 
 
-def tiny_yolo(path, imgsz: int = 64, height: int | None = None) -> np.ndarray:
+def tiny_yolo(path, imgsz: int = 64, height: int | None = None, dynamic: bool = False):
     """A real ONNX graph with YOLO's I/O: scores = constant scores x mean pixel of the input."""
     from onnx import TensorProto, helper, numpy_helper
 
@@ -107,7 +108,8 @@ def tiny_yolo(path, imgsz: int = 64, height: int | None = None) -> np.ndarray:
     graph = helper.make_graph(
         nodes, "tiny-yolo",
         [helper.make_tensor_value_info("images", TensorProto.FLOAT,
-                                       [1, 3, height or imgsz, imgsz])],
+                                       [1, 3, "h", "w"] if dynamic
+                                       else [1, 3, height or imgsz, imgsz])],
         [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [1, 36, 2])],
         [boxes, scores],
     )  # fmt: skip
@@ -149,3 +151,25 @@ def test_letterbox_to_a_rectangle():
     out, box = letterbox(np.zeros((720, 1280, 3), np.uint8), (480, 640))
     assert out.shape == (480, 640, 3) and box.pad_x == 0 and box.pad_y == 60
     assert np.isclose(box.scale, 0.5)
+
+
+def test_rect_shape_scales_the_long_side_and_pads_to_the_stride():
+    assert rect_shape(480, 640, 640) == (480, 640)
+    assert rect_shape(720, 1280, 640) == (384, 640)  # 360 rows, padded to the stride
+    assert rect_shape(640, 640, 416) == (416, 416)
+    assert rect_shape(1280, 720, 416) == (416, 256)  # portrait: 234 columns, padded
+
+
+@pytest.mark.parametrize("backend", [OnnxDetector, OpenVinoDetector])
+def test_dynamic_model_reads_each_frame_at_its_own_shape(tmp_path, backend):
+    path = tmp_path / "dynamic.onnx"
+    tiny_yolo(path, dynamic=True)
+    det = backend(path, conf=0.25, imgsz=128)
+    assert det.dynamic and det.imgsz == 128
+    white = np.full((96, 128, 3), 255, np.uint8)  # 96 rows are a stride multiple: no pad
+    d = det.detect(white)
+    assert d.names == ["QD", "10S"] and np.allclose(d.confidence, [1.0, 0.5], atol=1e-3)
+    assert np.allclose(d.xyxy[0], [15, 22, 25, 38])
+    d = det.detect(np.full((48, 64, 3), 255, np.uint8))  # scaled up 2x to 96x128
+    assert np.allclose(d.confidence[0], 1.0, atol=1e-3)
+    assert np.allclose(d.xyxy[0], [7.5, 11, 12.5, 19])
