@@ -61,11 +61,16 @@ def decode_all(path: str) -> tuple[list, float]:
 TWO_STAGE = "+reader"  # suffix of a back-end name: its finder boxes named by the card reader
 
 
-def make(name: str, models_dir: Path | None = None, threads: int = 0):
-    """``openvino`` is the one-stage detector, ``openvino+reader`` the two-stage one."""
+def make(name: str, models_dir: Path | None = None, threads: int = 0, conf: float | None = None):
+    """``openvino`` is the one-stage detector, ``openvino+reader`` the two-stage one;
+    ``openvino+reader@416`` runs the finder at 416 on the long side."""
+    name, _, size = name.partition("@")
     backend = name.removesuffix(TWO_STAGE)
     stages = 2 if name.endswith(TWO_STAGE) else 1
-    return make_detector(backend, models_dir, threads=threads, stages=stages)
+    imgsz = int(size) if size else None
+    return make_detector(
+        backend, models_dir, conf=conf, threads=threads, stages=stages, imgsz=imgsz
+    )
 
 
 def run_once(rendered, frames, detector, decode_s: float) -> dict:
@@ -97,7 +102,7 @@ def run_once(rendered, frames, detector, decode_s: float) -> dict:
 
 
 def speed(args: argparse.Namespace) -> None:
-    sizes = [(640, 480), (1280, 720)]
+    sizes = [tuple(int(v) for v in s.split("x")) for s in args.sizes.split(",")]
     missing = [b for b in BACKENDS if b not in available_backends(args.models_dir)]
     for b in missing:
         log(f"[bench] skip {b}: no model in models/ (or package not installed)")
@@ -112,8 +117,10 @@ def speed(args: argparse.Namespace) -> None:
             frames, decode_s = decode_all(paths["video"])
         names = ["oracle", *[b for b in BACKENDS if b not in missing]]
         names += [b + TWO_STAGE for b in ("openvino", "onnx") if b not in missing]
+        if "openvino" not in missing:
+            names.append("openvino" + TWO_STAGE + "@416")  # the finder at a smaller input
         if args.backends:
-            names = [n for n in names if n in args.backends.split(",")]
+            names = args.backends.split(",")
         for i, name in enumerate(names, 1):
             try:
                 det = (
@@ -193,11 +200,14 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--tricks", type=int, default=3, help="tricks per speed clip")
     ap.add_argument("--threads", type=int, default=0)
+    ap.add_argument("--sizes", default="640x480,1280x720", help="frame sizes for the speed run")
     ap.add_argument(
         "--models-dir", type=Path, default=None, help="another export (default: models/)"
     )
     ap.add_argument(
-        "--backends", default="", help="comma-separated subset of the back-ends (default: all)"
+        "--backends",
+        default="",
+        help="comma-separated back-ends (default: all), e.g. oracle,openvino,openvino+reader@416",
     )
     ap.add_argument("--deals", type=int, default=0, help="accuracy run on N full deals instead")
     ap.add_argument(

@@ -39,10 +39,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.pipeline import make
 from engine.cards import CARD_NAMES
 from vision.dealvideo import render_deal, write_clip
 from vision.detections import Detections
-from vision.detector import make_detector
 from vision.pipeline import DealSetup, Pipeline, PipelineError, PipelineSettings, run_frames
 from vision.sources import Frame, VideoSource
 from vision.tracker import TrackerSettings
@@ -127,12 +127,7 @@ def render(args: argparse.Namespace) -> None:
 def cache(args: argparse.Namespace) -> None:
     out = Path(args.cache) / args.backend
     out.mkdir(parents=True, exist_ok=True)
-    det = make_detector(
-        args.backend.removesuffix("+reader"),
-        conf=FLOOR,
-        threads=args.threads,
-        stages=2 if args.backend.endswith("+reader") else 1,
-    )
+    det = make(args.backend, threads=args.threads, conf=FLOOR)
     for seed, deck, violation in clip_specs(args.set, args.clips):
         path = out / f"{args.set}-{seed}-{deck}-t{args.tricks}.pkl"
         if path.exists():
@@ -293,7 +288,11 @@ def main() -> None:
     ap.add_argument("--set", default="tune", choices=["tune", "train", "holdout"])
     ap.add_argument("--clips", type=int, default=None, help="first N clips of the set")
     ap.add_argument("--tricks", type=int, default=4)
-    ap.add_argument("--backend", default="openvino", help="openvino+reader: the two-stage one")
+    ap.add_argument(
+        "--backend",
+        default="openvino",
+        help="openvino+reader: the two-stage one; @416: finder size",
+    )
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--cache", default="/tmp/hakam-realclips")
     ap.add_argument("--conf", type=float, default=0.25, help="detector confidence threshold")

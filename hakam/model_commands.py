@@ -90,6 +90,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=None,
         help="1: the detector alone; 2: finder + card reader (default: the shipped choice)",
     )
+    v.add_argument(
+        "--imgsz",
+        type=int,
+        default=None,
+        help="detector input, long side (default: the shipped one; dynamic models only)",
+    )
     v.add_argument("--json", action="store_true")
     v.set_defaults(func=_eval)
 
@@ -180,7 +186,13 @@ def _detector(args, conf: float):
     from vision.detector import DetectorError, make_detector
 
     try:
-        return make_detector(args.backend, args.models_dir, conf=conf, stages=args.stages)
+        return make_detector(
+            args.backend,
+            args.models_dir,
+            conf=conf,
+            stages=args.stages,
+            imgsz=getattr(args, "imgsz", None),
+        )
     except DetectorError as exc:
         raise CliError(str(exc)) from exc
 

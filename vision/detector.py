@@ -441,11 +441,14 @@ def make_detector(
     conf: float | None = None,
     threads: int = 0,
     stages: int | None = None,
+    imgsz: int | None = None,
 ) -> Detector:
     """The detector for ``backend`` (None: OpenVINO, else ONNX Runtime, whichever has a model).
 
     ``stages`` 2 names the finder's boxes with the card reader (``vision.reader``); None takes
     the shipped choice from the model card file, and ``conf`` None its tuned threshold.
+    ``imgsz``: the input's long side for a model exported with a free input size (None: the
+    shipped one); a model with a fixed input refuses another size.
     """
     if backend is None:
         found = [b for b in available_backends(models_dir) if b != "ultralytics"]
@@ -467,7 +470,9 @@ def make_detector(
     if stages not in (1, 2):
         raise DetectorError(f"--stages: {stages} (1 or 2)")
     two = settings.get("two_stage", {})
-    imgsz = int(settings.get("imgsz", 640))  # the long side, for a model exported dynamic
+    asked, imgsz = imgsz, int(imgsz or settings.get("imgsz", 640))
+    if imgsz < STRIDE or imgsz % STRIDE:
+        raise DetectorError(f"--imgsz {imgsz}: a multiple of {STRIDE}")
     if conf is None:
         conf = float((two if stages == 2 else settings).get("threshold", 0.25))
     if stages == 2:
@@ -480,8 +485,11 @@ def make_detector(
             )
         from vision.reader import CardReader, TwoStageDetector
 
-        finder = (OnnxDetector if backend == "onnx" else OpenVinoDetector)(
-            path, conf, threads=threads, imgsz=imgsz
+        finder = _fits(
+            (OnnxDetector if backend == "onnx" else OpenVinoDetector)(
+                path, conf, threads=threads, imgsz=imgsz
+            ),
+            asked,
         )
         return TwoStageDetector(
             finder,
@@ -490,7 +498,18 @@ def make_detector(
             min_prob=conf,
         )
     if backend == "onnx":
-        return OnnxDetector(path, conf, threads=threads, imgsz=imgsz)
+        return _fits(OnnxDetector(path, conf, threads=threads, imgsz=imgsz), asked)
     if backend == "openvino":
-        return OpenVinoDetector(path, conf, threads=threads, imgsz=imgsz)
+        return _fits(OpenVinoDetector(path, conf, threads=threads, imgsz=imgsz), asked)
+    if asked is not None:
+        raise DetectorError("--imgsz: runs on openvino or onnx, not ultralytics")
     return UltralyticsDetector(path, conf)
+
+
+def _fits(det: _YoloBase, asked: int | None) -> _YoloBase:
+    if asked is not None and not det.dynamic and det.imgsz != asked:
+        raise DetectorError(
+            f"--imgsz {asked}: this model has a fixed input {det.imgsz} "
+            "(`hakam model export` it again without --static)"
+        )
+    return det

@@ -173,3 +173,17 @@ def test_dynamic_model_reads_each_frame_at_its_own_shape(tmp_path, backend):
     d = det.detect(np.full((48, 64, 3), 255, np.uint8))  # scaled up 2x to 96x128
     assert np.allclose(d.confidence[0], 1.0, atol=1e-3)
     assert np.allclose(d.xyxy[0], [7.5, 11, 12.5, 19])
+
+
+def test_make_detector_takes_a_size_only_where_the_model_allows_it(tmp_path):
+    fixed, free = tmp_path / "fixed", tmp_path / "free"
+    fixed.mkdir(), free.mkdir()
+    tiny_yolo(fixed / "hakam-cards.onnx")
+    tiny_yolo(free / "hakam-cards.onnx", dynamic=True)
+    with pytest.raises(DetectorError, match="fixed input 64"):
+        make_detector("onnx", fixed, stages=1, imgsz=416)
+    with pytest.raises(DetectorError, match="a multiple of 32"):
+        make_detector("onnx", free, stages=1, imgsz=100)
+    assert make_detector("onnx", fixed, stages=1).imgsz == 64
+    det = make_detector("onnx", free, stages=1, imgsz=416)
+    assert det.dynamic and det.imgsz == 416
