@@ -421,6 +421,20 @@ def _export_reader(args) -> int:
 
 
 FIND_CONF_GRID = (0.02, 0.05, 0.1)
+FIND_SIZE_GRID = (640, 512, 416)  # the finder's input long side (models exported dynamic)
+
+
+def smallest_within_one_se(rows: list[dict], n_images: int) -> dict:
+    """The row with the smallest finder size whose exact-read rate is within one standard error
+    of the best row's: a difference smaller than the tuning set can tell apart buys speed."""
+    best = max(rows, key=lambda r: (r["exact"], r["recall"]))
+    p = best["exact"]
+    se = (p * (1 - p) / max(n_images, 1)) ** 0.5
+    return min((r for r in rows if r["exact"] >= p - se), key=lambda r: (r["imgsz"], -r["exact"]))
+
+
+def _rank(row: dict) -> tuple[float, float]:
+    return row["exact"], row["recall"]
 
 
 def _tune(args) -> int:
@@ -464,25 +478,44 @@ def _tune(args) -> int:
         print(f"[tune] two stages skipped: {exc}", file=sys.stderr)
         two = None
     if two is not None:
+        base = two.finder.imgsz
         for fc in FIND_CONF_GRID:
             two.find_conf = fc
             res = results_of(two)
             thr = ev.best_threshold(res)
             exact, recall = score(res, thr)
-            rows.append(
-                {"stages": 2, "find_conf": fc, "threshold": thr, "exact": exact, "recall": recall}
-            )
+            rows.append({"stages": 2, "find_conf": fc, "imgsz": base, "threshold": thr,
+                         "exact": exact, "recall": recall})  # fmt: skip
+        if two.finder.dynamic:
+            two.find_conf = max((r for r in rows if r["stages"] == 2), key=_rank)["find_conf"]
+            for size in (s for s in FIND_SIZE_GRID if s != base):
+                two.finder.imgsz = size
+                res = results_of(two)
+                thr = ev.best_threshold(res)
+                exact, recall = score(res, thr)
+                rows.append({"stages": 2, "find_conf": two.find_conf, "imgsz": size,
+                             "threshold": thr, "exact": exact, "recall": recall})  # fmt: skip
     for r in rows:
         print(json.dumps({k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()}))
-    best = max(rows, key=lambda r: (r["exact"], r["recall"]))
+    n_images = sum(1 for r in one if r.truth)  # "exact" counts images with Baloot cards
+    twos = [r for r in rows if r["stages"] == 2]
+    if twos:
+        b2 = max(twos, key=_rank)
+        b2 = smallest_within_one_se([r for r in twos if r["find_conf"] == b2["find_conf"]],
+                                    n_images)  # fmt: skip
+        print(f"[tune] two stages: finder floor {b2['find_conf']}, size {b2['imgsz']}, "
+              f"reader threshold {b2['threshold']}", file=sys.stderr)  # fmt: skip
+    best = max([rows[0], *([b2] if twos else [])], key=_rank)
     if args.write:
         card = (args.models_dir or MODELS_DIR) / MODEL_CARD
         settings = json.loads(card.read_text()) if card.exists() else {}
         settings["threshold"] = thr1
-        twos = [r for r in rows if r["stages"] == 2]
         if twos:
-            b2 = max(twos, key=lambda r: (r["exact"], r["recall"]))
-            settings["two_stage"] = {"find_conf": b2["find_conf"], "threshold": b2["threshold"]}
+            settings["two_stage"] = {
+                "find_conf": b2["find_conf"],
+                "threshold": b2["threshold"],
+                "imgsz": b2["imgsz"],
+            }
         settings["stages"] = best["stages"]
         settings["tuned_on"] = [str(p) for p in args.data]
         card.write_text(json.dumps(settings, indent=1) + "\n")

@@ -470,7 +470,8 @@ def make_detector(
     if stages not in (1, 2):
         raise DetectorError(f"--stages: {stages} (1 or 2)")
     two = settings.get("two_stage", {})
-    asked, imgsz = imgsz, int(imgsz or settings.get("imgsz", 640))
+    shipped_size = (two if stages == 2 else {}).get("imgsz") or settings.get("imgsz", 640)
+    asked, imgsz = imgsz, int(imgsz or shipped_size)
     if imgsz < STRIDE or imgsz % STRIDE:
         raise DetectorError(f"--imgsz {imgsz}: a multiple of {STRIDE}")
     if conf is None:

@@ -141,3 +141,17 @@ def test_train_reader_refuses_a_court_swap_share_outside_0_to_1(tmp_path):
     assert r.returncode == 2
     assert r.stderr.strip() == "hakam: error: --court-swap 1.5: must be between 0 and 1"
     assert not (tmp_path / "d").exists()
+
+
+def test_tune_takes_the_smallest_finder_size_within_one_standard_error():
+    from hakam.model_commands import smallest_within_one_se
+
+    rows = [
+        {"imgsz": 640, "exact": 0.40, "recall": 0.6},
+        {"imgsz": 512, "exact": 0.39, "recall": 0.6},
+        {"imgsz": 416, "exact": 0.33, "recall": 0.5},
+    ]
+    # 300 images: one standard error of 0.40 is 0.028, so 512 is as good as the tuning set tells
+    assert smallest_within_one_se(rows, 300)["imgsz"] == 512
+    # 30,000 images tell 0.39 from 0.40 (one standard error 0.003)
+    assert smallest_within_one_se(rows, 30000)["imgsz"] == 640
