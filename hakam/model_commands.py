@@ -442,7 +442,13 @@ def _tune(args) -> int:
     from hakam import evaluation as ev
     from hakam.cli import CliError
     from hakam.training import EvalOnlyDataError, check_not_eval_only
-    from vision.detector import MODEL_CARD, MODELS_DIR, DetectorError, make_detector
+    from vision.detector import (
+        MODEL_CARD,
+        MODELS_DIR,
+        DetectorError,
+        make_detector,
+        shipped_settings,
+    )
 
     for root in args.data:
         try:
@@ -478,6 +484,8 @@ def _tune(args) -> int:
         print(f"[tune] two stages skipped: {exc}", file=sys.stderr)
         two = None
     if two is not None:
+        if two.finder.dynamic:  # the grid starts at the exported size, not a previous choice
+            two.finder.imgsz = int(shipped_settings(args.models_dir).get("imgsz", 640))
         base = two.finder.imgsz
         for fc in FIND_CONF_GRID:
             two.find_conf = fc
@@ -487,7 +495,9 @@ def _tune(args) -> int:
             rows.append({"stages": 2, "find_conf": fc, "imgsz": base, "threshold": thr,
                          "exact": exact, "recall": recall})  # fmt: skip
         if two.finder.dynamic:
-            two.find_conf = max((r for r in rows if r["stages"] == 2), key=_rank)["find_conf"]
+            two.find_conf = max(
+                (r for r in rows if r["stages"] == 2), key=lambda r: (*_rank(r), r["find_conf"])
+            )["find_conf"]  # on a tie the higher floor: fewer boxes for the reader
             for size in (s for s in FIND_SIZE_GRID if s != base):
                 two.finder.imgsz = size
                 res = results_of(two)
@@ -500,7 +510,7 @@ def _tune(args) -> int:
     n_images = sum(1 for r in one if r.truth)  # "exact" counts images with Baloot cards
     twos = [r for r in rows if r["stages"] == 2]
     if twos:
-        b2 = max(twos, key=_rank)
+        b2 = max(twos, key=lambda r: (*_rank(r), r["find_conf"]))
         b2 = smallest_within_one_se([r for r in twos if r["find_conf"] == b2["find_conf"]],
                                     n_images)  # fmt: skip
         print(f"[tune] two stages: finder floor {b2['find_conf']}, size {b2['imgsz']}, "
