@@ -50,6 +50,19 @@ from vision.tracker import TrackerSettings
 FLOOR = 0.05  # confidence floor of the cached reads
 
 
+def shipped_conf(args: argparse.Namespace) -> float:
+    """The threshold a live run of ``--backend`` takes from the model card file."""
+    from hakam.model_commands import shipped_threshold
+
+    return shipped_threshold(args.models_dir, stages=2 if "+reader" in args.backend else 1)
+
+
+def reads_folder(args: argparse.Namespace) -> Path:
+    """Cached reads of one back-end (and models folder, when not the shipped one)."""
+    name = args.backend + (f"-{args.models_dir.name}" if args.models_dir else "")
+    return Path(args.cache) / name
+
+
 def deck_names(holdout: bool) -> list[str]:
     from datasets import art
 
@@ -125,9 +138,9 @@ def render(args: argparse.Namespace) -> None:
 
 
 def cache(args: argparse.Namespace) -> None:
-    out = Path(args.cache) / args.backend
+    out = reads_folder(args)
     out.mkdir(parents=True, exist_ok=True)
-    det = make(args.backend, threads=args.threads, conf=FLOOR)
+    det = make(args.backend, args.models_dir, threads=args.threads, conf=FLOOR)
     for seed, deck, violation in clip_specs(args.set, args.clips):
         path = out / f"{args.set}-{seed}-{deck}-t{args.tricks}.pkl"
         if path.exists():
@@ -150,7 +163,7 @@ def cache(args: argparse.Namespace) -> None:
 
 
 def load(args: argparse.Namespace) -> list[dict[str, Any]]:
-    folder = Path(args.cache) / args.backend
+    folder = reads_folder(args)
     clips = []
     for seed, deck, _ in clip_specs(args.set, args.clips):
         path = folder / f"{args.set}-{seed}-{deck}-t{args.tricks}.pkl"
@@ -237,7 +250,7 @@ def make_settings(over: dict[str, Any]) -> tuple[PipelineSettings, float]:
 
 def settings_from(args: argparse.Namespace) -> tuple[PipelineSettings, float]:
     over = json.loads(args.settings) if args.settings else {}
-    over.setdefault("detector_conf", args.conf)
+    over.setdefault("detector_conf", args.conf if args.conf is not None else shipped_conf(args))
     return make_settings(over)
 
 
@@ -258,8 +271,8 @@ def objective(t: dict[str, int]) -> tuple:
 
 
 GRID = {
-    "detector_conf": [0.25, 0.4],
-    "min_confidence": [0.5, 0.6, 0.7],
+    "detector_conf": [0.1, 0.25, 0.4],
+    "min_confidence": [0.3, 0.4, 0.5, 0.6, 0.7],
     "vote_share": [0.375, 0.6],
     "identity_share": [0.0, 0.8],
     "hold_s": [0.0, 1.0, 2.0],
@@ -294,8 +307,16 @@ def main() -> None:
         help="openvino+reader: the two-stage one; @416: finder size",
     )
     ap.add_argument("--threads", type=int, default=0)
+    ap.add_argument(
+        "--models-dir", type=Path, default=None, help="another export (default: models/)"
+    )
     ap.add_argument("--cache", default="/tmp/hakam-realclips")
-    ap.add_argument("--conf", type=float, default=0.25, help="detector confidence threshold")
+    ap.add_argument(
+        "--conf",
+        type=float,
+        default=None,
+        help="detector confidence threshold (default: the shipped one of --backend)",
+    )
     ap.add_argument("--settings", default="", help='tracker overrides, JSON: {"window_s": 0.8}')
     ap.add_argument("--top", type=int, default=10)
     ap.add_argument("--assist", action="store_true", help="a person answers 'the deal waits'")

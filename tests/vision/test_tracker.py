@@ -143,7 +143,7 @@ def test_two_cards_read_on_one_spot_keep_the_surer_read():
 
 
 def test_an_identity_that_flips_is_not_accepted_until_one_name_holds_the_spot():
-    t = CardTracker()
+    t = CardTracker(TrackerSettings(identity_share=0.8))
     # Two reads in three say JC, one says QC: enough votes for JC, but the spot is disputed.
     flip = [dets(("QC" if k % 3 == 2 else "JC", (200, 200), 0.6)) for k in range(18)]
     assert feed(t, flip) == [] and t.stats["disputed"] > 0  # JC or QC: no guess
