@@ -214,7 +214,7 @@ class _YoloBase:
         return decode_boxes(*self._run(image), conf, iou)
 
 
-def _static_size(shape: Sequence[Any], default: int = 640) -> int | tuple[int, int] | None:
+def _static_size(shape: Sequence[Any]) -> int | tuple[int, int] | None:
     """The model input size from its (1, 3, H, W) shape: H for a square model, else (H, W);
     None when height and width are free (a dynamic export)."""
     try:
