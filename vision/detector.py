@@ -189,8 +189,22 @@ class _YoloBase:
     dynamic = False
     name = "yolo"
 
-    def __init__(self, conf: float = 0.25, iou: float = 0.5) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        conf: float = 0.25,
+        iou: float = 0.5,
+        threads: int = 0,
+        imgsz: int = 640,
+    ) -> None:
         self.conf, self.iou = conf, iou
+        fixed = _static_size(self._load(path, threads))
+        self.dynamic = fixed is None
+        self.imgsz = imgsz if fixed is None else fixed
+
+    def _load(self, path: str | Path, threads: int) -> Sequence[Any]:
+        """Load the model; return its input shape as (..., H, W), -1 where a side is free."""
+        raise NotImplementedError
 
     def _infer(self, tensor: np.ndarray) -> np.ndarray:
         raise NotImplementedError
@@ -286,21 +300,11 @@ class OnnxDetector(_YoloBase):
 
     name = "onnx"
 
-    def __init__(
-        self,
-        path: str | Path,
-        conf: float = 0.25,
-        iou: float = 0.5,
-        threads: int = 0,
-        imgsz: int = 640,
-    ):
-        super().__init__(conf, iou)
+    def _load(self, path: str | Path, threads: int) -> Sequence[Any]:
         self.session = onnx_session(path, threads)
         inp = self.session.get_inputs()[0]
         self.input_name = inp.name
-        fixed = _static_size(inp.shape)
-        self.dynamic = fixed is None
-        self.imgsz = imgsz if fixed is None else fixed
+        return inp.shape
 
     def _infer(self, tensor: np.ndarray) -> np.ndarray:
         return self.session.run(None, {self.input_name: tensor})[0]
@@ -311,21 +315,11 @@ class OpenVinoDetector(_YoloBase):
 
     name = "openvino"
 
-    def __init__(
-        self,
-        path: str | Path,
-        conf: float = 0.25,
-        iou: float = 0.5,
-        threads: int = 0,
-        imgsz: int = 640,
-    ):
-        super().__init__(conf, iou)
+    def _load(self, path: str | Path, threads: int) -> Sequence[Any]:
         self.compiled = openvino_model(path, threads, bgr_u8=True)
-        shape = self.compiled.input(0).get_partial_shape()  # N, H, W, C after the preprocessing
-        fixed = _static_size([d.get_length() if d.is_static else -1 for d in list(shape)[:3]])
-        self.dynamic = fixed is None
-        self.imgsz = imgsz if fixed is None else fixed
         self.request = self.compiled.create_infer_request()
+        shape = self.compiled.input(0).get_partial_shape()  # N, H, W, C after the preprocessing
+        return [d.get_length() if d.is_static else -1 for d in list(shape)[:3]]
 
     def _input(self, padded: np.ndarray) -> np.ndarray:
         return padded[None]
