@@ -437,6 +437,11 @@ def _rank(row: dict) -> tuple[float, float]:
     return row["exact"], row["recall"]
 
 
+def _rank_two(row: dict) -> tuple[float, float, float]:
+    """Two-stage rows: on a tie the higher finder floor (fewer boxes for the reader)."""
+    return *_rank(row), row["find_conf"]
+
+
 def _tune(args) -> int:
     """Thresholds by the most images read exactly; two stages only where they read more."""
     from hakam import evaluation as ev
@@ -467,17 +472,20 @@ def _tune(args) -> int:
                 raise CliError(str(exc)) from exc
         return out
 
-    def score(results, thr: float) -> tuple[float, float]:
-        m = ev.set_metrics(results, thr, False)
-        return m["exact"], m["recall"]
+    def measure(det, **row) -> tuple[dict, list]:
+        """``det`` on the tuning sets at its best threshold: the row of figures, the results."""
+        res = results_of(det)
+        thr = ev.best_threshold(res)
+        m = ev.set_metrics(res, thr, False)
+        return {**row, "threshold": thr, "exact": m["exact"], "recall": m["recall"]}, res
 
     try:
-        one = results_of(make_detector(args.backend, args.models_dir, conf=0.05, stages=1))
+        first, one = measure(make_detector(args.backend, args.models_dir, conf=0.05, stages=1),
+                             stages=1)  # fmt: skip
     except DetectorError as exc:
         raise CliError(str(exc)) from exc
-    thr1 = ev.best_threshold(one)
-    rows = [{"stages": 1, "threshold": thr1, "exact": score(one, thr1)[0],
-             "recall": score(one, thr1)[1]}]  # fmt: skip
+    thr1 = first["threshold"]
+    rows = [first]
     try:
         two = make_detector(args.backend, args.models_dir, conf=0.05, stages=2)
     except DetectorError as exc:
@@ -489,28 +497,18 @@ def _tune(args) -> int:
         base = two.finder.imgsz
         for fc in FIND_CONF_GRID:
             two.find_conf = fc
-            res = results_of(two)
-            thr = ev.best_threshold(res)
-            exact, recall = score(res, thr)
-            rows.append({"stages": 2, "find_conf": fc, "imgsz": base, "threshold": thr,
-                         "exact": exact, "recall": recall})  # fmt: skip
+            rows.append(measure(two, stages=2, find_conf=fc, imgsz=base)[0])
         if two.finder.dynamic:
-            two.find_conf = max(
-                (r for r in rows if r["stages"] == 2), key=lambda r: (*_rank(r), r["find_conf"])
-            )["find_conf"]  # on a tie the higher floor: fewer boxes for the reader
+            two.find_conf = max((r for r in rows if r["stages"] == 2), key=_rank_two)["find_conf"]
             for size in (s for s in FIND_SIZE_GRID if s != base):
                 two.finder.imgsz = size
-                res = results_of(two)
-                thr = ev.best_threshold(res)
-                exact, recall = score(res, thr)
-                rows.append({"stages": 2, "find_conf": two.find_conf, "imgsz": size,
-                             "threshold": thr, "exact": exact, "recall": recall})  # fmt: skip
+                rows.append(measure(two, stages=2, find_conf=two.find_conf, imgsz=size)[0])
     for r in rows:
         print(json.dumps({k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()}))
     n_images = sum(1 for r in one if r.truth)  # "exact" counts images with Baloot cards
     twos = [r for r in rows if r["stages"] == 2]
     if twos:
-        b2 = max(twos, key=lambda r: (*_rank(r), r["find_conf"]))
+        b2 = max(twos, key=_rank_two)
         b2 = smallest_within_one_se([r for r in twos if r["find_conf"] == b2["find_conf"]],
                                     n_images)  # fmt: skip
         print(f"[tune] two stages: finder floor {b2['find_conf']}, size {b2['imgsz']}, "
