@@ -285,13 +285,31 @@ def swap_figure(face: np.ndarray, donor: np.ndarray, corner=INDEX_CORNER) -> np.
     return out
 
 
+def disguise(figure: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A court figure in colours and a pose no design uses: its colour channels shuffled, and
+    mirrored or turned at random. Unseen designs draw their kings, queens and jacks in other
+    colours and shapes; a figure the reader cannot have learnt leaves it only the corners."""
+    out = figure[:, :, [*rng.permutation(3), 3]] if figure.shape[2] == 4 else figure
+    if rng.random() < 0.5:
+        out = out[:, ::-1]
+    if rng.random() < 0.5:
+        out = out[::-1, ::-1]
+    return np.ascontiguousarray(out)
+
+
 def swapped_deck(
-    images: dict[str, np.ndarray], donors: list[dict[str, np.ndarray]], rng: np.random.Generator
+    images: dict[str, np.ndarray],
+    donors: list[dict[str, np.ndarray]],
+    rng: np.random.Generator,
+    disguised: float = 0.0,
 ) -> dict[str, np.ndarray]:
-    """One design's rasters with every court figure replaced by a random donor court figure."""
+    """One design's rasters with every court figure replaced by a random donor court figure,
+    a share ``disguised`` of them passed through ``disguise``."""
     out = dict(images)
     for card in COURT_NAMES:
         donor_deck = donors[int(rng.integers(len(donors)))]
         donor = donor_deck[COURT_NAMES[int(rng.integers(len(COURT_NAMES)))]]
+        if disguised and rng.random() < disguised:
+            donor = disguise(donor, rng)
         out[card] = swap_figure(images[card], donor)
     return out

@@ -307,14 +307,15 @@ class _Worker:
         return self.decks[deck.name]
 
     def swapped_renderer(
-        self, deck: art.DeckSource, donors: list[art.DeckSource], k: int
+        self, deck: art.DeckSource, donors: list[art.DeckSource], k: int, disguised: float = 0.0
     ) -> Renderer:
         """Variant ``k`` of a design whose court figures come from other cards (cached)."""
-        key = (deck.name, k)
+        key = (deck.name, k, disguised)
         if key not in self.swapped:
             rng = np.random.default_rng([self.seed, 31, k, *deck.name.encode()])
             images = [self.renderer(d).deck for d in donors]
-            self.swapped[key] = Renderer(art.swapped_deck(self.renderer(deck).deck, images, rng))
+            base = self.renderer(deck).deck
+            self.swapped[key] = Renderer(art.swapped_deck(base, images, rng, disguised))
         return self.swapped[key]
 
     def texture(self, k: int) -> np.ndarray:
@@ -342,11 +343,13 @@ def render_one(
     imgsz: int,
     decks: list[art.DeckSource],
     court_swap: float = 0.0,
+    disguised: float = 0.0,
 ):
     """Render image ``i`` of ``split``: returns (BGR image, labels, metadata).
 
     ``court_swap`` is the share of scenes drawn with court figures swapped between cards
     (``art.swap_figure``; reader training only): the scene is otherwise the same one.
+    ``disguised`` is the share of those swapped figures recoloured and turned (``art.disguise``).
     """
     state = _STATE if _STATE is not None else _Worker(seed, imgsz)
     split_id = {"train": 0, "val": 1, "holdout": 2}.get(split, 3)
@@ -360,7 +363,8 @@ def render_one(
     if court_swap > 0:  # its own random stream: the scene itself does not change
         srng = np.random.default_rng([seed, split_id, i, 31])
         if srng.random() < court_swap:
-            renderer = state.swapped_renderer(deck, decks, int(srng.integers(SWAP_VARIANTS)))
+            k = int(srng.integers(SWAP_VARIANTS))
+            renderer = state.swapped_renderer(deck, decks, k, disguised)
             swapped = True
     img, labels = renderer.render(rng, cam, tex, cards, occ)
     img = jpeg(img, int(rng.integers(35, 96)))

@@ -16,6 +16,27 @@ SHARED_REAL = ROOT.parent / "shared" / "data" / "real"
 DEFAULT_THRESHOLD_FILE = ROOT / "models" / "hakam-cards.json"
 
 
+def _training_options(p: argparse.ArgumentParser, run: str, shipped: str, scratch: str) -> None:
+    """The options both trainers share: data, output, where to start, how long to run."""
+    p.add_argument(
+        "--real",
+        type=Path,
+        default=SHARED_REAL / "rf100-poker-cards",
+        help="real photos (train/valid splits only); 'none' to skip",
+    )
+    p.add_argument("--out", type=Path, default=ROOT / "runs" / run)
+    p.add_argument(
+        "--from",
+        dest="weights",
+        type=Path,
+        default=None,
+        help=f"continue from these weights (default: {shipped} if present)",
+    )
+    p.add_argument("--scratch", action="store_true", help=f"start from {scratch}")
+    p.add_argument("--resume", type=Path, default=None, help="resume an interrupted last.pt")
+    p.add_argument("--hours", type=float, default=None, help="stop after this much time")
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("model", help="card detector: train, export, evaluate")
     msub = p.add_subparsers(dest="model_command", metavar="ACTION")
@@ -28,23 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="synthetic dataset folder (made with `hakam data synth` if missing)",
     )
     t.add_argument("--synth-n", type=int, default=None, help="images to generate if missing")
-    t.add_argument(
-        "--real",
-        type=Path,
-        default=SHARED_REAL / "rf100-poker-cards",
-        help="real photos (train/valid splits only); 'none' to skip",
-    )
-    t.add_argument("--out", type=Path, default=ROOT / "runs" / "train")
-    t.add_argument(
-        "--from",
-        dest="weights",
-        type=Path,
-        default=None,
-        help="continue from these weights (default: the shipped model if present)",
-    )
-    t.add_argument("--scratch", action="store_true", help="start from the model YAML")
-    t.add_argument("--resume", type=Path, default=None, help="resume an interrupted last.pt")
-    t.add_argument("--hours", type=float, default=None, help="stop after this much time")
+    _training_options(t, "train", "models/hakam-cards.pt", "the model YAML")
     t.add_argument("--epochs", type=int, default=None)
     t.add_argument("--imgsz", type=int, default=None)
     t.add_argument("--batch", type=int, default=None)
@@ -118,25 +123,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         "index names them (0 to 1)",
     )
     r.add_argument(
-        "--real",
-        type=Path,
-        default=SHARED_REAL / "rf100-poker-cards",
-        help="real photos (train/valid splits only); 'none' to skip",
+        "--disguise",
+        type=float,
+        default=0.5,
+        help="share of those borrowed figures recoloured and turned, so no design's figure "
+        "names a card (0 to 1)",
     )
-    r.add_argument("--out", type=Path, default=ROOT / "runs" / "reader")
+    _training_options(r, "reader", "models/hakam-reader.pt", "random weights")
     r.add_argument("--epochs", type=int, default=12)
-    r.add_argument("--hours", type=float, default=None, help="stop after this much time")
     r.add_argument("--batch", type=int, default=128)
     r.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (one cycle)")
-    r.add_argument("--resume", type=Path, default=None, help="continue an interrupted last.pt")
-    r.add_argument(
-        "--from",
-        dest="weights",
-        type=Path,
-        default=None,
-        help="start from these weights (default: models/hakam-reader.pt if present)",
-    )
-    r.add_argument("--scratch", action="store_true", help="start from random weights")
     r.set_defaults(func=_train_reader)
 
     x = msub.add_parser("export-reader", help="write the reader's ONNX and OpenVINO files")
@@ -378,8 +374,9 @@ def _train_reader(args) -> int:
     from hakam import reader_training
     from hakam.cli import CliError
 
-    if not 0.0 <= args.court_swap <= 1.0:
-        raise CliError(f"--court-swap {args.court_swap}: must be between 0 and 1")
+    for flag, value in (("--court-swap", args.court_swap), ("--disguise", args.disguise)):
+        if not 0.0 <= value <= 1.0:
+            raise CliError(f"{flag} {value}: must be between 0 and 1")
     try:
         import torch  # noqa: F401
     except ImportError as exc:
@@ -394,7 +391,12 @@ def _train_reader(args) -> int:
         real = _real_photos(args.real)
         print(f"[reader] cutting crops from {args.scenes} scenes into {args.data}", flush=True)
         reader_training.build_crops(
-            args.data, args.scenes, real, seed=args.seed, court_swap=args.court_swap
+            args.data,
+            args.scenes,
+            real,
+            seed=args.seed,
+            court_swap=args.court_swap,
+            disguised=args.disguise,
         )
     best = reader_training.train_reader(
         args.data,

@@ -61,13 +61,13 @@ def random_patch(rng, w: int, h: int, avoid: list, tries: int = 20):
 
 
 def scene_crops(
-    seed: int, i: int, decks, court_swap: float = 0.0
+    seed: int, i: int, decks, court_swap: float = 0.0, disguised: float = 0.0
 ) -> tuple[list[np.ndarray], list[int]]:
-    """Crops and classes from synthetic scene ``i`` (training decks; ``court_swap`` as in
-    ``datasets.generator.render_one``)."""
+    """Crops and classes from synthetic scene ``i`` (training decks; ``court_swap`` and
+    ``disguised`` as in ``datasets.generator.render_one``)."""
     from datasets.generator import render_one
 
-    img, labels, meta = render_one(seed, "train", i, 640, decks, court_swap)
+    img, labels, meta = render_one(seed, "train", i, 640, decks, court_swap, disguised)
     rng = np.random.default_rng([seed, 77, i])
     h, w = img.shape[:2]
     crops, classes = [], []
@@ -103,8 +103,8 @@ def _init() -> None:
 
 
 def _scene_job(args):
-    seed, i, court_swap = args
-    return scene_crops(seed, i, _DECKS, court_swap)
+    seed, i, court_swap, disguised = args
+    return scene_crops(seed, i, _DECKS, court_swap, disguised)
 
 
 def real_crops(root: Path, repeats: int, seed: int) -> tuple[list[np.ndarray], list[int]]:
@@ -154,11 +154,13 @@ def build_crops(
     real_repeats: int = 4,
     progress: bool = True,
     court_swap: float = 0.0,
+    disguised: float = 0.0,
 ) -> dict:
     """Write ``out/crops.npy`` (N x S x S x 3 BGR uint8) and ``out/classes.npy``.
 
     ``court_swap``: share of scenes whose court cards wear another card's figure, so that
-    only their corner indices name them.
+    only their corner indices name them; ``disguised``: share of those figures recoloured
+    and turned (``datasets.art.disguise``).
     """
     from datasets import art
 
@@ -169,7 +171,7 @@ def build_crops(
     t0 = time.time()
     ctx = mp.get_context("spawn")
     with ctx.Pool(max(1, workers), initializer=_init) as pool:
-        jobs = [(seed, i, court_swap) for i in range(scenes)]
+        jobs = [(seed, i, court_swap, disguised) for i in range(scenes)]
         for k, (cs, ks) in enumerate(pool.imap(_scene_job, jobs, chunksize=8), 1):
             crops += cs
             classes += ks
@@ -197,6 +199,7 @@ def build_crops(
         "scenes": scenes,
         "seed": seed,
         "court_swap": court_swap,
+        "disguised": disguised,
         "store_size": STORE_SIZE,
         "seconds": round(time.time() - t0, 1),
     }

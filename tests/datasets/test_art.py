@@ -41,6 +41,33 @@ def test_swapped_deck_changes_only_court_cards():
             assert out[c] is images[c]
 
 
+def test_disguise_recolours_and_turns_a_figure_but_keeps_its_outline():
+    rng = np.random.default_rng(3)
+    fig = np.zeros((40, 30, 4), np.uint8)
+    fig[..., 0], fig[..., 1], fig[..., 2], fig[..., 3] = 10, 120, 240, 255
+    fig[:5, :5, 3] = 0
+    seen = set()
+    for _ in range(12):
+        out = art.disguise(fig, rng)
+        assert out.shape == fig.shape
+        assert sorted(out[20, 15, :3]) == [10, 120, 240]  # the same colours, shuffled
+        assert (out[..., 3] == 0).sum() == 25  # the outline moves with the figure, not lost
+        seen.add((tuple(out[20, 15, :3]), int(out[0, 0, 3]), int(out[39, 29, 3])))
+    assert len(seen) > 3  # channel orders and poses vary
+
+
+def test_swapped_deck_disguises_the_share_it_is_given():
+    rng = np.random.default_rng(0)
+    images = {c: _card(60, 40, i) for i, c in enumerate(CARD_NAMES)}
+    donor = _card(60, 40, 0)
+    donor[..., 0], donor[..., 1], donor[..., 2] = 200, 50, 0  # B, G, R
+    plain = art.swapped_deck(images, [dict.fromkeys(CARD_NAMES, donor)], rng, disguised=0.0)
+    mixed = art.swapped_deck(images, [dict.fromkeys(CARD_NAMES, donor)], rng, disguised=1.0)
+    assert all(tuple(plain[c][30, 20, :3]) == (200, 50, 0) for c in art.COURT_NAMES)
+    recoloured = sum(tuple(mixed[c][30, 20, :3]) != (200, 50, 0) for c in art.COURT_NAMES)
+    assert recoloured >= 6  # 5 of 6 channel orders differ from the donor's own
+
+
 @pytest.mark.skipif(not art.available_decks(holdout=False), reason="card art not installed")
 def test_court_swap_draws_the_same_scene_with_other_figures():
     decks = art.available_decks(holdout=False)

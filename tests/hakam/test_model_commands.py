@@ -136,10 +136,11 @@ def test_two_stages_without_a_reader_is_a_one_line_error(tmp_path):
     )
 
 
-def test_train_reader_refuses_a_court_swap_share_outside_0_to_1(tmp_path):
-    r = hakam("model", "train-reader", "--court-swap", "1.5", "--data", str(tmp_path / "d"))
+@pytest.mark.parametrize("flag", ["--court-swap", "--disguise"])
+def test_train_reader_refuses_a_share_outside_0_to_1(tmp_path, flag):
+    r = hakam("model", "train-reader", flag, "1.5", "--data", str(tmp_path / "d"))
     assert r.returncode == 2
-    assert r.stderr.strip() == "hakam: error: --court-swap 1.5: must be between 0 and 1"
+    assert r.stderr.strip() == f"hakam: error: {flag} 1.5: must be between 0 and 1"
     assert not (tmp_path / "d").exists()
 
 
