@@ -63,7 +63,10 @@ TWO_STAGE = "+reader"  # suffix of a back-end name: its finder boxes named by th
 
 def make(name: str, models_dir: Path | None = None, threads: int = 0, conf: float | None = None):
     """``openvino`` is the one-stage detector, ``openvino+reader`` the two-stage one;
-    ``openvino+reader@416`` runs the finder at 416 on the long side."""
+    ``openvino+reader@416`` runs the finder at 416 on the long side; ``openvino+reader=DIR``
+    takes the models (and their shipped settings) from DIR, e.g. an older export."""
+    name, _, folder = name.partition("=")
+    models_dir = Path(folder) if folder else models_dir
     name, _, size = name.partition("@")
     backend = name.removesuffix(TWO_STAGE)
     stages = 2 if name.endswith(TWO_STAGE) else 1

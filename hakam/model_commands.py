@@ -140,6 +140,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     x.add_argument("--out", type=Path, default=ROOT / "models")
     x.set_defaults(func=_export_reader)
 
+    q = msub.add_parser(
+        "quantize",
+        help="rebuild the OpenVINO finder and reader in 8 bits from the ONNX files (needs nncf)",
+    )
+    q.add_argument("--models-dir", type=Path, default=ROOT / "models")
+    q.add_argument("--scenes", type=int, default=200, help="synthetic calibration scenes")
+    q.add_argument(
+        "--real",
+        type=Path,
+        default=SHARED_REAL / "rf100-poker-cards",
+        help="real calibration photos (train split only); 'none' to skip",
+    )
+    q.set_defaults(func=_quantize)
+
     u = msub.add_parser(
         "tune", help="choose thresholds (and one or two stages) on tuning sets; never eval sets"
     )
@@ -360,6 +374,28 @@ def _export(args) -> int:
         raise CliError(f"{args.weights}: no such weights file")
     info = training.export(args.weights, args.out, args.imgsz, dynamic=not args.static)
     print(json.dumps(info))
+    return 0
+
+
+def _quantize(args) -> int:
+    from hakam.cli import CliError
+
+    info_path = args.models_dir / "hakam-cards.json"
+    if not info_path.exists():
+        raise CliError(f"--models-dir {args.models_dir}: no hakam-cards.json")
+    onnx = args.models_dir / json.loads(info_path.read_text())["onnx"]
+    if not onnx.exists():
+        raise CliError(f"{onnx}: no such ONNX model (the 8-bit models are made from it)")
+    if args.scenes < 1:
+        raise CliError(f"--scenes {args.scenes}: must be at least 1")
+    try:
+        import nncf  # noqa: F401
+    except ImportError as exc:
+        raise CliError("quantizing needs nncf: `.venv/bin/pip install -e '.[dev]'`") from exc
+    from hakam import quantize
+
+    real = _real_photos(args.real)
+    print(json.dumps(quantize.quantize_models(args.models_dir, args.scenes, real)))
     return 0
 
 

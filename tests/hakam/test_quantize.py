@@ -1,0 +1,123 @@
+"""`hakam model quantize`: 8-bit OpenVINO models rebuilt from the ONNX files (no torch)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+pytest.importorskip("nncf")
+
+from hakam import quantize  # noqa: E402
+from vision.detector import OpenVinoDetector  # noqa: E402
+from vision.reader import CROP_SIZE, READER_CLASSES, CardReader  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def conv_net(path: Path, shape: list, out_shape: list, out: str, consts: dict) -> None:
+    """A small real graph: a 3x3 convolution (what quantization turns to 8 bits), the mean of
+    its 8 channels, a projection ``proj`` to the outputs; 'output0' adds YOLO's last axis."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    rng = np.random.default_rng(0)
+    w = numpy_helper.from_array(rng.normal(0, 0.3, (8, 3, 3, 3)).astype(np.float32), "w")
+    b = numpy_helper.from_array(np.zeros(8, np.float32), "b")
+    proj = out if out != "output0" else "o"
+    nodes = [
+        helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c"], ["r"]),
+        helper.make_node("ReduceMean", ["r"], ["m"], axes=[2, 3], keepdims=0),
+        helper.make_node("MatMul", ["m", "proj"], [proj]),
+    ]
+    if out == "output0":
+        nodes.append(helper.make_node("Unsqueeze", ["o", "last"], ["output0"]))
+        consts = {**consts, "last": np.array([2], np.int64)}
+    graph = helper.make_graph(
+        nodes,
+        "tiny",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
+        [helper.make_tensor_value_info(out, TensorProto.FLOAT, out_shape)],
+        [w, b, *[numpy_helper.from_array(v, k) for k, v in consts.items()]],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+
+
+def tiny_models(folder: Path) -> None:
+    """A models folder as `hakam model export` and `export-reader` write it: a dynamic 'finder'
+    (1 x 36 x 1: four box numbers and 32 scores) and a 'reader' (33 logits), with their json."""
+    rng = np.random.default_rng(1)
+    conv_net(folder / "hakam-cards.onnx", [1, 3, "h", "w"], [1, 36, 1], "output0",
+             {"proj": rng.normal(0, 1, (8, 36)).astype(np.float32)})  # fmt: skip
+    conv_net(folder / "hakam-reader.onnx", ["n", 3, CROP_SIZE, CROP_SIZE], ["n", 33], "logits",
+             {"proj": rng.normal(0, 1, (8, 33)).astype(np.float32)})  # fmt: skip
+    (folder / "hakam-cards_openvino").mkdir()
+    (folder / "hakam-reader_openvino").mkdir()
+    (folder / "hakam-cards_openvino" / "stale.xml").write_text("<old/>")
+    finder = {"onnx": "hakam-cards.onnx", "openvino": "hakam-cards_openvino", "imgsz": 64}
+    (folder / "hakam-cards.json").write_text(json.dumps({**finder, "two_stage": {"imgsz": 64}}))
+    (folder / "hakam-reader.json").write_text(
+        json.dumps({"onnx": "hakam-reader.onnx", "openvino": "hakam-reader_openvino"})
+    )
+
+
+def fake_calibration(n, real, progress=False):
+    rng = np.random.default_rng(3)
+    frames = [rng.integers(0, 255, (48, 64, 3), np.uint8) for _ in range(n)]
+    crops = [rng.integers(0, 255, (CROP_SIZE, CROP_SIZE, 3), np.uint8) for _ in range(2 * n)]
+    return frames, crops
+
+
+def test_quantize_models_rebuilds_both_openvino_models_in_8_bits(tmp_path):
+    import openvino as ov
+
+    tiny_models(tmp_path)
+    done = quantize.quantize_models(tmp_path, scenes=6, calibration=fake_calibration)
+    finder_dir, reader_dir = tmp_path / "hakam-cards_openvino", tmp_path / "hakam-reader_openvino"
+    assert [p.name for p in finder_dir.glob("*.xml")] == ["hakam-cards.xml"]  # stale one gone
+    for xml in (finder_dir / "hakam-cards.xml", reader_dir / "hakam-reader.xml"):
+        ops = {op.get_type_name() for op in ov.Core().read_model(str(xml)).get_ops()}
+        assert "FakeQuantize" in ops, f"{xml.name} was not quantized"
+    assert json.loads((tmp_path / "hakam-cards.json").read_text())["openvino_precision"] == "int8"
+    assert json.loads((tmp_path / "hakam-reader.json").read_text())["openvino_precision"] == "int8"
+    assert set(done) == {"finder", "reader", "seconds"}
+    # The 8-bit models load where the pipeline loads them and agree with the float graphs.
+    frame = np.random.default_rng(4).integers(0, 255, (48, 64, 3), np.uint8)
+    det = OpenVinoDetector(finder_dir, imgsz=64)
+    ref = ov.Core().compile_model(str(tmp_path / "hakam-cards.onnx"), "CPU")
+    out8 = det._run(frame)[0]
+    out32 = ref(quantize.finder_input(frame, 64))[0]
+    assert out8.shape == out32.shape == (1, 36, 1)
+    assert np.abs(out8 - out32).max() < 0.1 * np.abs(out32).max()
+    reader = CardReader(reader_dir)
+    crop = np.random.default_rng(5).integers(0, 255, (CROP_SIZE, CROP_SIZE, 3), np.uint8)
+    probs = reader.read([crop])
+    assert probs.shape == (1, READER_CLASSES) and np.isclose(probs.sum(), 1, atol=1e-4)
+
+
+def test_quantizing_twice_gives_the_same_model(tmp_path):
+    tiny_models(tmp_path)
+    quantize.quantize_models(tmp_path, scenes=4, calibration=fake_calibration)
+    first = (tmp_path / "hakam-cards_openvino" / "hakam-cards.bin").read_bytes()
+    quantize.quantize_models(tmp_path, scenes=4, calibration=fake_calibration)
+    assert (tmp_path / "hakam-cards_openvino" / "hakam-cards.bin").read_bytes() == first
+
+
+def test_quantize_without_the_onnx_original_is_a_one_line_error(tmp_path):
+    tiny_models(tmp_path)
+    (tmp_path / "hakam-cards.onnx").unlink()
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    r = subprocess.run(
+        [sys.executable, "-m", "hakam", "model", "quantize", "--models-dir", str(tmp_path)],
+        capture_output=True, text=True, cwd=ROOT, timeout=120,
+    )  # fmt: skip
+    assert r.returncode == 2
+    assert r.stderr.strip().startswith("hakam: error: ") and "no such ONNX model" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before  # nothing changed
