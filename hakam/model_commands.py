@@ -395,7 +395,10 @@ def _quantize(args) -> int:
     from hakam import quantize
 
     real = _real_photos(args.real)
-    print(json.dumps(quantize.quantize_models(args.models_dir, args.scenes, real)))
+    try:
+        print(json.dumps(quantize.quantize_models(args.models_dir, args.scenes, real)))
+    except RuntimeError as exc:  # no card art to render calibration scenes with
+        raise CliError(str(exc)) from None
     return 0
 
 

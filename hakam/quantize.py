@@ -25,10 +25,8 @@ from vision.reader import CROP_SIZE, card_crop, crops_tensor
 CALIBRATION_SEED = 21  # scenes of the training split, a seed no training set used
 
 
-def quantize_onnx(
-    onnx_path: Path, out_xml: Path, samples: Sequence[np.ndarray], preset: str = "mixed"
-) -> Path:
-    """Quantize ``onnx_path`` with ``samples`` (each one model input) into an OpenVINO IR."""
+def quantize_onnx(onnx_path: Path, samples: Sequence[np.ndarray], preset: str = "mixed"):
+    """The OpenVINO model of ``onnx_path`` quantized with ``samples`` (each one model input)."""
     import nncf
     import openvino as ov
 
@@ -37,16 +35,27 @@ def quantize_onnx(
     with tempfile.TemporaryDirectory() as tmp:
         ov.save_model(ov.convert_model(str(onnx_path)), f"{tmp}/m.xml", compress_to_fp16=True)
         model = ov.Core().read_model(f"{tmp}/m.xml")
-    quantized = nncf.quantize(
+    return nncf.quantize(
         model,
         nncf.Dataset(list(samples)),
         preset=nncf.QuantizationPreset(preset),
         subset_size=len(samples),
     )
-    out_xml.parent.mkdir(parents=True, exist_ok=True)
-    for old in (*out_xml.parent.glob("*.xml"), *out_xml.parent.glob("*.bin")):
-        old.unlink()  # the folder holds one model: the loader takes its only .xml
-    ov.save_model(quantized, str(out_xml))
+
+
+def save_ir(model, out_xml: Path) -> Path:
+    """Write ``model`` as the only model of ``out_xml``'s folder (the loader takes its one .xml):
+    written beside it first, so a failed write leaves the old model in place."""
+    import openvino as ov
+
+    folder = out_xml.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=folder.parent) as tmp:
+        ov.save_model(model, f"{tmp}/{out_xml.name}")
+        for old in (*folder.glob("*.xml"), *folder.glob("*.bin")):
+            old.unlink()
+        for new in Path(tmp).iterdir():
+            new.replace(folder / new.name)
     return out_xml
 
 
@@ -99,18 +108,19 @@ def quantize_models(
     imgsz = int(info.get("two_stage", {}).get("imgsz") or info.get("imgsz", 640))
     frames, crops = calibration(scenes, real, progress=progress)
     t0 = time.time()
-    done = {}
-    finder_onnx = models_dir / info["onnx"]
     finder_xml = models_dir / info["openvino"] / f"{Path(info['onnx']).stem}.xml"
-    quantize_onnx(finder_onnx, finder_xml, [finder_input(f, imgsz) for f in frames])
-    done["finder"] = str(finder_xml)
+    finder_in = [finder_input(f, imgsz) for f in frames]
+    todo = [(quantize_onnx(models_dir / info["onnx"], finder_in), finder_xml, "finder")]
     reader_json = models_dir / "hakam-reader.json"
-    if reader_json.exists() and crops:
-        rinfo = json.loads(reader_json.read_text())
+    rinfo = json.loads(reader_json.read_text()) if reader_json.exists() else None
+    if rinfo is not None and crops:
         reader_xml = models_dir / rinfo["openvino"] / f"{Path(rinfo['onnx']).stem}.xml"
         batches = [crops_tensor(crops[i : i + 8]) for i in range(0, len(crops), 8)]
-        quantize_onnx(models_dir / rinfo["onnx"], reader_xml, batches)
-        done["reader"] = str(reader_xml)
+        todo.append((quantize_onnx(models_dir / rinfo["onnx"], batches), reader_xml, "reader"))
+    done = {}
+    for model, xml, what in todo:  # both quantized before either is written
+        done[what] = str(save_ir(model, xml))
+    if "reader" in done:
         rinfo["openvino_precision"] = "int8"
         reader_json.write_text(json.dumps(rinfo, indent=1) + "\n")
     info["openvino_precision"] = "int8"
