@@ -373,7 +373,11 @@ def render_one(
         sx, sy = imgsz / img.shape[1], imgsz / img.shape[0]
         img = cv2.resize(img, (imgsz, imgsz), interpolation=cv2.INTER_AREA)
         labels = [
-            replace(lb, box=(lb.box[0] * sx, lb.box[1] * sy, lb.box[2] * sx, lb.box[3] * sy))
+            replace(
+                lb,
+                box=(lb.box[0] * sx, lb.box[1] * sy, lb.box[2] * sx, lb.box[3] * sy),
+                corners=tuple((x * sx, y * sy) for x, y in lb.corners),
+            )
             for lb in labels
         ]
         objects = [[o[0] * sx, o[1] * sy, o[2] * sx, o[3] * sy] for o in objects]
@@ -390,6 +394,7 @@ def render_one(
                 "visible": round(lb.visible, 3),
                 "index_visible": round(lb.index_visible, 3),
                 "tag": lb.tag,
+                "corners": [[round(x, 1), round(y, 1)] for x, y in lb.corners],
             }
             for lb in labels
         ],

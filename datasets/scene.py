@@ -134,6 +134,10 @@ class Label:
     visible: float  # share of the card's area that can be seen
     index_visible: float  # best share of one corner index that can be seen
     tag: str = ""
+    # The face's own corners in pixels, from the printed top-left (an index corner) clockwise
+    # round to bottom-left; may lie outside the frame. What an oriented-box or corner finder,
+    # and a reader of straightened cards, learn from.
+    corners: tuple[tuple[float, float], ...] = ()
 
 
 def bend_unit(pts: np.ndarray, bend: float) -> np.ndarray:
@@ -145,9 +149,14 @@ def bend_unit(pts: np.ndarray, bend: float) -> np.ndarray:
     return out
 
 
+CORNERS = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])  # unit: tl, tr, br, bl
+
+
 def unit_to_table(pts: np.ndarray, p: CardPlacement) -> np.ndarray:
-    """Card unit coordinates to table millimetres."""
-    local = (pts - 0.5) * np.array([CARD_W_MM, CARD_H_MM])
+    """Card unit coordinates (x right, y down the printed face, as in its raster) to table
+    millimetres (x right, y away from the viewer, seen from above). The face's y runs against
+    the table's, or the card would lie on the table as its mirror image."""
+    local = (pts - 0.5) * np.array([CARD_W_MM, -CARD_H_MM])
     a = math.radians(p.angle)
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
     return local @ rot.T + np.array([p.x, p.y])
@@ -383,6 +392,7 @@ class Renderer:
             if x2 - x1 < 4 or y2 - y1 < 4:
                 continue
             if vis >= 0.3 or (best_idx >= 0.6 and vis >= 0.08):
+                face = cam.project(unit_to_table(bend_unit(CORNERS, p.bend), p), hom)
                 labels.append(
                     Label(
                         p.name,
@@ -390,6 +400,7 @@ class Renderer:
                         min(vis, 1.0),
                         best_idx,
                         p.tag,
+                        tuple((float(x), float(y)) for x, y in distort_points(face, cam)),
                     )
                 )
         return labels

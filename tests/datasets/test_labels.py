@@ -153,3 +153,35 @@ def test_sample_boxes_agree_with_card_outlines_in_the_pixels(sample):
             good += found is not None and iou(found, box) > 0.8
     assert checked >= 5
     assert good / checked >= 0.8, f"{good}/{checked} label boxes matched the card outline"
+
+
+@pytest.mark.parametrize("angle", [0.0, 37.0, 90.0, 200.0])
+def test_label_corners_start_at_the_printed_top_left_and_bound_the_box(angle):
+    """The face's corners: clockwise from the corner printed top-left (where an index is),
+    whatever the card's turn; the box is the card's outline inside them."""
+    face = np.full((420, 300, 4), 255, np.uint8)
+    face[:120, :90, :3] = (0, 0, 255)  # the printed top-left, red (BGR)
+    renderer = Renderer({"QH": face})
+    rng = np.random.default_rng(1)
+    cam = sample_camera(rng, 640, 480, (0.5, 0.5))
+    cam.tilt, cam.k1 = 0.0, 0.0
+    fx = dict.fromkeys(("light", "temperature", "motion", "defocus"), False) | {
+        "glare": 0,
+        "noise": 0,
+    }
+    img, labels = renderer.render(
+        rng, cam, np.full((64, 64, 3), 25, np.uint8), [CardPlacement("QH", 0, 0, angle)], [], fx
+    )
+    (lb,) = labels
+    quad = np.array(lb.corners)
+    assert quad.shape == (4, 2)
+    centre = quad.mean(0)
+    for k, red in ((0, True), (1, False), (2, False), (3, False)):
+        x, y = (quad[k] + 0.12 * (centre - quad[k])).round().astype(int)
+        is_red = img[y, x, 2] > 150 and img[y, x, 0] < 100
+        assert is_red == red, (k, img[y, x])
+    (ax, ay), (bx, by) = quad[1] - quad[0], quad[2] - quad[1]
+    assert ax * by - ay * bx > 0  # clockwise on screen (y down): the face, not its mirror image
+    qx1, qy1 = quad.min(0)
+    qx2, qy2 = quad.max(0)
+    assert iou(lb.box, (qx1, qy1, qx2, qy2)) > 0.93  # only the rounded corners differ
