@@ -19,7 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detector import letterbox, rect_shape, to_tensor
+from vision.detector import model_frame, to_tensor
 from vision.reader import CROP_SIZE, card_crop, crops_tensor
 
 CALIBRATION_SEED = 21  # scenes of the training split, a seed no training set used
@@ -61,8 +61,7 @@ def save_ir(model, out_xml: Path) -> Path:
 
 def finder_input(image: np.ndarray, imgsz: int) -> np.ndarray:
     """The finder's float input for a frame, as ``vision.detector`` feeds a dynamic model."""
-    padded, _ = letterbox(image, rect_shape(image.shape[0], image.shape[1], imgsz))
-    return to_tensor(padded)
+    return to_tensor(model_frame(image, imgsz, dynamic=True)[0])
 
 
 def calibration_scenes(

@@ -178,6 +178,18 @@ def rect_shape(height: int, width: int, long_side: int) -> tuple[int, int]:
     )
 
 
+def model_frame(
+    image: np.ndarray, imgsz: int | tuple[int, int], dynamic: bool
+) -> tuple[np.ndarray, Letterbox]:
+    """The frame letterboxed as the model takes it: to the model's fixed size, or, for a model
+    with a free height and width, scaled to ``imgsz`` on its long side and padded to the stride."""
+    size = imgsz
+    if dynamic:
+        side = imgsz if isinstance(imgsz, int) else max(imgsz)
+        size = rect_shape(image.shape[0], image.shape[1], side)
+    return letterbox(image, size)
+
+
 class _YoloBase:
     """Shared letterbox + decode; a back-end only implements ``_infer``.
 
@@ -213,11 +225,7 @@ class _YoloBase:
         return to_tensor(padded)
 
     def _run(self, image: np.ndarray) -> tuple[np.ndarray, Letterbox]:
-        size = self.imgsz
-        if self.dynamic:
-            side = size if isinstance(size, int) else max(size)
-            size = rect_shape(image.shape[0], image.shape[1], side)
-        padded, box = letterbox(image, size)
+        padded, box = model_frame(image, self.imgsz, self.dynamic)
         return self._infer(self._input(padded)), box
 
     def detect(self, image: np.ndarray) -> Detections:
