@@ -37,7 +37,8 @@ def _print_event(ev: dict[str, Any], headless: bool) -> None:
     elif kind == "open_card":
         print(f"open card {ev['card']}", flush=True)
     elif kind == "correction":
-        print(f"correction: {ev['card']} by seat {ev['seat']}", flush=True)
+        why = " (the only card not read)" if ev.get("by") == "elimination" else ""
+        print(f"correction: {ev['card']} by seat {ev['seat']}{why}", flush=True)
     elif kind == "score":
         print(f"score: {ev.get('result')} (card points {ev.get('card_points')})", flush=True)
 

@@ -87,6 +87,9 @@ class PipelineSettings:
     # True: a card at a later seat always waits for the seat on turn (a missed read is likelier
     # than a player out of turn); out of turn then needs a person's correction to be ruled.
     assume_missed: bool = False
+    # Every one of the 32 cards is played in a deal: once all but one have been read, the card
+    # the deal waits for can only be that one, and is played as a correction "by elimination".
+    name_by_elimination: bool = True
 
 
 @dataclass
@@ -294,12 +297,14 @@ class Pipeline:
         """Push held cards in order once the seat they lie at is on turn, or once they have
         waited ``hold_s`` with nothing unread in front of the seat on turn (then: out of turn)."""
         hold = self.settings.hold_s * self.fps
-        if self._gap and self._held:
-            self._say_stalled(self.referee.turn)
-            return
         while self._held and not self.referee.is_over:
-            attr = self._position(self._held[0][0])
             turn = self.referee.turn
+            if self._gap:
+                if self._name_by_elimination(turn):
+                    continue
+                self._say_stalled(turn)
+                return
+            attr = self._position(self._held[0][0])
             if attr.seat != turn and hold:
                 # A later card lying at the seat on turn is that seat's card: it goes first.
                 k = next(
@@ -314,10 +319,25 @@ class Pipeline:
                     return
                 since = self.plays[-1].frame if self.plays else 0
                 if self._unexplained[turn] > since or self.settings.assume_missed:
+                    if self._name_by_elimination(turn):
+                        continue
                     self._say_stalled(turn)
                     return
             ev, fr = self._held.pop(0)
             self._push_camera(ev, fr)
+
+    def _name_by_elimination(self, seat: int) -> bool:
+        """Play the one card not yet read for ``seat`` when the other 31 have all been read
+        (played or held): a deal plays all 32 cards, so the card the deal waits for is that one.
+        It goes into the record as a correction ``by`` "elimination", so a dispute can see it."""
+        if not self.settings.name_by_elimination:
+            return False
+        seen = {p.card for p in self.plays} | {int(e.card) for e, _ in self._held}  # type: ignore[arg-type]
+        left = [c for c in range(len(CARD_NAMES)) if c not in seen]
+        if len(left) != 1:
+            return False
+        self._name_unread(left[0], seat, self._now, "elimination")
+        return True
 
     def _say_stalled(self, seat: int) -> None:
         key = (self.referee.trick_number, seat)
@@ -512,12 +532,7 @@ class Pipeline:
             if self.referee.is_over:
                 raise PipelineError("correction: the deal's 8 tricks are complete")
             given = self.referee.turn if seat is None else seat
-            item = {"card": str(DECK[new_card]), "seat": given, "replaces": None, "by": by}
-            self._log_correction(item, at_frame, at)
-            self.tracker.release(new_card)
-            self.tracker.tracks[new_card].state = self.tracker.tracks[new_card].state.ON_TABLE
-            self._play(new_card, given, at_frame, at, "correction", None, None)
-            self._gap = False
+            self._name_unread(new_card, given, at_frame, by)
             self._flush(max(self._now, at_frame))  # cards held for it follow
             return self._drain()
         try:
@@ -542,6 +557,16 @@ class Pipeline:
         self.tracker.release(old)
         self._rereferee(at_frame, at)
         return self._drain()
+
+    def _name_unread(self, card: int, seat: int, frame: int, by: str) -> None:
+        """Play a card the camera did not read, named by ``by`` (a person, or elimination)."""
+        at = frame / self.fps
+        item = {"card": CARD_NAMES[card], "seat": seat, "replaces": None, "by": by}
+        self._log_correction(item, frame, at)
+        self.tracker.release(card)
+        self.tracker.tracks[card].state = self.tracker.tracks[card].state.ON_TABLE
+        self._play(card, seat, frame, at, by if by == "elimination" else "correction", None, None)
+        self._gap = False
 
     def _log_correction(self, item: dict[str, Any], frame: int, at: float) -> None:
         self.corrections.append({**item, "frame": frame, "time": round(at, 3)})
@@ -645,7 +670,13 @@ class Pipeline:
         if self.corrections:
             rec["note"] = "corrections: " + "; ".join(
                 f"{c['card']} by seat {c['seat']}"
-                + (f" instead of {c['replaces']}" if c.get("replaces") else " (not read)")
+                + (
+                    f" instead of {c['replaces']}"
+                    if c.get("replaces")
+                    else " (not read, the only card left)"
+                    if c.get("by") == "elimination"
+                    else " (not read)"
+                )
                 + f" at frame {c['frame']}"
                 for c in self.corrections
             )

@@ -301,3 +301,45 @@ def test_a_held_card_swept_away_means_its_trick_left_unread():
     _, events = run_labels(frames, settings=_settings(False))
     assert of(events, "play") == [] and of(events, "violation") == []
     assert of(events, "end")[0]["held"] == ["8C", "9D"]
+
+
+def _demo_with_unread(cards: set[str], **settings):
+    """The demo clip's truth, calibration and labels, with ``cards`` never read surely (a card
+    the finder sees but the reader cannot name)."""
+    from vision.sources import DEMO_CALIBRATION, DEMO_LABELS, DEMO_RECORD, demo_clip_available
+
+    if not demo_clip_available():
+        pytest.skip("demo clip not installed")
+    truth = json.loads(DEMO_RECORD.read_text())
+    frames = json.loads(DEMO_LABELS.read_text())["frames"]
+    weak = {"visible": 0.4, "index_visible": 0.0}
+    frames = [[{**lb, **weak} if lb["card"] in cards else lb for lb in f] for f in frames]
+    pipe = Pipeline(DealSetup.from_record(truth), LabelDetector(frames),
+                    calibration=Calibration.load(DEMO_CALIBRATION),
+                    settings=PipelineSettings(**settings))  # fmt: skip
+    images = [cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)
+    return truth, pipe, run_frames(pipe, ArraySource(images, 15.0))
+
+
+def test_name_by_elimination_plays_the_only_card_left_for_the_seat_the_deal_waits_for():
+    # Seat 1's QC (trick 1's lead) is never read; the deal waits, holding every later card.
+    # When the 31 other cards have been read, QC is the only one left: the deal goes on.
+    truth, pipe, events = _demo_with_unread({"QC"})
+    assert pipe.record["tricks"] == truth["tricks"]
+    fixes = of(events, "correction")
+    assert [(c["card"], c["seat"], c["by"]) for c in fixes] == [("QC", 1, "elimination")]
+    first = of(events, "play")[0]
+    assert (first["card"], first["source"], first["trick"]) == ("QC", "elimination", 1)
+    assert "QC by seat 1 (not read, the only card left)" in pipe.record["note"]
+    assert [v["rule"] for v in of(events, "violation")] == ["follow-suit"]
+    assert of(events, "score")[0]["complete"] is True
+    assert ruling_json(parse_deal_record(pipe.record)) == pipe.ruling()
+
+
+def test_name_by_elimination_never_guesses_between_two_cards_left():
+    _, _, events = _demo_with_unread({"QC", "KD"})
+    assert of(events, "correction") == [] and of(events, "play") == []
+    assert len(of(events, "end")[0]["held"]) == 30
+    # Switched off, the deal waits for a person even with one card left.
+    _, _, waiting = _demo_with_unread({"QC"}, name_by_elimination=False)
+    assert of(waiting, "play") == [] and len(of(waiting, "end")[0]["held"]) == 31
