@@ -759,8 +759,10 @@ class LiveController(Observable):
                     p.card = str(e["card"])
         for n in self.notices:
             if n.status == "open" and n.seat == e.get("seat") and n.deal == self._deal_no(e):
-                n.status, n.card = "corrected", str(e["card"])
-                self.sheet.store.decide_warning(n.id, "corrected", {"card": n.card})
+                # A card the pipeline named as the only one left is not a person's correction.
+                status = "eliminated" if e.get("by") == "elimination" else "corrected"
+                n.status, n.card = status, str(e["card"])
+                self.sheet.store.decide_warning(n.id, status, {"card": n.card})
 
     def _on_score(self, e: dict[str, Any]) -> None:
         log = self.deals.get(self._deal_no(e))

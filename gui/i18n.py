@@ -126,6 +126,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "status_dismissed": ("dismissed", "مرفوض"),
     "status_open": ("open", "قائم"),
     "status_corrected": ("corrected", "مصحّح"),
+    "status_eliminated": ("the only card left", "الورقة الباقية الوحيدة"),
     # dispute
     "pick_deal": ("Deal", "الجولة"),
     "pick_trick": ("Trick", "الأكلة"),

@@ -172,7 +172,7 @@ class MatchStore:
         return int(cur.lastrowid or 0)
 
     def decide_warning(self, warning_id: int, status: str, extra: dict[str, Any] | None = None):
-        """Record how the table decided a warning: accepted, dismissed or corrected."""
+        """Record how a warning was decided: accepted, dismissed, corrected or eliminated."""
         with self._db:
             if extra:
                 row = self._db.execute(

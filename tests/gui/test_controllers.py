@@ -249,3 +249,15 @@ def test_uncertain_read_is_corrected_with_one_click(data_dir):
     assert live.open_notices() == []
     stored = MatchStore().warnings(live.sheet.match_id)
     assert stored[0]["status"] == "corrected" and stored[0]["data"]["card"] == "10H"
+
+
+def test_a_notice_the_pipeline_closes_by_elimination_says_so(data_dir):
+    live = LiveController(sheet_ctl())
+    events = demo_events()
+    live.on_events(events[: events.index(next(e for e in events if e["event"] == "trick"))])
+    live.on_event({"event": "uncertain", "deal": 1, "seat": 2, "trick": 2, "text": "seat 2"})
+    live.on_event({"event": "correction", "deal": 1, "trick": 2, "seat": 2, "card": "10H",
+                   "by": "elimination"})  # fmt: skip
+    assert live.open_notices() == [] and live.notices[0].status == "eliminated"
+    stored = MatchStore().warnings(live.sheet.match_id)
+    assert stored[0]["status"] == "eliminated" and stored[0]["data"]["card"] == "10H"
