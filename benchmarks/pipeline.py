@@ -157,7 +157,8 @@ def speed(args: argparse.Namespace) -> None:
 def accuracy(args: argparse.Namespace) -> None:
     """The issue's acceptance check: unseen seeds, hold-out decks, full deals."""
     backend = args.backend
-    cards = right = winners_ok = tricks = viol_ok = viol_n = 0
+    cards = right = winners_ok = tricks = viol_ok = viol_n = wrong = named = whole = 0
+    per_deck: dict[str, list[int]] = {}  # deck -> [cards right, cards]
     t0 = time.monotonic()
     for k in range(args.deals):
         seed = args.seed + 1000 + k
@@ -175,7 +176,14 @@ def accuracy(args: argparse.Namespace) -> None:
         truth = [(t, s, c.index) for t, s, c in rendered.deal.plays]
         got = [(p.trick, p.seat, p.card) for p in pipe.plays]
         cards += len(truth)
-        right += len(set(truth) & set(got))
+        ok = len(set(truth) & set(got))
+        right += ok
+        wrong += len(set(got) - set(truth))
+        whole += ok == len(truth)
+        named += sum(e["type"] == "correction" and e.get("by") == "elimination" for e in events)
+        tally = per_deck.setdefault(str(rendered.deck), [0, 0])
+        tally[0] += ok
+        tally[1] += len(truth)
         won = [e["winner"] for e in events if e["type"] == "trick"]
         tricks += 8
         winners_ok += sum(a == b for a, b in zip(won, rendered.deal.winners, strict=False))
@@ -194,7 +202,9 @@ def accuracy(args: argparse.Namespace) -> None:
     print(
         f"backend {backend} (noise {tuple(args.noise)}): {args.deals} deals, "
         f"cards with right seat and trick {right}/{cards} ({share:.2f}%), "
-        f"trick winners {winners_ok}/{tricks}, violations reported {viol_ok}/{viol_n}"
+        f"trick winners {winners_ok}/{tricks}, violations reported {viol_ok}/{viol_n}, "
+        f"wrong plays {wrong}, deals read whole {whole}, cards named by elimination {named}; "
+        + ", ".join(f"{d} {r}/{n}" for d, (r, n) in per_deck.items())
     )
 
 
