@@ -13,7 +13,7 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -229,6 +229,25 @@ def rasterise_deck(deck: DeckSource, workers: int = 2) -> Path:
 def available_decks(holdout: bool | None = None) -> list[DeckSource]:
     """Decks whose packages are installed; ``holdout`` filters training or hold-out designs."""
     return [d for d in DECKS if d.available() and (holdout is None or d.holdout == holdout)]
+
+
+def training_designs(names: Iterable[str]) -> list[DeckSource]:
+    """The installed training designs ``names``: tuning designs that a reader can be trained
+    without (``train-reader --leave-out``) and judged on (``data synth --designs``). Hold-out
+    designs are refused: they are for evaluation only."""
+    out = []
+    for name in names:
+        try:
+            deck = deck_by_name(name)
+        except KeyError as exc:
+            raise ValueError(str(exc.args[0])) from None
+        if deck.holdout:
+            raise ValueError(f"{name} is a hold-out design (evaluation only)")
+        if not deck.available():
+            raise ValueError(f"{name}: its card art is not installed")
+        if deck not in out:
+            out.append(deck)
+    return out
 
 
 def ensure_art(decks: list[DeckSource] | None = None, progress: bool = False) -> list[Path]:

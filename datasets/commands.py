@@ -24,6 +24,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=0.05,
         help="share of cross-deck test images (hold-out designs only)",
     )
+    s.add_argument(
+        "--designs",
+        default="",
+        help="comma-separated training designs for train and val (e.g. a tuning set of designs "
+        "a reader was trained without; default: all)",
+    )
     s.set_defaults(func=_synth)
 
     st = dsub.add_parser("stats", help="class balance, boxes per image, occlusion histogram")
@@ -54,6 +60,13 @@ def _synth(args) -> int:
         raise CliError("--imgsz must be between 64 and 4096")
     if not (0 <= args.val <= 1 and 0 <= args.holdout <= 1 and args.val + args.holdout <= 1):
         raise CliError("--val and --holdout must be shares in [0, 1) that add up to at most 1")
+    from datasets import art
+
+    designs = tuple(n.strip() for n in args.designs.split(",") if n.strip())
+    try:
+        art.training_designs(designs)
+    except ValueError as exc:
+        raise CliError(f"--designs: {exc}") from None
     cfg = SynthConfig(
         args.out,
         args.n,
@@ -62,6 +75,7 @@ def _synth(args) -> int:
         args.workers or default_workers(),
         args.val,
         args.holdout,
+        designs=designs,
     )
     try:
         summary = generate(cfg)

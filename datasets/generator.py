@@ -48,6 +48,7 @@ class SynthConfig:
     val_fraction: float = 0.05
     holdout_fraction: float = 0.05
     quality: int = 90  # JPEG quality of the written files (scene JPEG artefacts come on top)
+    designs: tuple[str, ...] = ()  # train/val from these training designs only (default: all)
 
     def split_sizes(self) -> dict[str, int]:
         n_val = round(self.n * self.val_fraction)
@@ -441,7 +442,9 @@ def write_data_yaml(out: Path, splits: list[str]) -> Path:
 
 def generate(cfg: SynthConfig, progress: bool = True) -> dict:
     """Write the dataset; prints progress with an estimate of the time left."""
-    train_decks = art.available_decks(holdout=False)
+    train_decks = (
+        art.training_designs(cfg.designs) if cfg.designs else art.available_decks(holdout=False)
+    )
     hold_decks = art.available_decks(holdout=True)
     art.ensure_art(train_decks + hold_decks, progress=progress)
     if not train_decks:

@@ -129,6 +129,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="share of those borrowed figures recoloured and turned, so no design's figure "
         "names a card (0 to 1)",
     )
+    r.add_argument(
+        "--leave-out",
+        default="",
+        help="comma-separated training designs kept out of the crops (tuning designs: judge "
+        "the reader on them with a `data synth --designs` set)",
+    )
     _training_options(r, "reader", "models/hakam-reader.pt", "random weights")
     r.add_argument("--epochs", type=int, default=12)
     r.add_argument("--batch", type=int, default=128)
@@ -416,6 +422,22 @@ def _train_reader(args) -> int:
     for flag, value in (("--court-swap", args.court_swap), ("--disguise", args.disguise)):
         if not 0.0 <= value <= 1.0:
             raise CliError(f"{flag} {value}: must be between 0 and 1")
+    from datasets import art
+
+    try:
+        leave_out = tuple(d.name for d in art.training_designs(
+            n.strip() for n in args.leave_out.split(",") if n.strip()
+        ))  # fmt: skip
+    except ValueError as exc:
+        raise CliError(f"--leave-out: {exc}") from None
+    summary = args.data / "summary.json"
+    if (args.data / "crops.npy").exists() and summary.exists():
+        cut = json.loads(summary.read_text()).get("left_out", [])
+        if sorted(cut) != sorted(leave_out):
+            raise CliError(
+                f"--data {args.data}: its crops leave out {cut or 'no design'}, not "
+                f"{list(leave_out) or 'no design'}; use another --data folder"
+            )
     try:
         import torch  # noqa: F401
     except ImportError as exc:
@@ -436,6 +458,7 @@ def _train_reader(args) -> int:
             seed=args.seed,
             court_swap=args.court_swap,
             disguised=args.disguise,
+            leave_out=leave_out,
         )
     best = reader_training.train_reader(
         args.data,

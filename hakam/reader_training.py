@@ -93,13 +93,13 @@ def scene_crops(
 _DECKS = None
 
 
-def _init() -> None:
+def _init(leave_out: tuple[str, ...] = ()) -> None:
     global _DECKS
     from datasets import art
     from datasets.generator import _init as gen_init
 
     gen_init(0, 640)
-    _DECKS = art.available_decks(holdout=False)
+    _DECKS = [d for d in art.available_decks(holdout=False) if d.name not in leave_out]
 
 
 def _scene_job(args):
@@ -155,22 +155,25 @@ def build_crops(
     progress: bool = True,
     court_swap: float = 0.0,
     disguised: float = 0.0,
+    leave_out: tuple[str, ...] = (),
 ) -> dict:
     """Write ``out/crops.npy`` (N x S x S x 3 BGR uint8) and ``out/classes.npy``.
 
     ``court_swap``: share of scenes whose court cards wear another card's figure, so that
     only their corner indices name them; ``disguised``: share of those figures recoloured
-    and turned (``datasets.art.disguise``).
+    and turned (``datasets.art.disguise``); ``leave_out``: training designs kept out of the
+    scenes and of the borrowed figures, to judge the reader on designs it never saw.
     """
     from datasets import art
 
+    leave_out = tuple(d.name for d in art.training_designs(leave_out))
     art.ensure_art(art.available_decks(holdout=False), progress=progress)
     out.mkdir(parents=True, exist_ok=True)
     crops: list[np.ndarray] = []
     classes: list[int] = []
     t0 = time.time()
     ctx = mp.get_context("spawn")
-    with ctx.Pool(max(1, workers), initializer=_init) as pool:
+    with ctx.Pool(max(1, workers), initializer=_init, initargs=(leave_out,)) as pool:
         jobs = [(seed, i, court_swap, disguised) for i in range(scenes)]
         for k, (cs, ks) in enumerate(pool.imap(_scene_job, jobs, chunksize=8), 1):
             crops += cs
@@ -200,6 +203,7 @@ def build_crops(
         "seed": seed,
         "court_swap": court_swap,
         "disguised": disguised,
+        "left_out": sorted(leave_out),
         "store_size": STORE_SIZE,
         "seconds": round(time.time() - t0, 1),
     }

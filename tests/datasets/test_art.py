@@ -82,3 +82,27 @@ def test_court_swap_draws_the_same_scene_with_other_figures():
     x1, y1, x2, y2 = (round(v) for v in court.box)
     diff = np.abs(img[y1:y2, x1:x2].astype(int) - plain_img[y1:y2, x1:x2].astype(int))
     assert diff.mean() > 5  # its figure is another card's
+
+
+def test_training_designs_refuse_hold_out_and_unknown_names():
+    with pytest.raises(ValueError, match="kennard is a hold-out design"):
+        art.training_designs(["kennard"])
+    with pytest.raises(ValueError, match="unknown deck design 'nope'"):
+        art.training_designs(["nope"])
+    names = [d.name for d in art.available_decks(holdout=False)][:2]
+    assert [d.name for d in art.training_designs([*names, *names])] == names
+
+
+@pytest.mark.skipif(not art.available_decks(holdout=False), reason="card art not installed")
+def test_synth_designs_draws_train_and_val_from_those_designs_only(tmp_path):
+    import json
+
+    from datasets.generator import SynthConfig, generate
+
+    name = art.available_decks(holdout=False)[-1].name
+    cfg = SynthConfig(tmp_path, 6, seed=3, workers=1, val_fraction=0.5, holdout_fraction=0,
+                      designs=(name,))  # fmt: skip
+    summary = generate(cfg, progress=False)
+    assert summary["train_decks"] == [name]
+    metas = sorted(tmp_path.glob("*/meta/*.json"))
+    assert len(metas) == 6 and {json.loads(p.read_text())["deck"] for p in metas} == {name}

@@ -104,3 +104,32 @@ def test_export_reader_runs_on_both_runtimes_without_torch_at_run_time(tmp_path)
         reads.append(p)
     assert np.allclose(reads[0], reads[1], atol=0.02)  # FP16 OpenVINO weights vs FP32 ONNX
     assert (tmp_path / "out" / "hakam-reader.pt").exists()
+
+
+def test_leave_out_keeps_tuning_designs_out_of_the_reader_crops():
+    from datasets import art
+    from hakam import reader_training
+
+    decks = [d.name for d in art.available_decks(holdout=False)]
+    if len(decks) < 2:
+        pytest.skip("card art not installed")
+    reader_training._init((decks[0],))
+    assert [d.name for d in reader_training._DECKS] == decks[1:]
+    reader_training._init()
+    assert [d.name for d in reader_training._DECKS] == decks
+
+
+def test_train_reader_refuses_a_hold_out_design_and_a_crop_folder_cut_otherwise(tmp_path):
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "hakam", "model", "train-reader", *args],
+                              capture_output=True, text=True, cwd=ROOT, timeout=120)  # fmt: skip
+
+    r = run("--leave-out", "kennard", "--data", str(tmp_path))
+    assert r.returncode == 2 and r.stderr.strip().splitlines()[-1].endswith(
+        "--leave-out: kennard is a hold-out design (evaluation only)"
+    )
+    (tmp_path / "crops.npy").write_bytes(b"")
+    (tmp_path / "summary.json").write_text('{"left_out": ["anglo"]}')
+    r = run("--data", str(tmp_path))
+    assert r.returncode == 2 and "its crops leave out ['anglo'], not no design" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
