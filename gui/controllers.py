@@ -565,6 +565,7 @@ class Notice:
     trick: int | None = None
     status: str = "open"
     card: str | None = None
+    guesses: tuple[str, ...] = ()  # the reader's candidates, offered first
 
 
 @dataclass
@@ -746,7 +747,7 @@ class LiveController(Observable):
         seat = e.get("seat")
         self.notices.append(
             Notice(nid, deal, None if seat is None else int(seat), str(e.get("text", "")),
-                   e.get("trick"))
+                   e.get("trick"), guesses=tuple(e.get("guesses") or ()))
         )  # fmt: skip
 
     def _on_correction(self, e: dict[str, Any]) -> None:
@@ -841,11 +842,13 @@ class LiveController(Observable):
         return [n for n in self.notices if n.status == "open"]
 
     def possible_cards(self, notice: Notice | None = None) -> list[str]:
-        """Cards not yet seen in the deal: the short list for a one-click correction."""
+        """Cards not yet seen in the deal: the short list for a one-click correction, the
+        reader's candidates for this card first."""
         deal = notice.deal if notice is not None else (self.current.number if self.current else 0)
         log = self.deals.get(deal)
         seen = log.seen_cards() if log is not None else set()
-        return [c for c in CARD_NAMES if c not in seen]
+        first = [g for g in (notice.guesses if notice else ()) if g in CARD_NAMES]
+        return list(dict.fromkeys(c for c in [*first, *CARD_NAMES] if c not in seen))
 
     def correct(self, nid: int, card: str) -> dict[str, Any]:
         """The table picks the card of an uncertain read; the pipeline gets a correction."""

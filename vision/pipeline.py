@@ -152,6 +152,7 @@ class Pipeline:
         self._held: list[tuple[TrackEvent, Frame]] = []  # accepted, waiting for the turn seat
         self._stall_said: tuple[int, int] | None = None  # (trick, seat) said to be unread
         self._unexplained = [-1, -1, -1, -1]  # per seat: last frame with unexplained reads
+        self._guesses: dict[int, list[str]] = {}  # per seat: the last unsure read's candidates
         self._now = -1
         self._gap = False  # an unfinished trick was swept: wait for a correction
         self.timings: dict[str, float] = {"detect": 0.0, "track": 0.0, "referee": 0.0}
@@ -345,13 +346,14 @@ class Pipeline:
             return
         self._stall_said = key
         waiting = ", ".join(CARD_NAMES[int(e.card)] for e, _ in self._held)  # type: ignore[arg-type]
+        played = {CARD_NAMES[p.card] for p in self.plays}
         self._emit(
             event(
                 "uncertain",
                 deal=self.setup.deal,
                 seat=seat,
                 card=None,
-                guesses=[],
+                guesses=[g for g in self._guesses.get(seat, []) if g not in played],
                 frame=self._now,
                 time=round(self._now / self.fps, 3),
                 box=[],
@@ -489,6 +491,8 @@ class Pipeline:
             )
             seat = s if clear else None
         frames = int(ev.detail.get("frames", 0))
+        if seat is not None:
+            self._guesses[seat] = list(ev.detail.get("guesses", []))
         self._emit(
             event(
                 "uncertain",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.cards import CARD_NAMES
 from engine.contract import Contract
 from engine.replay import load_match, replay_match
 from engine.scoring import score_deal
@@ -261,3 +262,15 @@ def test_a_notice_the_pipeline_closes_by_elimination_says_so(data_dir):
     assert live.open_notices() == [] and live.notices[0].status == "eliminated"
     stored = MatchStore().warnings(live.sheet.match_id)
     assert stored[0]["status"] == "eliminated" and stored[0]["data"]["card"] == "10H"
+
+
+def test_the_readers_guesses_come_first_in_the_correction_short_list(data_dir):
+    live = LiveController(sheet_ctl())
+    events = demo_events()
+    live.on_events(events[: events.index(next(e for e in events if e["event"] == "trick"))])
+    seen = sorted(live.current.seen_cards())
+    a, b = [c for c in CARD_NAMES if c not in seen][-2:]  # last in deck order unless guessed
+    live.on_event({"event": "uncertain", "deal": 1, "seat": 2, "trick": 2, "text": "seat 2",
+                   "guesses": [b, seen[0], a]})  # fmt: skip
+    possible = live.possible_cards(live.open_notices()[0])
+    assert possible[:2] == [b, a] and len(possible) == 28 and seen[0] not in possible

@@ -266,6 +266,7 @@ def test_an_unread_card_on_turn_holds_the_deal_until_a_correction():
     waits = [e for e in of(events, "uncertain") if e.get("held")]
     assert waits and waits[0]["seat"] == 0 and waits[0]["held"] == ["8C"]
     assert "the deal waits" in waits[0]["text"]
+    assert waits[0]["guesses"] == ["QS"]  # the unsure reads' candidate, for a one-click correction
     assert of(events, "end")[0]["held"] == ["8C"]
     fix = pipe.correct("QS", seat=0)
     assert [(e["type"], e.get("card"), e.get("seat")) for e in fix] == [
