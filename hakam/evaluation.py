@@ -29,6 +29,7 @@ class ImageResult:
     truth: set[int]
     truth_boxes: dict[int, np.ndarray]
     pred: list[tuple[int, float, np.ndarray]]  # class, confidence, xyxy (all confidences)
+    design: str | None = None  # deck design of a synthetic scene (its meta file), else None
 
 
 @dataclass
@@ -48,6 +49,9 @@ class Report:
     missed: dict[str, int] = field(default_factory=dict)
     invented: dict[str, int] = field(default_factory=dict)
     ms_per_image: float = 0.0
+    court_recall: float = 0.0  # J, Q, K: the figures that differ from design to design
+    pip_recall: float = 0.0  # 7-10 and aces
+    per_design: dict[str, dict[str, float]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {k: v for k, v in self.__dict__.items()}
@@ -121,7 +125,9 @@ def run_detector(detector, root: Path, progress: bool = True) -> tuple[list[Imag
             (int(c), float(s), np.asarray(b, float))
             for c, s, b in zip(d.class_id, d.confidence, d.xyxy, strict=True)
         ]
-        results.append(ImageResult(str(p), truth, boxes, pred))
+        meta = root / "meta" / (p.stem + ".json")
+        design = json.loads(meta.read_text()).get("deck") if meta.exists() else None
+        results.append(ImageResult(str(p), truth, boxes, pred, design))
         if progress and (k % 100 == 0 or k == len(files)):
             rate = k / (time.time() - t0)
             print(
@@ -228,10 +234,47 @@ def set_metrics(results: list[ImageResult], threshold: float, boxes: bool) -> di
     }
 
 
+COURT = frozenset(i for i, n in enumerate(CARD_NAMES) if n[:-1] in ("J", "Q", "K"))
+
+
+def court_and_pip_recall(results: list[ImageResult], threshold: float) -> tuple[float, float]:
+    """Recall of the court cards (J, Q, K) and of the others, apart: a reader that has not seen
+    a design misses its court figures far more than its pips."""
+    hits = {True: 0, False: 0}
+    total = {True: 0, False: 0}
+    for r in results:
+        read = {c for c, s, _ in r.pred if s >= threshold}
+        for c in r.truth:
+            total[c in COURT] += 1
+            hits[c in COURT] += c in read
+    return (
+        hits[True] / total[True] if total[True] else 1.0,
+        hits[False] / total[False] if total[False] else 1.0,
+    )
+
+
+def per_design(results: list[ImageResult], threshold: float) -> dict[str, dict[str, float]]:
+    """Images, share read exactly, recall, court-card recall for each deck design (synthetic
+    sets, whose meta files name the design)."""
+    out: dict[str, dict[str, float]] = {}
+    for design in sorted({r.design for r in results if r.design}):
+        part = [r for r in results if r.design == design]
+        m = set_metrics(part, threshold, False)
+        court, _ = court_and_pip_recall(part, threshold)
+        out[design] = {
+            "images": len(part),
+            "exact": round(m["exact"], 4),
+            "recall": round(m["recall"], 4),
+            "court_recall": round(court, 4),
+        }
+    return out
+
+
 def evaluate(
     results: list[ImageResult], name: str, threshold: float, boxes: bool, ms: float = 0.0
 ) -> Report:
     s = set_metrics(results, threshold, boxes)
+    court, pip = court_and_pip_recall(results, threshold)
     rep = Report(
         name,
         len(results),
@@ -245,6 +288,9 @@ def evaluate(
         missed=s["missed"],
         invented=s["invented"],
         ms_per_image=ms,
+        court_recall=court,
+        pip_recall=pip,
+        per_design=per_design(results, threshold),
     )
     if boxes:
         rep.map50, rep.map5095, rep.per_class_ap50 = box_map(results)
@@ -274,11 +320,22 @@ def format_report(rep: Report) -> str:
         lines.append(f"box: mAP50 {rep.map50:.3f}  mAP50-95 {rep.map5095:.3f}")
         worst = sorted(rep.per_class_ap50.items(), key=lambda x: x[1])[:6]
         lines.append("lowest AP50: " + ", ".join(f"{k} {v:.2f}" for k, v in worst))
-    lines.append(f"cards: precision {rep.precision:.3f}  recall {rep.recall:.3f}")
+    lines.append(
+        f"cards: precision {rep.precision:.3f}  recall {rep.recall:.3f} "
+        f"(J/Q/K {rep.court_recall:.3f}, others {rep.pip_recall:.3f})"
+    )
     lines.append(
         f"images read exactly: {100 * rep.exact:.1f}% of those with Baloot cards, "
         f"{100 * rep.exact_all:.1f}% of all"
     )
+    if rep.per_design:
+        lines.append(
+            "per design: "
+            + ", ".join(
+                f"{d} {100 * m['exact']:.0f}% exact (J/Q/K recall {m['court_recall']:.2f})"
+                for d, m in rep.per_design.items()
+            )
+        )
     if rep.confusions:
         lines.append(
             "confusions (true -> read): "

@@ -99,3 +99,19 @@ def test_data_yaml_lists_real_train_photos_repeat_times(tmp_path):
     data = yaml.safe_load(p.read_text())
     assert len(data["train"]) == 4 and data["train"][1] == data["train"][3]
     assert len(data["val"]) == 2 and len(data["names"]) == 32
+
+
+def test_court_cards_and_each_design_are_scored_apart():
+    a = result(
+        {"QH": box(0, 0, 10, 14), "7C": box(20, 0, 30, 14)}, [("7C", 0.9, box(20, 0, 30, 14))]
+    )
+    b = result({"KS": box(0, 0, 10, 14)}, [("KS", 0.9, box(0, 0, 10, 14))])
+    c = result({"AD": box(0, 0, 10, 14)}, [("AD", 0.9, box(0, 0, 10, 14))])
+    a.design, b.design, c.design = "paris", "paris", "kennard"
+    rep = ev.evaluate([a, b, c], "t", 0.5, boxes=False)
+    assert (rep.court_recall, rep.pip_recall) == (0.5, 1.0)  # QH missed, KS read; 7C, AD read
+    assert rep.per_design == {
+        "kennard": {"images": 1, "exact": 1.0, "recall": 1.0, "court_recall": 1.0},
+        "paris": {"images": 2, "exact": 0.5, "recall": 0.6667, "court_recall": 0.5},
+    }
+    assert "paris 50% exact (J/Q/K recall 0.50)" in ev.format_report(rep)
