@@ -189,14 +189,15 @@ def score_clip(
     else:
         events = pipe.start_events()
         for f in frames:
-            new = pipe.process(f)
-            events += new
-            for e in new:
+            queue = pipe.process(f)
+            while queue:  # a correction's own events may ask the next question at once
+                e = queue.pop(0)
+                events.append(e)
                 card = truth_of.get((pipe.referee.trick_number, e.get("seat")))
                 if e["type"] == "uncertain" and e.get("held") and card is not None:
                     # (PipelineError: that card was misread as played elsewhere; no fix)
                     with contextlib.suppress(PipelineError):
-                        events += pipe.correct(CARD_NAMES[card], seat=e["seat"], by="benchmark")
+                        queue += pipe.correct(CARD_NAMES[card], seat=e["seat"], by="benchmark")
         events += pipe.finish()
     truth = {(t, s, c) for t, s, c in clip["plays"]}
     got = [(p.trick, p.seat, p.card) for p in pipe.plays]

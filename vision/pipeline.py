@@ -154,7 +154,11 @@ class Pipeline:
         self._unexplained = [-1, -1, -1, -1]  # per seat: last frame with unexplained reads
         self._guesses: dict[int, list[str]] = {}  # per seat: the last unsure read's candidates
         self._now = -1
-        self._gap = False  # an unfinished trick was swept: wait for a correction
+        # An unfinished trick was swept (its missing cards lay there unread): the trick and the
+        # last frame its cards were seen. Until that trick is complete only cards read before
+        # then can be its cards; later ones wait.
+        self._gap_trick: int | None = None
+        self._gap_frame = -1
         self.timings: dict[str, float] = {"detect": 0.0, "track": 0.0, "referee": 0.0}
         self.frames = 0
         self.last_detections = Detections.empty()  # the last frame's reads (GUI overlay)
@@ -300,7 +304,21 @@ class Pipeline:
         hold = self.settings.hold_s * self.fps
         while self._held and not self.referee.is_over:
             turn = self.referee.turn
-            if self._gap:
+            if self._gap_trick is not None:
+                if self.referee.trick_number > self._gap_trick:
+                    self._gap_trick = None  # the swept trick is complete: the rest follow
+                    continue
+                k = next(
+                    (
+                        i
+                        for i, (e, fr) in enumerate(self._held)
+                        if fr.index <= self._gap_frame and self._position(e).seat == turn
+                    ),
+                    None,
+                )
+                if k is not None:
+                    self._push_camera(*self._held.pop(k))
+                    continue
                 if self._name_by_elimination(turn):
                     continue
                 self._say_stalled(turn)
@@ -459,12 +477,19 @@ class Pipeline:
             return
         if self.settings.hold_s and any(e.card == card for e, _ in self._held):
             # A held card left the table: its trick was swept with the missing card unread.
-            self._gap = True
+            self._swept([card])
             return
         trick = [p.card for p in self.plays if p.trick == self.referee.trick_number]
         if self.settings.hold_s and card in trick and all(self.tracker.is_hidden(c) for c in trick):
             # An unfinished trick left the table: its missing cards were there, unread.
-            self._gap = True
+            self._swept(trick)
+
+    def _swept(self, cards: list[int]) -> None:
+        """The trick on the table left it unfinished (the first sweep counts: cards of later
+        tricks held behind it leave in their own sweeps)."""
+        if self._gap_trick is None:
+            self._gap_trick = self.referee.trick_number
+            self._gap_frame = max(self.tracker.tracks[c].last_seen for c in cards)
 
     def _collect(self, frame: Frame) -> None:
         for c in self._uncollected:
@@ -570,7 +595,6 @@ class Pipeline:
         self.tracker.release(card)
         self.tracker.tracks[card].state = self.tracker.tracks[card].state.ON_TABLE
         self._play(card, seat, frame, at, by if by == "elimination" else "correction", None, None)
-        self._gap = False
 
     def _log_correction(self, item: dict[str, Any], frame: int, at: float) -> None:
         self.corrections.append({**item, "frame": frame, "time": round(at, 3)})

@@ -304,6 +304,25 @@ def test_a_held_card_swept_away_means_its_trick_left_unread():
     assert of(events, "end")[0]["held"] == ["8C", "9D"]
 
 
+def test_a_trick_swept_with_two_cards_unread_waits_for_both_before_later_cards():
+    # Trick 1: seat 0's QS and seat 2's AS lie unread, 8S and 7S are read; the trick is swept and
+    # seat 2, its winner, leads 9D. After seat 0's card is named, 9D must not be taken for seat
+    # 2's missing trick-1 card: the deal waits for that one too, then 9D leads trick 2.
+    t1 = [lying("QS", 0, sure=False), lying("8S", 1), lying("AS", 2, sure=False), lying("7S", 3)]
+    frames = scripted([(t1, 20), ([], 20), ([lying("9D", 2)], 20)])
+    pipe, events = run_labels(frames, settings=_settings(False))
+    assert of(events, "play") == []
+    first = pipe.correct("QS", seat=0)
+    assert [(e["card"], e["seat"]) for e in of(first, "play")] == [("QS", 0), ("8S", 1)]
+    waits = [e for e in of(first, "uncertain") if e.get("held")]
+    assert waits and waits[0]["seat"] == 2 and "(trick 1)" in waits[0]["text"]
+    second = pipe.correct("AS", seat=2)
+    assert [(e["trick"], e["card"], e["seat"]) for e in of(second, "play")] == [
+        (1, "AS", 2), (1, "7S", 3), (2, "9D", 2),
+    ]  # fmt: skip
+    assert of(first + second, "violation") == []
+
+
 def _demo_with_unread(cards: set[str], **settings):
     """The demo clip's truth, calibration and labels, with ``cards`` never read surely (a card
     the finder sees but the reader cannot name)."""
