@@ -344,7 +344,7 @@ def _demo_with_unread(cards: set[str], **settings):
 def test_name_by_elimination_plays_the_only_card_left_for_the_seat_the_deal_waits_for():
     # Seat 1's QC (trick 1's lead) is never read; the deal waits, holding every later card.
     # When the 31 other cards have been read, QC is the only one left: the deal goes on.
-    truth, pipe, events = _demo_with_unread({"QC"})
+    truth, pipe, events = _demo_with_unread({"QC"}, name_by_elimination=True)
     assert pipe.record["tricks"] == truth["tricks"]
     fixes = of(events, "correction")
     assert [(c["card"], c["seat"], c["by"]) for c in fixes] == [("QC", 1, "elimination")]
@@ -357,9 +357,9 @@ def test_name_by_elimination_plays_the_only_card_left_for_the_seat_the_deal_wait
 
 
 def test_name_by_elimination_never_guesses_between_two_cards_left():
-    _, _, events = _demo_with_unread({"QC", "KD"})
+    _, _, events = _demo_with_unread({"QC", "KD"}, name_by_elimination=True)
     assert of(events, "correction") == [] and of(events, "play") == []
     assert len(of(events, "end")[0]["held"]) == 30
-    # Switched off, the deal waits for a person even with one card left.
-    _, _, waiting = _demo_with_unread({"QC"}, name_by_elimination=False)
+    # Off (the default), the deal waits for a person even with one card left.
+    _, _, waiting = _demo_with_unread({"QC"})
     assert of(waiting, "play") == [] and len(of(waiting, "end")[0]["held"]) == 31
