@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from datasets.art import COURT_NAMES
 from engine.cards import CARD_NAMES
 
 IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
@@ -234,7 +235,7 @@ def set_metrics(results: list[ImageResult], threshold: float, boxes: bool) -> di
     }
 
 
-COURT = frozenset(i for i, n in enumerate(CARD_NAMES) if n[:-1] in ("J", "Q", "K"))
+COURT = frozenset(CARD_NAMES.index(n) for n in COURT_NAMES)
 
 
 def court_and_pip_recall(results: list[ImageResult], threshold: float) -> tuple[float, float]:

@@ -232,11 +232,16 @@ def test_audit_reruns_the_referee_on_the_logged_plays(data_dir):
     assert clean.violations == [] and clean.agrees and sum(clean.card_points) == 162
 
 
-def test_uncertain_read_is_corrected_with_one_click(data_dir):
+def live_in_trick_one() -> LiveController:
+    """The live view fed the demo match up to its first complete trick."""
     live = LiveController(sheet_ctl())
     events = demo_events()
-    first_plays = events[: events.index(next(e for e in events if e["event"] == "trick"))]
-    live.on_events(first_plays)
+    live.on_events(events[: events.index(next(e for e in events if e["event"] == "trick"))])
+    return live
+
+
+def test_uncertain_read_is_corrected_with_one_click(data_dir):
+    live = live_in_trick_one()
     live.on_event({"event": "uncertain", "deal": 1, "seat": 2, "trick": 2, "text": "seat 2"})
     notice = live.open_notices()[0]
     possible = live.possible_cards(notice)
@@ -253,9 +258,7 @@ def test_uncertain_read_is_corrected_with_one_click(data_dir):
 
 
 def test_a_notice_the_pipeline_closes_by_elimination_says_so(data_dir):
-    live = LiveController(sheet_ctl())
-    events = demo_events()
-    live.on_events(events[: events.index(next(e for e in events if e["event"] == "trick"))])
+    live = live_in_trick_one()
     live.on_event({"event": "uncertain", "deal": 1, "seat": 2, "trick": 2, "text": "seat 2"})
     live.on_event({"event": "correction", "deal": 1, "trick": 2, "seat": 2, "card": "10H",
                    "by": "elimination"})  # fmt: skip
@@ -265,9 +268,7 @@ def test_a_notice_the_pipeline_closes_by_elimination_says_so(data_dir):
 
 
 def test_the_readers_guesses_come_first_in_the_correction_short_list(data_dir):
-    live = LiveController(sheet_ctl())
-    events = demo_events()
-    live.on_events(events[: events.index(next(e for e in events if e["event"] == "trick"))])
+    live = live_in_trick_one()
     seen = sorted(live.current.seen_cards())
     a, b = [c for c in CARD_NAMES if c not in seen][-2:]  # last in deck order unless guessed
     live.on_event({"event": "uncertain", "deal": 1, "seat": 2, "trick": 2, "text": "seat 2",
