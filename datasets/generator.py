@@ -299,7 +299,7 @@ class _Worker:
     def __init__(self, seed: int, imgsz: int):
         self.seed, self.imgsz = seed, imgsz
         self.decks: dict[str, Renderer] = {}
-        self.swapped: dict[tuple[str, int], Renderer] = {}
+        self.swapped: dict[tuple, Renderer] = {}
         self.textures: dict[int, np.ndarray] = {}
 
     def renderer(self, deck: art.DeckSource) -> Renderer:
@@ -308,16 +308,22 @@ class _Worker:
         return self.decks[deck.name]
 
     def swapped_renderer(
-        self, deck: art.DeckSource, donors: list[art.DeckSource], k: int, disguised: float = 0.0
+        self, deck: art.DeckSource, donors: list[art.DeckSource], key: tuple, disguised: float = 0.0
     ) -> Renderer:
-        """Variant ``k`` of a design whose court figures come from other cards (cached)."""
-        key = (deck.name, k, disguised)
-        if key not in self.swapped:
-            rng = np.random.default_rng([self.seed, 31, k, *deck.name.encode()])
+        """The design with court figures from other cards, dealt afresh for each ``key`` (a
+        scene): with a few fixed variants the reader could learn each variant's figures instead
+        of the corners. The last few are kept; the outlines are the design's own (same alpha)."""
+        full = (deck.name, *key, disguised)
+        if full not in self.swapped:
+            if len(self.swapped) >= 4:
+                self.swapped.pop(next(iter(self.swapped)))
+            rng = np.random.default_rng([self.seed, 31, *key, *deck.name.encode()])
             images = [self.renderer(d).deck for d in donors]
-            base = self.renderer(deck).deck
-            self.swapped[key] = Renderer(art.swapped_deck(base, images, rng, disguised))
-        return self.swapped[key]
+            base = self.renderer(deck)
+            swapped = Renderer(art.swapped_deck(base.deck, images, rng, disguised))
+            swapped.share_outlines(base)
+            self.swapped[full] = swapped
+        return self.swapped[full]
 
     def texture(self, k: int) -> np.ndarray:
         if k not in self.textures:
@@ -332,9 +338,6 @@ def _init(seed: int, imgsz: int) -> None:
     global _STATE
     cv2.setNumThreads(1)
     _STATE = _Worker(seed, imgsz)
-
-
-SWAP_VARIANTS = 3  # court-swapped variants of each design, per worker
 
 
 def render_one(
@@ -364,8 +367,7 @@ def render_one(
     if court_swap > 0:  # its own random stream: the scene itself does not change
         srng = np.random.default_rng([seed, split_id, i, 31])
         if srng.random() < court_swap:
-            k = int(srng.integers(SWAP_VARIANTS))
-            renderer = state.swapped_renderer(deck, decks, k, disguised)
+            renderer = state.swapped_renderer(deck, decks, (split_id, i), disguised)
             swapped = True
     img, labels = renderer.render(rng, cam, tex, cards, occ)
     img = jpeg(img, int(rng.integers(35, 96)))

@@ -172,6 +172,10 @@ class Renderer:
         self._occluder_boxes: list[list[float]] = []
         self._outlines: dict[str, np.ndarray] = {}
 
+    def share_outlines(self, other: Renderer) -> None:
+        """Use ``other``'s outline cache: a court-swapped copy keeps each card's own alpha."""
+        self._outlines = other._outlines
+
     def outline(self, name: str) -> np.ndarray:
         """The card's true edge (rounded corners included) in unit coordinates, from its alpha."""
         if name not in self._outlines:

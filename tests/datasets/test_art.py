@@ -106,3 +106,22 @@ def test_synth_designs_draws_train_and_val_from_those_designs_only(tmp_path):
     assert summary["train_decks"] == [name]
     metas = sorted(tmp_path.glob("*/meta/*.json"))
     assert len(metas) == 6 and {json.loads(p.read_text())["deck"] for p in metas} == {name}
+
+
+def test_court_swap_deals_other_figures_in_each_scene():
+    """Fixed swapped variants would let the reader learn each variant's figures."""
+    from datasets.generator import _Worker
+    from datasets.scene import Renderer
+
+    state = _Worker(5, 320)
+    decks = [art.DeckSource(f"d{k}", "files", "/nonexistent", "test") for k in range(3)]
+    for k, deck in enumerate(decks):
+        state.decks[deck.name] = Renderer(
+            {c: _card(40, 30, 10 * k + 3 * i) for i, c in enumerate(CARD_NAMES)}
+        )
+    one = state.swapped_renderer(decks[0], decks, (0, 1))
+    assert state.swapped_renderer(decks[0], decks, (0, 1)) is one  # the same scene, the same deck
+    others = [state.swapped_renderer(decks[0], decks, (0, i)).deck for i in range(2, 6)]
+    figure = (20, 15, 0)  # the middle of the card: the borrowed figure
+    assert any(other[c][figure] != one.deck[c][figure] for other in others for c in art.COURT_NAMES)
+    assert len(state.swapped) <= 4  # only the last few scenes' decks are kept
