@@ -360,7 +360,7 @@ def train_reader(
             opt.step()
             sched.step()
             seen += len(idx)
-            loss_sum += float(loss) * len(idx)
+            loss_sum += loss.item() * len(idx)
             if k % 50 == 0 or k == steps_per_epoch - 1:
                 rate = seen / (time.time() - te)
                 left = (len(train_idx) - seen + (epochs - epoch - 1) * len(train_idx)) / rate

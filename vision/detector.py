@@ -499,6 +499,7 @@ def make_detector(
             CardReader(rpath, backend, threads=threads),
             find_conf=float(two.get("find_conf", 0.05)),
             min_prob=conf,
+            turns=int(two.get("turns", 1)),
         )
     if backend == "onnx":
         return _fits(OnnxDetector(path, conf, threads=threads, imgsz=imgsz), asked)

@@ -27,6 +27,7 @@ OTHER = len(CARD_NAMES)  # the class "not a Baloot card face"
 READER_CLASSES = len(CARD_NAMES) + 1
 CROP_SIZE = 112
 CROP_MARGIN = 0.06
+TURNS = (1, 2, 4)  # views per crop the reader may average (``CardReader.read``)
 
 
 def card_crop(
@@ -115,11 +116,22 @@ class CardReader:
             return np.asarray(self._sess.run(None, {self._input: batch})[0])
         return np.asarray(self._compiled(batch)[0])
 
-    def read(self, crops: list[np.ndarray]) -> np.ndarray:
-        """Probabilities, one row per crop, ``READER_CLASSES`` columns."""
+    def read(self, crops: list[np.ndarray], turns: int = 1) -> np.ndarray:
+        """Probabilities, one row per crop, ``READER_CLASSES`` columns.
+
+        ``turns`` 2 or 4 also reads each crop turned by a half or by each quarter turn and
+        averages: the reader learnt cards at every turn, and an index can read better at one.
+        """
+        if turns not in TURNS:
+            raise ValueError(f"turns: {turns} (one of {', '.join(map(str, TURNS))})")
         if not crops:
             return np.zeros((0, READER_CLASSES), np.float32)
-        return softmax(self.logits(crops_tensor(crops)))
+        batch = crops_tensor(crops)
+        if turns == 1:
+            return softmax(self.logits(batch))
+        views = [np.rot90(batch, k * 4 // turns, axes=(2, 3)) for k in range(turns)]
+        probs = softmax(self.logits(np.ascontiguousarray(np.concatenate(views))))
+        return probs.reshape(turns, len(crops), -1).mean(0)
 
 
 class TwoStageDetector:
@@ -128,10 +140,17 @@ class TwoStageDetector:
     name = "two-stage"
 
     def __init__(
-        self, finder, reader: CardReader, find_conf: float = 0.05, min_prob: float = 0.05
+        self,
+        finder,
+        reader: CardReader,
+        find_conf: float = 0.05,
+        min_prob: float = 0.05,
+        turns: int = 1,
     ) -> None:
+        if turns not in TURNS:
+            raise ValueError(f"turns: {turns} (one of {', '.join(map(str, TURNS))})")
         self.finder, self.reader = finder, reader
-        self.find_conf, self.min_prob = find_conf, min_prob
+        self.find_conf, self.min_prob, self.turns = find_conf, min_prob, turns
 
     def boxes(self, image: np.ndarray) -> np.ndarray:
         return self.finder.find(image, self.find_conf)
@@ -140,7 +159,8 @@ class TwoStageDetector:
         boxes = self.boxes(image)
         if not len(boxes):
             return Detections.empty()
-        probs = self.reader.read([card_crop(image, b, self.reader.size) for b in boxes])
+        crops = [card_crop(image, b, self.reader.size) for b in boxes]
+        probs = self.reader.read(crops, self.turns)
         named = assign_cards(probs, self.min_prob)
         if not named:
             return Detections.empty()

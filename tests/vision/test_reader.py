@@ -10,6 +10,7 @@ from vision.detector import Letterbox, decode_boxes
 from vision.reader import (
     OTHER,
     READER_CLASSES,
+    CardReader,
     TwoStageDetector,
     assign_cards,
     card_crop,
@@ -85,8 +86,9 @@ class FakeReader:
     def __init__(self, table):
         self.table = table
 
-    def read(self, crops):
+    def read(self, crops, turns=1):
         assert all(c.shape == (16, 16, 3) for c in crops)
+        self.turns = turns
         return self.table[: len(crops)]
 
 
@@ -94,10 +96,10 @@ def test_two_stage_detector_names_finder_boxes():
     ah = Card.parse("AH").index
     finder = FakeFinder([[0, 0, 10, 10], [20, 20, 40, 40], [5, 30, 15, 45]])
     reader = FakeReader(probs([{ah: 0.7}, {OTHER: 0.9}, {Card.parse("7S").index: 0.5}]))
-    d = TwoStageDetector(finder, reader, find_conf=0.07, min_prob=0.1).detect(
+    d = TwoStageDetector(finder, reader, find_conf=0.07, min_prob=0.1, turns=4).detect(
         np.zeros((50, 50, 3), np.uint8)
     )
-    assert finder.asked == 0.07
+    assert finder.asked == 0.07 and reader.turns == 4
     assert [str(Card.from_index(int(c))) for c in d.class_id] == ["AH", "7S"]
     assert d.xyxy.tolist() == [[0, 0, 10, 10], [5, 30, 15, 45]]
 
@@ -113,3 +115,28 @@ def test_decode_boxes_ignores_the_class():
     boxes = decode_boxes(out, Letterbox(1.0, 0, 0, 100, 100), 0.05, 0.6)
     assert boxes.shape == (1, 4)
     assert boxes[0].tolist() == pytest.approx([40, 40, 60, 60])
+
+
+class CornerReader(CardReader):
+    """A reader whose answer is the brightness of the crop's top-left pixel: turn-sensitive."""
+
+    def __init__(self) -> None:
+        self.size = 4
+
+    def logits(self, batch):
+        out = np.zeros((len(batch), READER_CLASSES), np.float32)
+        out[:, 0] = 10 * batch[:, 0, 0, 0]
+        return out
+
+
+def test_reader_turns_average_the_crop_read_at_each_turn():
+    crop = np.zeros((4, 4, 3), np.uint8)
+    crop[0, 0] = 255  # only the unturned view sees it
+    r = CornerReader()
+    views = [np.ascontiguousarray(np.rot90(crop, k)) for k in range(4)]
+    each = np.concatenate([r.read([v]) for v in views])
+    np.testing.assert_allclose(r.read([crop], turns=4)[0], each.mean(0), rtol=1e-5)
+    np.testing.assert_allclose(r.read([crop], turns=2)[0], each[[0, 2]].mean(0), rtol=1e-5)
+    assert r.read([crop], turns=4)[0, 0] < r.read([crop])[0, 0]
+    with pytest.raises(ValueError, match="turns: 3"):
+        r.read([crop], turns=3)
