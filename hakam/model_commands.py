@@ -269,6 +269,8 @@ def _eval(args) -> int:
         except FileNotFoundError as exc:
             raise CliError(str(exc)) from exc
         rep = ev.evaluate(results, str(root), threshold, not args.no_boxes, ms)
+        if hasattr(det, "reader") and (root / "meta").is_dir():
+            rep.reader_on_truth = ev.reader_on_truth(det.reader, root, det.turns)
         reports.append(rep)
         results_all += results
         if not args.json:

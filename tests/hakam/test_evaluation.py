@@ -115,3 +115,39 @@ def test_court_cards_and_each_design_are_scored_apart():
         "paris": {"images": 2, "exact": 0.5, "recall": 0.6667, "court_recall": 0.5},
     }
     assert "paris 50% exact (J/Q/K recall 0.50)" in ev.format_report(rep)
+
+
+class ColourReader:
+    """Reads a crop as the card whose index is its red channel; green crops are not cards."""
+
+    size = 8
+
+    def read(self, crops, turns=1):
+        out = np.zeros((len(crops), len(CARD_NAMES) + 1))
+        for i, c in enumerate(crops):
+            out[i, len(CARD_NAMES) if c[4, 4, 1] > 100 else int(c[4, 4, 2])] = 1
+        return out
+
+
+def test_reader_on_truth_scores_the_reader_alone_on_true_boxes(tmp_path):
+    import json
+
+    import cv2
+
+    (tmp_path / "images").mkdir()
+    (tmp_path / "meta").mkdir()
+    img = np.zeros((40, 100, 3), np.uint8)
+    cards = [("QH", 10, 0.9), ("7C", 30, 0.9), ("KS", 50, 0.9), ("AD", 70, 0.3)]
+    boxes = []
+    for name, x, vis in cards:
+        img[5:35, x : x + 15, 2] = CARD_NAMES.index(name)
+        corners = [[x, 5], [x + 15, 5], [x + 15, 35], [x, 35]]
+        boxes.append({"card": name, "visible": vis, "corners": corners})
+    img[5:35, 50:65, 1] = 200  # KS reads as "not a card": a reader's miss
+    cv2.imwrite(str(tmp_path / "images" / "s0.png"), img)
+    meta = {"deck": "paris", "boxes": boxes}
+    (tmp_path / "meta" / "s0.json").write_text(json.dumps(meta))
+    out = ev.reader_on_truth(ColourReader(), tmp_path)
+    # QH right, KS missed (J/Q/K 1 of 2); 7C right; AD too covered to count
+    want = {"court": 0.5, "court_n": 2, "other": 1.0, "other_n": 1}
+    assert out == {"all": want, "paris": want}
