@@ -133,3 +133,45 @@ def test_train_reader_refuses_a_hold_out_design_and_a_crop_folder_cut_otherwise(
     r = run("--data", str(tmp_path))
     assert r.returncode == 2 and "its crops leave out ['anglo'], not no design" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_avgmax_head_starts_from_mean_pooled_weights_with_the_same_reads():
+    from hakam.reader_training import load_into, reader_net
+
+    torch.manual_seed(0)
+    old = reader_net().eval()
+    new = reader_net(pool="avgmax").eval()
+    load_into(new, old.state_dict())
+    x = torch.rand(3, 3, CROP_SIZE, CROP_SIZE)
+    with torch.no_grad():
+        assert torch.allclose(old(x), new(x), atol=1e-5)
+    with pytest.raises(ValueError, match="pool: 'min'"):
+        reader_net(pool="min")
+
+
+def test_export_keeps_the_avgmax_head(tmp_path):
+    from hakam.reader_training import checkpoint_pool, export_reader, reader_net
+    from vision.reader import CardReader
+
+    state = {"model": reader_net(pool="avgmax").state_dict(), "arch": {"pool": "avgmax"}}
+    torch.save(state, tmp_path / "r.pt")
+    assert export_reader(tmp_path / "r.pt", tmp_path / "out")["pool"] == "avgmax"
+    assert checkpoint_pool(torch.load(tmp_path / "out" / "hakam-reader.pt")) == "avgmax"
+    reader = CardReader(tmp_path / "out" / "hakam-reader.onnx", "onnx")
+    assert reader.read([np.zeros((CROP_SIZE, CROP_SIZE, 3), np.uint8)]).shape == (1, READER_CLASSES)
+
+
+def test_train_reader_cli_refuses_another_pool_on_resume(tmp_path):
+    from hakam.reader_training import reader_net
+
+    torch.save({"model": reader_net().state_dict()}, tmp_path / "last.pt")
+    r = subprocess.run(
+        [sys.executable, "-m", "hakam", "model", "train-reader", "--resume",
+         str(tmp_path / "last.pt"), "--pool", "avgmax", "--data", str(tmp_path / "d")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )  # fmt: skip
+    assert r.returncode == 2
+    assert r.stderr.strip().endswith("last.pt was trained with avg")
