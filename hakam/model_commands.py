@@ -139,13 +139,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--epochs", type=int, default=12)
     r.add_argument("--batch", type=int, default=128)
     r.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (one cycle)")
-    r.add_argument(
-        "--pool",
-        choices=["avg", "avgmax"],
-        default=None,
-        help="the head's pooling: avgmax adds each feature map's maximum to its mean, so a "
-        "small corner index counts (default: that of the starting weights; avg from scratch)",
-    )
     r.set_defaults(func=_train_reader)
 
     x = msub.add_parser("export-reader", help="write the reader's ONNX and OpenVINO files")
@@ -448,7 +441,7 @@ def _train_reader(args) -> int:
                 f"{list(leave_out) or 'no design'}; use another --data folder"
             )
     try:
-        import torch
+        import torch  # noqa: F401
     except ImportError as exc:
         raise CliError("training needs torch: `.venv/bin/pip install -e '.[train]'`") from exc
     shipped = ROOT / "models" / "hakam-reader.pt"
@@ -457,10 +450,6 @@ def _train_reader(args) -> int:
     for path, what in ((args.resume, "--resume"), (args.weights, "--from")):
         if path is not None and not path.exists():
             raise CliError(f"{what} {path}: no such checkpoint")
-    if args.resume is not None and args.pool is not None:
-        kept = reader_training.checkpoint_pool(torch.load(args.resume, weights_only=False))
-        if kept != args.pool:
-            raise CliError(f"--pool {args.pool}: {args.resume} was trained with {kept}")
     if not (args.data / "crops.npy").exists():
         real = _real_photos(args.real)
         print(f"[reader] cutting crops from {args.scenes} scenes into {args.data}", flush=True)
@@ -482,7 +471,6 @@ def _train_reader(args) -> int:
         resume=args.resume,
         weights=args.weights,
         lr=args.lr,
-        pool=args.pool,
     )
     print(json.dumps({"best": str(best)}))
     return 0

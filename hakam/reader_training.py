@@ -214,25 +214,10 @@ def build_crops(
 # --- training (torch) -------------------------------------------------------------------------
 
 
-POOLS = ("avg", "avgmax")
-
-
-def reader_net(
-    classes: int = READER_CLASSES,
-    widths: tuple[int, ...] = (24, 32, 64, 128, 192),
-    pool: str = "avg",
-):
-    """A small residual network: stride-2 stages, one residual block each, global pooling.
-
-    ``pool`` "avgmax" pools each feature map both by its mean and by its maximum: a card's
-    corner index is a few pixels of the crop, and a mean over the whole card dilutes what a
-    letter detector finds there under what the figure shows (rounds 1-7 pooled by the mean).
-    """
+def reader_net(classes: int = READER_CLASSES, widths: tuple[int, ...] = (24, 32, 64, 128, 192)):
+    """A small residual network: stride-2 stages, one residual block each, global pooling."""
     import torch
     from torch import nn
-
-    if pool not in POOLS:
-        raise ValueError(f"pool: {pool!r} (one of {', '.join(POOLS)})")
 
     def conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
         return nn.Sequential(
@@ -249,39 +234,16 @@ def reader_net(
         def forward(self, x: torch.Tensor) -> torch.Tensor:
             return torch.relu(x + self.body(x))
 
-    class AvgMaxPool(nn.Module):
-        def forward(self, x: torch.Tensor) -> torch.Tensor:
-            return torch.cat([x.mean((2, 3), keepdim=True), x.amax((2, 3), keepdim=True)], 1)
-
     layers: list[nn.Module] = [conv(3, widths[0], 2)]
     for cin, cout in itertools.pairwise(widths):
         layers += [conv(cin, cout, 2), Residual(cout)]
-    pooled = widths[-1] * (2 if pool == "avgmax" else 1)
     layers += [
-        AvgMaxPool() if pool == "avgmax" else nn.AdaptiveAvgPool2d(1),
+        nn.AdaptiveAvgPool2d(1),
         nn.Flatten(),
         nn.Dropout(0.2),
-        nn.Linear(pooled, classes),
+        nn.Linear(widths[-1], classes),
     ]
     return nn.Sequential(*layers)
-
-
-def checkpoint_pool(ck: dict) -> str:
-    """The pooling a checkpoint was trained with (checkpoints before "avgmax" say nothing)."""
-    return str(ck.get("arch", {}).get("pool", "avg"))
-
-
-def load_into(model, state: dict) -> None:
-    """Load ``state`` into ``model``; weights of the mean-pooled head go to the mean half of an
-    "avgmax" head, its maximum half starting at zero (the same answers as before, at first)."""
-    import torch
-
-    state = {k: v.float() if v.is_floating_point() else v for k, v in state.items()}
-    own = model.state_dict()
-    for k, v in state.items():
-        if k in own and v.dim() == 2 and own[k].shape[1] == 2 * v.shape[1]:
-            state[k] = torch.cat([v, torch.zeros_like(v)], 1)
-    model.load_state_dict(state)
 
 
 def augment(batch, size: int = CROP_SIZE, generator=None):
@@ -345,15 +307,12 @@ def train_reader(
     weights: Path | None = None,
     threads: int = 2,
     seed: int = 0,
-    pool: str | None = None,
 ) -> Path:
     """Train the reader on ``data`` (from ``build_crops``); returns the best checkpoint.
 
     3% of the crops are kept aside to choose the best epoch. Every epoch writes ``last.pt``
     (model, optimiser, schedule, epoch), so ``resume`` continues an interrupted run; ``weights``
-    starts from a previous reader instead of from scratch. ``pool`` (``reader_net``): None keeps
-    that of ``resume`` or ``weights`` ("avg" from scratch); "avgmax" from mean-pooled weights
-    widens the head (``load_into``).
+    starts from a previous reader instead of from scratch.
     """
     import torch
     import torch.nn.functional as F
@@ -366,13 +325,7 @@ def train_reader(
     order = torch.randperm(n, generator=torch.Generator().manual_seed(seed))
     n_val = max(1, int(0.03 * n))
     val_idx, train_idx = order[:n_val], order[n_val:]
-    start_ck = None
-    if resume is not None or weights is not None:
-        start_ck = torch.load(resume if resume is not None else weights, weights_only=False)
-    if resume is not None and pool is not None and pool != checkpoint_pool(start_ck):
-        raise ValueError(f"resume: {resume} was trained with pool {checkpoint_pool(start_ck)}")
-    pool = pool or (checkpoint_pool(start_ck) if start_ck is not None else "avg")
-    model = reader_net(pool=pool)
+    model = reader_net()
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps_per_epoch = math.ceil(len(train_idx) / batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(
@@ -381,13 +334,16 @@ def train_reader(
     start, best_acc = 0, -1.0
     out.mkdir(parents=True, exist_ok=True)
     if resume is not None:
-        ck = start_ck
+        ck = torch.load(resume, weights_only=False)
         model.load_state_dict(ck["model"])
         opt.load_state_dict(ck["opt"])
         sched.load_state_dict(ck["sched"])
         start, best_acc = ck["epoch"] + 1, ck["best_acc"]
     elif weights is not None:
-        load_into(model, start_ck["model"])
+        state = torch.load(weights, weights_only=False)["model"]
+        model.load_state_dict(
+            {k: v.float() if v.is_floating_point() else v for k, v in state.items()}
+        )
     gen = torch.Generator().manual_seed(seed + 1)
     t0 = time.time()
     deadline = t0 + hours * 3600 if hours else None
@@ -430,7 +386,6 @@ def train_reader(
             "epoch": epoch,
             "best_acc": max(acc, best_acc),
             "val_acc": acc,
-            "arch": {"pool": pool},
         }
         torch.save(state, out / "last.pt")
         if acc > best_acc:
@@ -451,8 +406,8 @@ def export_reader(checkpoint: Path, out_dir: Path, name: str = "hakam-reader") -
     import openvino as ov
     import torch
 
+    model = reader_net()
     ck = torch.load(checkpoint, weights_only=False)
-    model = reader_net(pool=checkpoint_pool(ck))
     model.load_state_dict(ck["model"])
     model.eval()
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -471,8 +426,7 @@ def export_reader(checkpoint: Path, out_dir: Path, name: str = "hakam-reader") -
     ov_dir.mkdir(exist_ok=True)
     ov.save_model(ov.convert_model(str(onnx_path)), str(ov_dir / f"{name}.xml"))
     # Weights alone, FP16: what `hakam model train-reader` continues from.
-    half = {k: v.half() for k, v in ck["model"].items()}
-    torch.save({"model": half, "arch": {"pool": checkpoint_pool(ck)}}, out_dir / f"{name}.pt")
+    torch.save({"model": {k: v.half() for k, v in ck["model"].items()}}, out_dir / f"{name}.pt")
     info = {
         "onnx": onnx_path.name,
         "weights": f"{name}.pt",
@@ -482,7 +436,6 @@ def export_reader(checkpoint: Path, out_dir: Path, name: str = "hakam-reader") -
         "classes": [*CARD_NAMES, "other"],
         "val_acc": round(float(ck.get("val_acc", 0.0)), 4),
         "epoch": int(ck.get("epoch", -1)) + 1,
-        "pool": checkpoint_pool(ck),
     }
     (out_dir / f"{name}.json").write_text(json.dumps(info, indent=1) + "\n")
     return info
