@@ -491,13 +491,14 @@ FIND_SIZE_GRID = (640, 512, 416)  # the finder's input long side (models exporte
 TURNS_GRID = (2, 4)  # reader views per crop tried after one (``vision.reader.CardReader.read``)
 
 
-def smallest_within_one_se(rows: list[dict], n_images: int) -> dict:
-    """The row with the smallest finder size whose exact-read rate is within one standard error
-    of the best row's: a difference smaller than the tuning set can tell apart buys speed."""
+def smallest_within_one_se(rows: list[dict], n_images: int, cost: str = "imgsz") -> dict:
+    """The cheapest row (smallest ``cost``: finder size, reader turns) whose exact-read rate is
+    within one standard error of the best row's: a difference smaller than the tuning set can
+    tell apart buys speed."""
     best = max(rows, key=lambda r: (r["exact"], r["recall"]))
     p = best["exact"]
     se = (p * (1 - p) / max(n_images, 1)) ** 0.5
-    return min((r for r in rows if r["exact"] >= p - se), key=lambda r: (r["imgsz"], -r["exact"]))
+    return min((r for r in rows if r["exact"] >= p - se), key=lambda r: (r[cost], -r["exact"]))
 
 
 def _rank(row: dict) -> tuple[float, float]:
@@ -579,16 +580,17 @@ def _tune(args) -> int:
         b2 = smallest_within_one_se([r for r in twos if r["find_conf"] == b2["find_conf"]],
                                     n_images)  # fmt: skip
         two.find_conf, two.finder.imgsz = b2["find_conf"], b2["imgsz"]
+        views = [{**b2, "turns": 1}]
         for turns in TURNS_GRID:
             two.turns = turns
             row = measure(two, stages=2, find_conf=b2["find_conf"], imgsz=b2["imgsz"],
                           turns=turns)[0]  # fmt: skip
             print(json.dumps({k: round(v, 4) if isinstance(v, float) else v
                               for k, v in row.items()}))  # fmt: skip
-            if _rank(row) > _rank(b2):  # more views only where they read more
-                b2 = row
+            views.append(row)
+        b2 = smallest_within_one_se(views, n_images, cost="turns")  # more views cost time
         print(f"[tune] two stages: finder floor {b2['find_conf']}, size {b2['imgsz']}, "
-              f"reader threshold {b2['threshold']}, turns {b2.get('turns', 1)}",
+              f"reader threshold {b2['threshold']}, turns {b2['turns']}",
               file=sys.stderr)  # fmt: skip
     best = max([rows[0], *([b2] if twos else [])], key=_rank)
     if args.write:
@@ -600,7 +602,7 @@ def _tune(args) -> int:
                 "find_conf": b2["find_conf"],
                 "threshold": b2["threshold"],
                 "imgsz": b2["imgsz"],
-                "turns": b2.get("turns", 1),
+                "turns": b2["turns"],
             }
         settings["stages"] = best["stages"]
         settings["tuned_on"] = [str(p) for p in args.data]
