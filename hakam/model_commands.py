@@ -139,6 +139,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--epochs", type=int, default=12)
     r.add_argument("--batch", type=int, default=128)
     r.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (one cycle)")
+    r.add_argument(
+        "--size",
+        type=int,
+        default=None,
+        help="the reader's input side in pixels (default: that of the starting weights, 112 "
+        "from scratch); a larger side keeps more of the corner index, for more time per crop",
+    )
     r.set_defaults(func=_train_reader)
 
     x = msub.add_parser("export-reader", help="write the reader's ONNX and OpenVINO files")
@@ -441,7 +448,7 @@ def _train_reader(args) -> int:
                 f"{list(leave_out) or 'no design'}; use another --data folder"
             )
     try:
-        import torch  # noqa: F401
+        import torch
     except ImportError as exc:
         raise CliError("training needs torch: `.venv/bin/pip install -e '.[train]'`") from exc
     shipped = ROOT / "models" / "hakam-reader.pt"
@@ -450,6 +457,14 @@ def _train_reader(args) -> int:
     for path, what in ((args.resume, "--resume"), (args.weights, "--from")):
         if path is not None and not path.exists():
             raise CliError(f"{what} {path}: no such checkpoint")
+    if args.size is not None and not 32 <= args.size <= 512:
+        raise CliError(f"--size {args.size}: between 32 and 512 pixels")
+    if args.resume is not None and args.size is not None:
+        from hakam.reader_training import checkpoint_size
+
+        kept = checkpoint_size(torch.load(args.resume, weights_only=False))
+        if kept != args.size:
+            raise CliError(f"--size {args.size}: {args.resume} was trained at {kept}")
     if not (args.data / "crops.npy").exists():
         real = _real_photos(args.real)
         print(f"[reader] cutting crops from {args.scenes} scenes into {args.data}", flush=True)
@@ -471,6 +486,7 @@ def _train_reader(args) -> int:
         resume=args.resume,
         weights=args.weights,
         lr=args.lr,
+        size=args.size,
     )
     print(json.dumps({"best": str(best)}))
     return 0

@@ -307,12 +307,16 @@ def train_reader(
     weights: Path | None = None,
     threads: int = 2,
     seed: int = 0,
+    size: int | None = None,
 ) -> Path:
     """Train the reader on ``data`` (from ``build_crops``); returns the best checkpoint.
 
     3% of the crops are kept aside to choose the best epoch. Every epoch writes ``last.pt``
     (model, optimiser, schedule, epoch), so ``resume`` continues an interrupted run; ``weights``
-    starts from a previous reader instead of from scratch.
+    starts from a previous reader instead of from scratch. ``size``: the input side (the
+    network pools globally, so weights trained at one side continue at another; a larger side
+    keeps more of a small corner index through the strided stages); None keeps the starting
+    checkpoint's, ``CROP_SIZE`` from scratch.
     """
     import torch
     import torch.nn.functional as F
@@ -326,6 +330,13 @@ def train_reader(
     n_val = max(1, int(0.03 * n))
     val_idx, train_idx = order[:n_val], order[n_val:]
     model = reader_net()
+    start_ck = None
+    if resume is not None or weights is not None:
+        start_ck = torch.load(resume if resume is not None else weights, weights_only=False)
+    kept = checkpoint_size(start_ck) if start_ck is not None else CROP_SIZE
+    if resume is not None and size is not None and size != kept:
+        raise ValueError(f"size {size}: {resume} was trained at {kept}")
+    size = size or kept
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps_per_epoch = math.ceil(len(train_idx) / batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(
@@ -334,13 +345,13 @@ def train_reader(
     start, best_acc = 0, -1.0
     out.mkdir(parents=True, exist_ok=True)
     if resume is not None:
-        ck = torch.load(resume, weights_only=False)
+        ck = start_ck
         model.load_state_dict(ck["model"])
         opt.load_state_dict(ck["opt"])
         sched.load_state_dict(ck["sched"])
         start, best_acc = ck["epoch"] + 1, ck["best_acc"]
     elif weights is not None:
-        state = torch.load(weights, weights_only=False)["model"]
+        state = start_ck["model"]
         model.load_state_dict(
             {k: v.float() if v.is_floating_point() else v for k, v in state.items()}
         )
@@ -353,7 +364,7 @@ def train_reader(
         seen, loss_sum, te = 0, 0.0, time.time()
         for k in range(steps_per_epoch):
             idx = perm[k * batch : (k + 1) * batch]
-            x = augment(crops[idx], generator=gen)
+            x = augment(crops[idx], size, generator=gen)
             loss = F.cross_entropy(model(x), classes[idx], label_smoothing=0.05)
             opt.zero_grad(set_to_none=True)
             loss.backward()
@@ -377,7 +388,8 @@ def train_reader(
         with torch.no_grad():
             for k in range(0, n_val, 512):
                 idx = val_idx[k : k + 512]
-                correct += int((model(center_input(crops[idx])).argmax(1) == classes[idx]).sum())
+                read = model(center_input(crops[idx], size)).argmax(1)
+                correct += int((read == classes[idx]).sum())
         acc = correct / n_val
         state = {
             "model": model.state_dict(),
@@ -386,6 +398,7 @@ def train_reader(
             "epoch": epoch,
             "best_acc": max(acc, best_acc),
             "val_acc": acc,
+            "crop_size": size,
         }
         torch.save(state, out / "last.pt")
         if acc > best_acc:
@@ -400,6 +413,11 @@ def train_reader(
     return out / "best.pt"
 
 
+def checkpoint_size(ck: dict) -> int:
+    """The input side a checkpoint was trained at (those before 2026-11-30 say nothing: 112)."""
+    return int(ck.get("crop_size", CROP_SIZE))
+
+
 def export_reader(checkpoint: Path, out_dir: Path, name: str = "hakam-reader") -> dict:
     """Write ``name.onnx`` (dynamic batch), ``name_openvino/`` (FP16), ``name.pt`` and
     ``name.json``."""
@@ -409,12 +427,13 @@ def export_reader(checkpoint: Path, out_dir: Path, name: str = "hakam-reader") -
     model = reader_net()
     ck = torch.load(checkpoint, weights_only=False)
     model.load_state_dict(ck["model"])
+    size = checkpoint_size(ck)
     model.eval()
     out_dir.mkdir(parents=True, exist_ok=True)
     onnx_path = out_dir / f"{name}.onnx"
     torch.onnx.export(
         model,
-        torch.zeros(1, 3, CROP_SIZE, CROP_SIZE),
+        torch.zeros(1, 3, size, size),
         str(onnx_path),
         input_names=["crops"],
         output_names=["logits"],
@@ -426,12 +445,13 @@ def export_reader(checkpoint: Path, out_dir: Path, name: str = "hakam-reader") -
     ov_dir.mkdir(exist_ok=True)
     ov.save_model(ov.convert_model(str(onnx_path)), str(ov_dir / f"{name}.xml"))
     # Weights alone, FP16: what `hakam model train-reader` continues from.
-    torch.save({"model": {k: v.half() for k, v in ck["model"].items()}}, out_dir / f"{name}.pt")
+    half = {k: v.half() for k, v in ck["model"].items()}
+    torch.save({"model": half, "crop_size": size}, out_dir / f"{name}.pt")
     info = {
         "onnx": onnx_path.name,
         "weights": f"{name}.pt",
         "openvino": ov_dir.name,
-        "crop_size": CROP_SIZE,
+        "crop_size": size,
         "crop_margin": CROP_MARGIN,
         "classes": [*CARD_NAMES, "other"],
         "val_acc": round(float(ck.get("val_acc", 0.0)), 4),

@@ -133,3 +133,38 @@ def test_train_reader_refuses_a_hold_out_design_and_a_crop_folder_cut_otherwise(
     r = run("--data", str(tmp_path))
     assert r.returncode == 2 and "its crops leave out ['anglo'], not no design" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_a_reader_trained_at_another_side_is_exported_and_read_at_it(tmp_path):
+    from hakam.reader_training import checkpoint_size, export_reader, reader_net
+    from vision.reader import CardReader
+
+    assert checkpoint_size({"model": {}}) == CROP_SIZE  # checkpoints before the option
+    torch.save({"model": reader_net().state_dict(), "crop_size": 160}, tmp_path / "r.pt")
+    assert export_reader(tmp_path / "r.pt", tmp_path / "out")["crop_size"] == 160
+    assert checkpoint_size(torch.load(tmp_path / "out" / "hakam-reader.pt")) == 160
+    for backend, path in (("onnx", "hakam-reader.onnx"), ("openvino", "hakam-reader_openvino")):
+        reader = CardReader(tmp_path / "out" / path, backend)
+        assert reader.size == 160  # the pipeline cuts its crops at the reader's side
+        assert reader.read([np.zeros((160, 160, 3), np.uint8)]).shape == (1, READER_CLASSES)
+
+
+def test_train_reader_cli_refuses_another_size_on_resume(tmp_path):
+    from hakam.reader_training import reader_net
+
+    torch.save({"model": reader_net().state_dict()}, tmp_path / "last.pt")
+    for size, message in (
+        ("16", "--size 16: between 32 and 512 pixels"),
+        ("160", f"--size 160: {tmp_path / 'last.pt'} was trained at 112"),
+    ):
+        r = subprocess.run(
+            [sys.executable, "-m", "hakam", "model", "train-reader", "--resume",
+             str(tmp_path / "last.pt"), "--size", size, "--data", str(tmp_path / "d")],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=120,
+        )  # fmt: skip
+        assert r.returncode == 2
+        assert r.stderr.strip() == f"hakam: error: {message}"
+    assert not (tmp_path / "d").exists()
