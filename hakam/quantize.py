@@ -65,11 +65,15 @@ def finder_input(image: np.ndarray, imgsz: int) -> np.ndarray:
 
 
 def calibration_scenes(
-    n: int, real: Path | None, seed: int = CALIBRATION_SEED, progress: bool = True
+    n: int,
+    real: Path | None,
+    seed: int = CALIBRATION_SEED,
+    progress: bool = True,
+    crop_size: int = CROP_SIZE,
 ) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Frames and card crops to calibrate on: ``n`` synthetic scenes of the training designs
-    (their true boxes, moved as a finder's are, give the crops), plus up to ``n // 2`` photos of
-    ``real``'s train split when given."""
+    (their true boxes, moved as a finder's are, give the crops, cut at the reader's side
+    ``crop_size``), plus up to ``n // 2`` photos of ``real``'s train split when given."""
     from datasets import art
     from datasets.generator import render_one
     from hakam.reader_training import jitter_box
@@ -84,7 +88,7 @@ def calibration_scenes(
     for i in range(n):
         img, labels, _ = render_one(seed, "train", i, 640, decks)
         frames.append(img)
-        crops += [card_crop(img, jitter_box(rng, lb.box), CROP_SIZE) for lb in labels[:4]]
+        crops += [card_crop(img, jitter_box(rng, lb.box), crop_size) for lb in labels[:4]]
         if progress and (i + 1) % 50 == 0:
             left = (time.time() - t0) / (i + 1) * (n - i - 1)
             print(f"[quantize] {i + 1}/{n} scenes, about {left:.0f} s left", flush=True)
@@ -105,13 +109,14 @@ def quantize_models(
     files in ``models_dir``; the finder is calibrated at the shipped two-stage input size."""
     info = json.loads((models_dir / "hakam-cards.json").read_text())
     imgsz = int(info.get("two_stage", {}).get("imgsz") or info.get("imgsz", 640))
-    frames, crops = calibration(scenes, real, progress=progress)
+    reader_json = models_dir / "hakam-reader.json"
+    rinfo = json.loads(reader_json.read_text()) if reader_json.exists() else None
+    crop_size = int((rinfo or {}).get("crop_size", CROP_SIZE))
+    frames, crops = calibration(scenes, real, progress=progress, crop_size=crop_size)
     t0 = time.time()
     finder_xml = models_dir / info["openvino"] / f"{Path(info['onnx']).stem}.xml"
     finder_in = [finder_input(f, imgsz) for f in frames]
     todo = [(quantize_onnx(models_dir / info["onnx"], finder_in), finder_xml, "finder")]
-    reader_json = models_dir / "hakam-reader.json"
-    rinfo = json.loads(reader_json.read_text()) if reader_json.exists() else None
     if rinfo is not None and crops:
         reader_xml = models_dir / rinfo["openvino"] / f"{Path(rinfo['onnx']).stem}.xml"
         batches = [crops_tensor(crops[i : i + 8]) for i in range(0, len(crops), 8)]

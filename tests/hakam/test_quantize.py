@@ -67,10 +67,11 @@ def tiny_models(folder: Path) -> None:
     )
 
 
-def fake_calibration(n, real, progress=False):
+def fake_calibration(n, real, progress=False, crop_size=CROP_SIZE):
+    assert crop_size == CROP_SIZE  # the side hakam-reader.json gives (112 when it says none)
     rng = np.random.default_rng(3)
     frames = [rng.integers(0, 255, (48, 64, 3), np.uint8) for _ in range(n)]
-    crops = [rng.integers(0, 255, (CROP_SIZE, CROP_SIZE, 3), np.uint8) for _ in range(2 * n)]
+    crops = [rng.integers(0, 255, (crop_size, crop_size, 3), np.uint8) for _ in range(2 * n)]
     return frames, crops
 
 
@@ -121,3 +122,18 @@ def test_quantize_without_the_onnx_original_is_a_one_line_error(tmp_path):
     assert r.stderr.strip().startswith("hakam: error: ") and "no such ONNX model" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
     assert sorted(p.name for p in tmp_path.rglob("*")) == before  # nothing changed
+
+
+def test_quantize_calibrates_the_reader_at_its_own_side(tmp_path):
+    tiny_models(tmp_path)
+    info = json.loads((tmp_path / "hakam-reader.json").read_text())
+    (tmp_path / "hakam-reader.json").write_text(json.dumps({**info, "crop_size": 160}))
+    asked = []
+
+    def calibration(n, real, progress=False, crop_size=CROP_SIZE):
+        asked.append(crop_size)
+        raise RuntimeError("stop here")
+
+    with pytest.raises(RuntimeError, match="stop here"):
+        quantize.quantize_models(tmp_path, scenes=2, calibration=calibration)
+    assert asked == [160]
