@@ -517,6 +517,10 @@ def smallest_within_one_se(rows: list[dict], n_images: int, cost: str = "imgsz")
     return min((r for r in rows if r["exact"] >= p - se), key=lambda r: (r[cost], -r["exact"]))
 
 
+def _row_json(row: dict) -> str:
+    return json.dumps({k: round(v, 4) if isinstance(v, float) else v for k, v in row.items()})
+
+
 def _rank(row: dict) -> tuple[float, float]:
     return row["exact"], row["recall"]
 
@@ -588,7 +592,7 @@ def _tune(args) -> int:
                 two.finder.imgsz = size
                 rows.append(measure(two, stages=2, find_conf=two.find_conf, imgsz=size)[0])
     for r in rows:
-        print(json.dumps({k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()}))
+        print(_row_json(r))
     n_images = sum(1 for r in one if r.truth)  # "exact" counts images with Baloot cards
     twos = [r for r in rows if r["stages"] == 2]
     if twos:
@@ -601,8 +605,7 @@ def _tune(args) -> int:
             two.turns = turns
             row = measure(two, stages=2, find_conf=b2["find_conf"], imgsz=b2["imgsz"],
                           turns=turns)[0]  # fmt: skip
-            print(json.dumps({k: round(v, 4) if isinstance(v, float) else v
-                              for k, v in row.items()}))  # fmt: skip
+            print(_row_json(row))
             views.append(row)
         b2 = smallest_within_one_se(views, n_images, cost="turns")  # more views cost time
         print(f"[tune] two stages: finder floor {b2['find_conf']}, size {b2['imgsz']}, "

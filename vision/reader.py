@@ -30,6 +30,12 @@ CROP_MARGIN = 0.06
 TURNS = (1, 2, 4)  # views per crop the reader may average (``CardReader.read``)
 
 
+def check_turns(turns: int) -> None:
+    """Refuse a number of reader views other than ``TURNS``."""
+    if turns not in TURNS:
+        raise ValueError(f"turns: {turns} (one of {', '.join(map(str, TURNS))})")
+
+
 def card_crop(
     image: np.ndarray,
     box: np.ndarray | list[float],
@@ -122,8 +128,7 @@ class CardReader:
         ``turns`` 2 or 4 also reads each crop turned by a half or by each quarter turn and
         averages: the reader learnt cards at every turn, and an index can read better at one.
         """
-        if turns not in TURNS:
-            raise ValueError(f"turns: {turns} (one of {', '.join(map(str, TURNS))})")
+        check_turns(turns)
         if not crops:
             return np.zeros((0, READER_CLASSES), np.float32)
         batch = crops_tensor(crops)
@@ -147,8 +152,7 @@ class TwoStageDetector:
         min_prob: float = 0.05,
         turns: int = 1,
     ) -> None:
-        if turns not in TURNS:
-            raise ValueError(f"turns: {turns} (one of {', '.join(map(str, TURNS))})")
+        check_turns(turns)
         self.finder, self.reader = finder, reader
         self.find_conf, self.min_prob, self.turns = find_conf, min_prob, turns
 
