@@ -299,7 +299,6 @@ class _Worker:
     def __init__(self, seed: int, imgsz: int):
         self.seed, self.imgsz = seed, imgsz
         self.decks: dict[str, Renderer] = {}
-        self.swapped: dict[tuple, Renderer] = {}
         self.textures: dict[int, np.ndarray] = {}
 
     def renderer(self, deck: art.DeckSource) -> Renderer:
@@ -311,19 +310,15 @@ class _Worker:
         self, deck: art.DeckSource, donors: list[art.DeckSource], key: tuple, disguised: float = 0.0
     ) -> Renderer:
         """The design with court figures from other cards, dealt afresh for each ``key`` (a
-        scene): with a few fixed variants the reader could learn each variant's figures instead
-        of the corners. The last few are kept; the outlines are the design's own (same alpha)."""
-        full = (deck.name, *key, disguised)
-        if full not in self.swapped:
-            if len(self.swapped) >= 4:
-                self.swapped.pop(next(iter(self.swapped)))
-            rng = np.random.default_rng([self.seed, 31, *key, *deck.name.encode()])
-            images = [self.renderer(d).deck for d in donors]
-            base = self.renderer(deck)
-            swapped = Renderer(art.swapped_deck(base.deck, images, rng, disguised))
-            swapped.share_outlines(base)
-            self.swapped[full] = swapped
-        return self.swapped[full]
+        scene; the same key deals the same figures): with a few fixed variants the reader could
+        learn each variant's figures instead of the corners. Not cached, since each scene asks
+        once; the outlines are the design's own (same alpha)."""
+        rng = np.random.default_rng([self.seed, 31, *key, *deck.name.encode()])
+        images = [self.renderer(d).deck for d in donors]
+        base = self.renderer(deck)
+        swapped = Renderer(art.swapped_deck(base.deck, images, rng, disguised))
+        swapped.share_outlines(base)
+        return swapped
 
     def texture(self, k: int) -> np.ndarray:
         if k not in self.textures:
