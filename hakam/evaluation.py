@@ -302,13 +302,15 @@ def evaluate(
 TRUTH_MIN_VISIBLE = 0.6  # cards more covered than this may be unreadable to anyone
 
 
-def reader_on_truth(reader, root: Path, turns: int = 1) -> dict[str, dict[str, float]]:
-    """The reader alone on the true box of every card at least 60% visible (synthetic sets,
-    whose meta files give each card's corners): court cards and the others apart, overall and
-    per design. It tells the reader's misses from the finder's."""
+def reader_on_truth(read, root: Path) -> dict[str, dict[str, float]]:
+    """The second stage alone on the true box of every card at least 60% visible (synthetic
+    sets, whose meta files give each card's corners): court cards and the others apart,
+    overall and per design. It tells the reader's misses from the finder's. ``read(image,
+    boxes)`` gives one row of ``READER_CLASSES`` probabilities per box
+    (``TwoStageDetector.read_boxes``)."""
     import cv2
 
-    from vision.reader import OTHER, card_crop
+    from vision.reader import OTHER
 
     tally: dict[tuple[str, bool], list[int]] = {}
     for meta_path in sorted((root / "meta").glob("*.json")):
@@ -317,17 +319,16 @@ def reader_on_truth(reader, root: Path, turns: int = 1) -> dict[str, dict[str, f
         image = cv2.imread(str(image_path)) if image_path else None
         if image is None:
             continue
-        cards, crops = [], []
+        cards, boxes = [], []
         for b in meta.get("boxes", []):
             if b["card"] not in CARD_NAMES or b["visible"] < TRUTH_MIN_VISIBLE:
                 continue
             xy = np.array(b["corners"], np.float64)
-            box = [*xy.min(0), *xy.max(0)]
+            boxes.append([*xy.min(0), *xy.max(0)])
             cards.append(CARD_NAMES.index(b["card"]))
-            crops.append(card_crop(image, box, reader.size))
-        if not crops:
+        if not boxes:
             continue
-        best = reader.read(crops, turns).argmax(1)
+        best = read(image, np.array(boxes, np.float32)).argmax(1)
         for card, k in zip(cards, best, strict=True):
             court = card in COURT
             for key in (("all", court), (meta.get("deck", "?"), court)):

@@ -148,6 +148,36 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     r.set_defaults(func=_train_reader)
 
+    c = msub.add_parser(
+        "train-corners",
+        help="train or continue the corner reader's outline or index network (train extra)",
+    )
+    c.add_argument("network", choices=["outline", "index"])
+    c.add_argument(
+        "--data",
+        type=Path,
+        action="append",
+        default=None,
+        help="sample folder (built from synthetic scenes if missing; repeat to train on "
+        "several; default runs/corner-data)",
+    )
+    c.add_argument("--scenes", type=int, default=12000, help="synthetic scenes to cut from")
+    c.add_argument("--seed", type=int, default=31, help="seed of those scenes")
+    c.add_argument("--out", type=Path, default=None, help="default runs/<network>")
+    c.add_argument("--from", dest="weights", type=Path, default=None, help="start from these")
+    c.add_argument("--resume", type=Path, default=None, help="resume an interrupted last.pt")
+    c.add_argument("--epochs", type=int, default=8)
+    c.add_argument("--batch", type=int, default=128)
+    c.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (one cycle)")
+    c.set_defaults(func=_train_corners)
+
+    e = msub.add_parser(
+        "export-corners", help="write a corner reader network's ONNX and OpenVINO files"
+    )
+    e.add_argument("checkpoint", type=Path)
+    e.add_argument("--out", type=Path, default=ROOT / "models")
+    e.set_defaults(func=_export_corners)
+
     x = msub.add_parser("export-reader", help="write the reader's ONNX and OpenVINO files")
     x.add_argument("checkpoint", type=Path)
     x.add_argument("--out", type=Path, default=ROOT / "models")
@@ -277,7 +307,7 @@ def _eval(args) -> int:
             raise CliError(str(exc)) from exc
         rep = ev.evaluate(results, str(root), threshold, not args.no_boxes, ms)
         if hasattr(det, "reader") and (root / "meta").is_dir():
-            rep.reader_on_truth = ev.reader_on_truth(det.reader, root, det.turns)
+            rep.reader_on_truth = ev.reader_on_truth(det.read_boxes, root)
         reports.append(rep)
         results_all += results
         if not args.json:
@@ -492,6 +522,47 @@ def _train_reader(args) -> int:
     return 0
 
 
+def _train_corners(args) -> int:
+    from hakam import corner_training
+    from hakam.cli import CliError
+
+    try:
+        import torch  # noqa: F401
+    except ImportError as exc:
+        raise CliError("training needs torch: `.venv/bin/pip install -e '.[train]'`") from exc
+    for path, what in ((args.resume, "--resume"), (args.weights, "--from")):
+        if path is not None and not path.exists():
+            raise CliError(f"{what} {path}: no such checkpoint")
+    folders = args.data or [ROOT / "runs" / "corner-data"]
+    for k, folder in enumerate(folders):
+        if not (folder / "card.npy").exists():
+            print(f"[corners] cutting samples from {args.scenes} scenes into {folder}", flush=True)
+            corner_training.build_samples(folder, args.scenes, seed=args.seed + k)
+    out = args.out or ROOT / "runs" / args.network
+    best = corner_training.train_net(
+        args.network,
+        folders,
+        out,
+        epochs=args.epochs,
+        batch=args.batch,
+        lr=args.lr,
+        resume=args.resume,
+        weights=args.weights,
+    )
+    print(f"[corners] best: {best}; next: hakam model export-corners {best}", flush=True)
+    return 0
+
+
+def _export_corners(args) -> int:
+    from hakam import corner_training
+    from hakam.cli import CliError
+
+    if not args.checkpoint.exists():
+        raise CliError(f"{args.checkpoint}: no such checkpoint")
+    print(json.dumps(corner_training.export_net(args.checkpoint, args.out)))
+    return 0
+
+
 def _export_reader(args) -> int:
     from hakam import reader_training
     from hakam.cli import CliError
@@ -504,6 +575,7 @@ def _export_reader(args) -> int:
 
 FIND_CONF_GRID = (0.02, 0.05, 0.1)
 FIND_SIZE_GRID = (640, 512, 416)  # the finder's input long side (models exported dynamic)
+CORNERS_GRID = (0.5, 1.0)  # corner reader weights tried after none (``TwoStageDetector.mix``)
 TURNS_GRID = (2, 4)  # reader views per crop tried after one (``vision.reader.CardReader.read``)
 
 
@@ -528,6 +600,20 @@ def _rank(row: dict) -> tuple[float, float]:
 def _rank_two(row: dict) -> tuple[float, float, float]:
     """Two-stage rows: on a tie the higher finder floor (fewer boxes for the reader)."""
     return *_rank(row), row["find_conf"]
+
+
+def _corner_reader(two, args) -> bool:
+    """Give ``two`` the corner reader when its files are in the models folder (tuning tries
+    it even where the model card does not ask for it yet)."""
+    from vision.corners import CornerReader
+    from vision.detector import corner_paths
+
+    backend = two.reader.backend
+    outline, index = corner_paths(backend, args.models_dir)
+    if not (outline.exists() and index.exists()):
+        return False
+    two.corners = CornerReader(outline, index, backend)
+    return True
 
 
 def _tune(args) -> int:
@@ -608,8 +694,20 @@ def _tune(args) -> int:
             print(_row_json(row))
             views.append(row)
         b2 = smallest_within_one_se(views, n_images, cost="turns")  # more views cost time
+        two.turns = b2["turns"]
+        b2 = {**b2, "corners": 0.0}
+        if two.corners is not None or _corner_reader(two, args):
+            mixes = [b2]
+            for mix in CORNERS_GRID:
+                two.mix = mix
+                row = measure(two, stages=2, find_conf=b2["find_conf"], imgsz=b2["imgsz"],
+                              turns=b2["turns"], corners=mix)[0]  # fmt: skip
+                print(_row_json(row))
+                mixes.append(row)
+            b2 = smallest_within_one_se(mixes, n_images, cost="corners")
         print(f"[tune] two stages: finder floor {b2['find_conf']}, size {b2['imgsz']}, "
-              f"reader threshold {b2['threshold']}, turns {b2['turns']}",
+              f"reader threshold {b2['threshold']}, turns {b2['turns']}, "
+              f"corner reader weight {b2['corners']}",
               file=sys.stderr)  # fmt: skip
     best = max([rows[0], *([b2] if twos else [])], key=_rank)
     if args.write:
@@ -622,6 +720,7 @@ def _tune(args) -> int:
                 "threshold": b2["threshold"],
                 "imgsz": b2["imgsz"],
                 "turns": b2["turns"],
+                "corners": b2["corners"],
             }
         settings["stages"] = best["stages"]
         settings["tuned_on"] = [str(p) for p in args.data]

@@ -275,6 +275,21 @@ def augment(batch, size: int = CROP_SIZE, generator=None):
     theta[:, :, 2] = u(-0.06, 0.06, 2)
     grid = F.affine_grid(theta, (n, 3, size, size), align_corners=False)
     x = F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
+    return photometric(x, g)
+
+
+def photometric(x, generator=None):
+    """Light, colour balance, contrast, blur, sensor noise and a little grey on RGB input in
+    0..1 (N, 3, H, W): what changes between tables, lamps and cameras."""
+    import torch
+    import torch.nn.functional as F
+
+    g = generator
+    n = x.shape[0]
+
+    def u(lo: float, hi: float, *shape: int) -> torch.Tensor:
+        return lo + (hi - lo) * torch.rand(n, *shape, generator=g)
+
     x = x * u(0.55, 1.35, 1, 1, 1) * u(0.85, 1.15, 3, 1, 1)
     mean = x.mean((1, 2, 3), keepdim=True)
     x = (x - mean) * u(0.7, 1.3, 1, 1, 1) + mean

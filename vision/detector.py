@@ -437,6 +437,13 @@ def reader_path(backend: str, models_dir: Path | None = None) -> Path:
     return base / (READER_ONNX if backend == "onnx" else READER_OPENVINO)
 
 
+def corner_paths(backend: str, models_dir: Path | None = None) -> tuple[Path, Path]:
+    """The corner reader's outline and index networks (``vision.corners``) for ``backend``."""
+    base = models_dir or MODELS_DIR
+    ext = ".onnx" if backend == "onnx" else "_openvino"
+    return base / f"hakam-outline{ext}", base / f"hakam-index{ext}"
+
+
 def make_detector(
     backend: str | None = None,
     models_dir: Path | None = None,
@@ -494,12 +501,25 @@ def make_detector(
             ),
             asked,
         )
+        mix, corners = float(two.get("corners", 0.0)), None
+        if mix > 0:
+            outline, index = corner_paths(backend, models_dir)
+            if not (outline.exists() and index.exists()):
+                raise DetectorError(
+                    f"{backend}: the model card asks for the corner reader, and there is no "
+                    f"{outline.name} and {index.name} (`hakam model train-corners`)"
+                )
+            from vision.corners import CornerReader
+
+            corners = CornerReader(outline, index, backend, threads=threads)
         return TwoStageDetector(
             finder,
             CardReader(rpath, backend, threads=threads),
             find_conf=float(two.get("find_conf", 0.05)),
             min_prob=conf,
             turns=int(two.get("turns", 1)),
+            corners=corners,
+            mix=mix,
         )
     if backend == "onnx":
         return _fits(OnnxDetector(path, conf, threads=threads, imgsz=imgsz), asked)

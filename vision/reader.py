@@ -36,6 +36,14 @@ def check_turns(turns: int) -> None:
         raise ValueError(f"turns: {turns} (one of {', '.join(map(str, TURNS))})")
 
 
+def check_mix(mix: float, have_corners: bool) -> None:
+    """Refuse a corner-reader weight outside 0..1, or above 0 with no corner reader."""
+    if not 0 <= mix <= 1:
+        raise ValueError(f"corner reader weight: {mix} (0 to 1)")
+    if mix > 0 and not have_corners:
+        raise ValueError(f"corner reader weight {mix} but no corner reader")
+
+
 def card_crop(
     image: np.ndarray,
     box: np.ndarray | list[float],
@@ -140,7 +148,12 @@ class CardReader:
 
 
 class TwoStageDetector:
-    """Finder boxes (class ignored) named by the reader; same ``detect`` as the one-stage model."""
+    """Finder boxes (class ignored) named by the reader; same ``detect`` as the one-stage model.
+
+    ``corners`` (a ``vision.corners.CornerReader``) also reads each card by its straightened
+    corner indices; ``mix`` is the weight of that read in the average of the two (0: the
+    whole-card reader alone, 1: the corners alone).
+    """
 
     name = "two-stage"
 
@@ -151,21 +164,34 @@ class TwoStageDetector:
         find_conf: float = 0.05,
         min_prob: float = 0.05,
         turns: int = 1,
+        corners=None,
+        mix: float = 0.0,
     ) -> None:
         check_turns(turns)
+        check_mix(mix, corners is not None)
         self.finder, self.reader = finder, reader
         self.find_conf, self.min_prob, self.turns = find_conf, min_prob, turns
+        self.corners, self.mix = corners, mix
 
     def boxes(self, image: np.ndarray) -> np.ndarray:
         return self.finder.find(image, self.find_conf)
+
+    def read_boxes(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """Probabilities (``READER_CLASSES`` columns) for the cards in ``boxes``."""
+        probs = None
+        if self.mix < 1:
+            crops = [card_crop(image, b, self.reader.size) for b in boxes]
+            probs = self.reader.read(crops, self.turns)
+        if self.corners is not None and self.mix > 0:
+            by_corners = self.corners.read(image, np.asarray(boxes))
+            probs = by_corners if probs is None else (1 - self.mix) * probs + self.mix * by_corners
+        return probs
 
     def detect(self, image: np.ndarray) -> Detections:
         boxes = self.boxes(image)
         if not len(boxes):
             return Detections.empty()
-        crops = [card_crop(image, b, self.reader.size) for b in boxes]
-        probs = self.reader.read(crops, self.turns)
-        named = assign_cards(probs, self.min_prob)
+        named = assign_cards(self.read_boxes(image, boxes), self.min_prob)
         if not named:
             return Detections.empty()
         idx = [i for i, _, _ in named]

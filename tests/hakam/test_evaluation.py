@@ -117,16 +117,14 @@ def test_court_cards_and_each_design_are_scored_apart():
     assert "paris 50% exact (J/Q/K recall 0.50)" in ev.format_report(rep)
 
 
-class ColourReader:
-    """Reads a crop as the card whose index is its red channel; green crops are not cards."""
-
-    size = 8
-
-    def read(self, crops, turns=1):
-        out = np.zeros((len(crops), len(CARD_NAMES) + 1))
-        for i, c in enumerate(crops):
-            out[i, len(CARD_NAMES) if c[4, 4, 1] > 100 else int(c[4, 4, 2])] = 1
-        return out
+def colour_read(image, boxes):
+    """Reads a box as the card whose index is its middle's red channel; green boxes are not
+    cards."""
+    out = np.zeros((len(boxes), len(CARD_NAMES) + 1))
+    for i, (x1, y1, x2, y2) in enumerate(boxes):
+        c = image[int((y1 + y2) / 2), int((x1 + x2) / 2)]
+        out[i, len(CARD_NAMES) if c[1] > 100 else int(c[2])] = 1
+    return out
 
 
 def test_reader_on_truth_scores_the_reader_alone_on_true_boxes(tmp_path):
@@ -147,7 +145,7 @@ def test_reader_on_truth_scores_the_reader_alone_on_true_boxes(tmp_path):
     cv2.imwrite(str(tmp_path / "images" / "s0.png"), img)
     meta = {"deck": "paris", "boxes": boxes}
     (tmp_path / "meta" / "s0.json").write_text(json.dumps(meta))
-    out = ev.reader_on_truth(ColourReader(), tmp_path)
+    out = ev.reader_on_truth(colour_read, tmp_path)
     # QH right, KS missed (J/Q/K 1 of 2); 7C right; AD too covered to count
     want = {"court": 0.5, "court_n": 2, "other": 1.0, "other_n": 1}
     assert out == {"all": want, "paris": want}

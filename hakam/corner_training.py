@@ -1,0 +1,367 @@
+"""The corner reader (``vision.corners``): its data, its two networks' training, export.
+
+Data come from synthetic scenes of the training deck designs (never the hold-out ones), whose
+labels give each card's four printed corners. For every card at least 40% visible:
+
+- an *outline* sample: the crop of its box moved at random as a finder's box would be
+  (``card_crop`` at ``OUTLINE_SIZE``) and its four corners in that crop's unit coordinates;
+- an *index* sample: ``corner_patches`` cut along its true corners moved by a few percent (as
+  the outline network will be off), started from the top-left or the bottom-right at random.
+
+Negatives for the index network ("not a Baloot card"): the scenes' unlabelled objects (ranks
+2-6, backs, arms, cups) cut along a random quad in their box. rf100's real photos have no
+corners, so they do not enter here.
+
+Training needs torch (the ``train`` extra): checkpoints every epoch, resumable (``--resume``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing as mp
+import time
+from pathlib import Path
+
+import numpy as np
+
+from engine.cards import CARD_NAMES
+from hakam.reader_training import MIN_VISIBLE, jitter_box
+from vision.corners import OUTLINE_SIZE, corner_patches, quad_to_crop
+from vision.reader import OTHER, card_crop
+
+NETS = ("outline", "index")
+QUAD_SPREAD = 0.025  # each corner's random move, as a share of the card's diagonal
+
+
+def jitter_quad(rng: np.random.Generator, quad, spread: float = QUAD_SPREAD) -> np.ndarray:
+    """A card's corners as the outline network may give them: all moved together a little, and
+    each on its own by ~``spread`` of the diagonal; half the time started from the bottom-right
+    (the same card turned by half a turn)."""
+    q = np.asarray(quad, np.float64)
+    diag = float(np.linalg.norm(q[2] - q[0]))
+    q = q + rng.normal(0, 0.6 * spread * diag, 2) + rng.normal(0, spread * diag, (4, 2))
+    return np.roll(q, 2, 0) if rng.random() < 0.5 else q
+
+
+def random_quad(rng: np.random.Generator, box) -> np.ndarray:
+    """A card-shaped quad at a random angle inside ``box``: where the outline network would
+    put a card on an object that is none."""
+    x1, y1, x2, y2 = box
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    a = rng.uniform(0, 2 * math.pi)
+    s = 0.4 * min(x2 - x1, y2 - y1) * rng.uniform(0.7, 1.0)  # its half-diagonal is 1.23 s
+    u = np.array([math.cos(a), math.sin(a)]) * s / 1.4  # half width
+    v = np.array([-math.sin(a), math.cos(a)]) * s  # half height, down the face
+    c = np.array([cx, cy])
+    return np.array([c - u - v, c + u - v, c + u + v, c - u + v])
+
+
+def scene_samples(seed: int, i: int, decks) -> dict[str, list]:
+    """Outline and index samples of synthetic scene ``i`` of the training designs."""
+    from datasets.generator import render_one
+
+    img, labels, meta = render_one(seed, "train", i, 640, decks)
+    rng = np.random.default_rng([seed, 78, i])
+    out: dict[str, list] = {"outline": [], "quad": [], "index": [], "card": []}
+    boxes = [lb.box for lb in labels]
+    for lb in labels:
+        if lb.visible < MIN_VISIBLE or len(lb.corners) != 4:
+            continue
+        box = jitter_box(rng, lb.box)
+        out["outline"].append(card_crop(img, box, OUTLINE_SIZE))
+        out["quad"].append(quad_to_crop(np.array(lb.corners), box).reshape(8))
+        out["index"].append(corner_patches(img, jitter_quad(rng, lb.corners)))
+        out["card"].append(CARD_NAMES.index(lb.card))
+    from hakam.reader_training import _iou
+
+    others = [o for o in meta["objects"] if all(_iou(o, b) < 0.6 for b in boxes)]
+    for o in others[: max(1, len(labels) // 4)]:
+        if (o[2] - o[0]) * (o[3] - o[1]) > 64:
+            out["index"].append(corner_patches(img, random_quad(rng, o)))
+            out["card"].append(OTHER)
+    return out
+
+
+_DECKS = None
+
+
+def _init() -> None:
+    global _DECKS
+    from datasets import art
+    from datasets.generator import _init as gen_init
+
+    gen_init(0, 640)
+    _DECKS = art.available_decks(holdout=False)
+
+
+def _scene_job(args):
+    seed, i = args
+    return scene_samples(seed, i, _DECKS)
+
+
+def build_samples(
+    out: Path, scenes: int, seed: int = 31, workers: int = 2, progress: bool = True
+) -> dict:
+    """Write ``out/outline.npy``, ``quad.npy``, ``index.npy``, ``card.npy`` and a summary."""
+    from datasets import art
+
+    art.ensure_art(art.available_decks(holdout=False), progress=progress)
+    out.mkdir(parents=True, exist_ok=True)
+    acc: dict[str, list] = {"outline": [], "quad": [], "index": [], "card": []}
+    t0 = time.time()
+    ctx = mp.get_context("spawn")
+    with ctx.Pool(max(1, workers), initializer=_init) as pool:
+        jobs = [(seed, i) for i in range(scenes)]
+        for k, got in enumerate(pool.imap(_scene_job, jobs, chunksize=8), 1):
+            for key, v in got.items():
+                acc[key] += v
+            if progress and (k % 500 == 0 or k == scenes):
+                rate = k / (time.time() - t0)
+                print(
+                    f"[corners] {k}/{scenes} scenes, {len(acc['outline'])} cards, "
+                    f"about {(scenes - k) / rate:.0f} s left",
+                    flush=True,
+                )
+    np.save(out / "outline.npy", np.stack(acc["outline"]))
+    np.save(out / "quad.npy", np.array(acc["quad"], np.float32))
+    np.save(out / "index.npy", np.stack(acc["index"]))
+    np.save(out / "card.npy", np.array(acc["card"], np.int16))
+    summary = {
+        "cards": len(acc["outline"]),
+        "index_samples": len(acc["card"]),
+        "other": int(sum(c == OTHER for c in acc["card"])),
+        "scenes": scenes,
+        "seed": seed,
+        "quad_spread": QUAD_SPREAD,
+        "seconds": round(time.time() - t0, 1),
+    }
+    (out / "summary.json").write_text(json.dumps(summary, indent=1))
+    return summary
+
+
+# --- training (torch) -------------------------------------------------------------------------
+
+OUTLINE_WIDTHS = (16, 24, 48, 96, 128)
+INDEX_WIDTHS = (24, 32, 64, 128, 160)
+
+
+def net(kind: str):
+    """The outline network (8 numbers: four corners in the crop) or the index network."""
+    from hakam.reader_training import reader_net
+    from vision.reader import READER_CLASSES
+
+    if kind == "outline":
+        return reader_net(8, OUTLINE_WIDTHS)
+    return reader_net(READER_CLASSES, INDEX_WIDTHS)
+
+
+def outline_loss(pred, target):
+    """Smooth L1 over the eight coordinates, against the corners started from the top-left or
+    from the bottom-right, whichever is nearer: the two are the same card turned by half a turn
+    (and read the same), so neither is wrong."""
+    import torch
+    import torch.nn.functional as F
+
+    turned = torch.roll(target.view(-1, 4, 2), 2, 1).reshape(-1, 8)
+    a = F.smooth_l1_loss(pred, target, reduction="none", beta=0.02).mean(1)
+    b = F.smooth_l1_loss(pred, turned, reduction="none", beta=0.02).mean(1)
+    return torch.minimum(a, b).mean()
+
+
+def corner_error(pred, target):
+    """Mean distance of each predicted corner to the true one (crop units), either start."""
+    import torch
+
+    p = pred.view(-1, 4, 2)
+    t = target.view(-1, 4, 2)
+    a = (p - t).norm(dim=2).mean(1)
+    b = (p - torch.roll(t, 2, 1)).norm(dim=2).mean(1)
+    return torch.minimum(a, b)
+
+
+def index_augment(batch, generator=None):
+    """Stored patches (N, H, W, 3) to input: a little shift, scale and turn (the outline is a
+    little off, and the lower row swaps with the upper when it starts from the bottom-right),
+    then ``photometric``."""
+    import torch
+    import torch.nn.functional as F
+
+    from hakam.reader_training import photometric
+
+    g = generator
+    x = batch.permute(0, 3, 1, 2).float().flip(1) / 255.0
+    n, _, h, w = x.shape
+    swap = torch.rand(n, generator=g) < 0.5
+    x[swap] = torch.cat([x[swap, :, h // 2 :], x[swap, :, : h // 2]], 2)
+
+    def u(lo: float, hi: float, *shape: int) -> torch.Tensor:
+        return lo + (hi - lo) * torch.rand(n, *shape, generator=g)
+
+    angle, scale = u(-0.05, 0.05), u(0.94, 1.04)
+    theta = torch.zeros(n, 2, 3)
+    theta[:, 0, 0] = torch.cos(angle) * scale
+    theta[:, 0, 1] = -torch.sin(angle) * scale * h / w
+    theta[:, 1, 0] = torch.sin(angle) * scale * w / h
+    theta[:, 1, 1] = torch.cos(angle) * scale
+    theta[:, :, 2] = u(-0.03, 0.03, 2)
+    grid = F.affine_grid(theta, (n, 3, h, w), align_corners=False)
+    x = F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
+    return photometric(x, g)
+
+
+def plain_input(batch):
+    """Stored uint8 BGR (N, H, W, 3) to RGB float input (N, 3, H, W), as at run time."""
+    return batch.permute(0, 3, 1, 2).float().flip(1) / 255.0
+
+
+def train_net(
+    kind: str,
+    data: Path | list[Path],
+    out: Path,
+    epochs: int = 8,
+    batch: int = 128,
+    lr: float = 3e-3,
+    resume: Path | None = None,
+    weights: Path | None = None,
+    threads: int = 2,
+    seed: int = 0,
+) -> Path:
+    """Train the ``kind`` network ("outline" or "index") on ``build_samples`` folders; 3% held
+    out to choose the best epoch (outline: mean corner error, index: accuracy). Every epoch
+    writes ``last.pt`` for ``resume``; returns ``best.pt``."""
+    import torch
+    import torch.nn.functional as F
+
+    from hakam.reader_training import photometric
+
+    if kind not in NETS:
+        raise ValueError(f"network: {kind!r} (one of {', '.join(NETS)})")
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    folders = [data] if isinstance(data, Path) else list(data)
+    x_name, y_name = ("outline.npy", "quad.npy") if kind == "outline" else ("index.npy", "card.npy")
+    inputs = torch.from_numpy(np.concatenate([np.load(f / x_name) for f in folders]))
+    targets = torch.from_numpy(np.concatenate([np.load(f / y_name) for f in folders]))
+    if kind == "index":
+        targets = targets.long()
+    n = len(targets)
+    order = torch.randperm(n, generator=torch.Generator().manual_seed(seed))
+    n_val = max(1, int(0.03 * n))
+    val_idx, train_idx = order[:n_val], order[n_val:]
+    model = net(kind)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
+    steps = math.ceil(len(train_idx) / batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=epochs * steps, pct_start=0.15)
+    start, best = 0, math.inf
+    if resume is not None:
+        ck = torch.load(resume, weights_only=False)
+        model.load_state_dict(ck["model"])
+        opt.load_state_dict(ck["opt"])
+        sched.load_state_dict(ck["sched"])
+        start, best = ck["epoch"] + 1, ck["best"]
+    elif weights is not None:
+        state = torch.load(weights, weights_only=False)["model"]
+        model.load_state_dict(
+            {k: v.float() if v.is_floating_point() else v for k, v in state.items()}
+        )
+    out.mkdir(parents=True, exist_ok=True)
+    gen = torch.Generator().manual_seed(seed + 1)
+    t0 = time.time()
+    for epoch in range(start, epochs):
+        model.train()
+        perm = train_idx[torch.randperm(len(train_idx), generator=gen)]
+        seen, loss_sum, te = 0, 0.0, time.time()
+        for k in range(steps):
+            idx = perm[k * batch : (k + 1) * batch]
+            if kind == "outline":
+                loss = outline_loss(model(photometric(plain_input(inputs[idx]), gen)), targets[idx])
+            else:
+                x = index_augment(inputs[idx], gen)
+                loss = F.cross_entropy(model(x), targets[idx], label_smoothing=0.05)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            sched.step()
+            seen += len(idx)
+            loss_sum += loss.item() * len(idx)
+            if k % 50 == 0 or k == steps - 1:
+                rate = seen / (time.time() - te)
+                left = (len(train_idx) - seen + (epochs - epoch - 1) * len(train_idx)) / rate
+                print(
+                    f"[{kind}] epoch {epoch + 1}/{epochs} {seen}/{len(train_idx)} "
+                    f"loss {loss_sum / seen:.4f}, {rate:.0f}/s, about {left / 60:.0f} min left",
+                    flush=True,
+                )
+        model.eval()
+        total = 0.0
+        with torch.no_grad():
+            for k in range(0, n_val, 512):
+                idx = val_idx[k : k + 512]
+                pred = model(plain_input(inputs[idx]))
+                if kind == "outline":
+                    total += float(corner_error(pred, targets[idx]).sum())
+                else:
+                    total += float((pred.argmax(1) != targets[idx]).sum())
+        score = total / n_val  # lower is better: corner error, or share misread
+        state = {
+            "model": model.state_dict(),
+            "opt": opt.state_dict(),
+            "sched": sched.state_dict(),
+            "epoch": epoch,
+            "best": min(score, best),
+            "score": score,
+            "kind": kind,
+        }
+        torch.save(state, out / "last.pt")
+        if score < best:
+            best = score
+            torch.save(state, out / "best.pt")
+        what = "mean corner error (crop units)" if kind == "outline" else "held-out misread share"
+        print(f"[{kind}] epoch {epoch + 1}: {what} {score:.4f}", flush=True)
+        with open(out / "results.csv", "a") as f:
+            f.write(
+                f"{epoch + 1},{loss_sum / max(seen, 1):.4f},{score:.4f},{time.time() - t0:.0f}\n"
+            )
+    return out / "best.pt"
+
+
+def export_net(checkpoint: Path, out_dir: Path) -> dict:
+    """Write the checkpoint's network as ``hakam-<kind>.onnx`` (dynamic batch),
+    ``hakam-<kind>_openvino/`` and ``hakam-<kind>.pt`` (FP16 weights, to continue training)."""
+    import openvino as ov
+    import torch
+
+    from vision.corners import PATCH_H, PATCH_W
+
+    ck = torch.load(checkpoint, weights_only=False)
+    kind = ck["kind"]
+    model = net(kind)
+    model.load_state_dict(ck["model"])
+    model.eval()
+    shape = (OUTLINE_SIZE, OUTLINE_SIZE) if kind == "outline" else (2 * PATCH_H, 2 * PATCH_W)
+    name = f"hakam-{kind}"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    onnx_path = out_dir / f"{name}.onnx"
+    torch.onnx.export(
+        model,
+        torch.zeros(1, 3, *shape),
+        str(onnx_path),
+        input_names=["x"],
+        output_names=["y"],
+        dynamic_axes={"x": {0: "n"}, "y": {0: "n"}},
+        opset_version=17,
+        dynamo=False,
+    )
+    ov_dir = out_dir / f"{name}_openvino"
+    ov_dir.mkdir(exist_ok=True)
+    ov.save_model(ov.convert_model(str(onnx_path)), str(ov_dir / f"{name}.xml"))
+    half = {k: v.half() for k, v in ck["model"].items()}
+    torch.save({"model": half, "kind": kind}, out_dir / f"{name}.pt")
+    return {
+        "kind": kind,
+        "onnx": onnx_path.name,
+        "openvino": ov_dir.name,
+        "epoch": ck["epoch"] + 1,
+        "score": round(float(ck["score"]), 4),
+    }

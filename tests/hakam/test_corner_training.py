@@ -1,0 +1,93 @@
+"""The corner reader's samples (no torch), and its networks and export (torch only)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.cards import CARD_NAMES
+from hakam.corner_training import jitter_quad, random_quad, scene_samples
+from hakam.reader_training import MIN_VISIBLE
+from vision.corners import OUTLINE_SIZE, PATCH_H, PATCH_W, UNIT, crop_to_quad
+from vision.reader import OTHER, READER_CLASSES
+
+
+def test_jitter_quad_moves_corners_a_little_and_half_the_time_starts_bottom_right():
+    rng = np.random.default_rng(0)
+    quad = UNIT * [100, 140] + [50, 50]
+    diag = float(np.hypot(100, 140))
+    turned = 0
+    for _ in range(400):
+        q = jitter_quad(rng, quad, 0.02)
+        a = np.linalg.norm(q - quad, axis=1).mean()
+        b = np.linalg.norm(q - np.roll(quad, 2, 0), axis=1).mean()
+        turned += b < a
+        assert min(a, b) < 0.15 * diag
+    assert 150 < turned < 250
+
+
+def test_random_quad_is_a_card_shape_inside_the_object():
+    rng = np.random.default_rng(1)
+    for _ in range(50):
+        q = random_quad(rng, (10, 20, 110, 220))
+        assert np.all(q[:, 0] >= 10 - 1e-6) and np.all(q[:, 0] <= 110 + 1e-6)
+        assert np.all(q[:, 1] >= 20 - 1e-6) and np.all(q[:, 1] <= 220 + 1e-6)
+        w, h = np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[3] - q[0])
+        assert h == pytest.approx(1.4 * w, rel=1e-6)
+
+
+def test_scene_samples_give_every_visible_card_its_true_corners():
+    from datasets import art
+    from datasets.generator import render_one
+
+    decks = art.available_decks(holdout=False)
+    if not decks:
+        pytest.skip("card art not installed")
+    for i in range(4):
+        s = scene_samples(3, i, decks)
+        _img, labels, _meta = render_one(3, "train", i, 640, decks)
+        shown = [lb for lb in labels if lb.visible >= MIN_VISIBLE]
+        assert len(s["outline"]) == len(s["quad"]) == len(shown)
+        named = [c for c in s["card"] if c != OTHER]
+        assert named == [CARD_NAMES.index(lb.card) for lb in shown]
+        assert all(o.shape == (OUTLINE_SIZE, OUTLINE_SIZE, 3) for o in s["outline"])
+        assert all(p.shape == (2 * PATCH_H, 2 * PATCH_W, 3) for p in s["index"])
+        for lb, q in zip(shown, s["quad"], strict=True):
+            # The crop's box was moved at random, so go back through a box the size of the
+            # card's: the corners' shape survives, whatever the box.
+            box = [*np.min(lb.corners, 0), *np.max(lb.corners, 0)]
+            back = crop_to_quad(q, box)
+            sides = np.linalg.norm(np.roll(back, -1, 0) - back, axis=1)
+            true = np.linalg.norm(np.roll(np.array(lb.corners), -1, 0) - lb.corners, axis=1)
+            assert np.allclose(sides / sides.sum(), true / true.sum(), atol=0.05)
+
+
+torch = pytest.importorskip("torch", reason="the train extra is not installed")
+
+
+def test_outline_loss_takes_either_start_of_the_corners():
+    from hakam.corner_training import outline_loss
+
+    target = torch.rand(3, 8)
+    turned = torch.roll(target.view(3, 4, 2), 2, 1).reshape(3, 8)
+    assert float(outline_loss(target, target)) == 0.0
+    assert float(outline_loss(turned, target)) == 0.0
+    assert float(outline_loss(target[:, [2, 3, 0, 1, 6, 7, 4, 5]], target)) > 0  # tr first
+
+
+def test_export_net_runs_on_both_runtimes(tmp_path):
+    from hakam.corner_training import export_net, net
+    from vision.reader import CardReader
+
+    for kind, shape, outputs in (
+        ("outline", (OUTLINE_SIZE, OUTLINE_SIZE), 8),
+        ("index", (2 * PATCH_H, 2 * PATCH_W), READER_CLASSES),
+    ):
+        ck = {"model": net(kind).state_dict(), "kind": kind, "epoch": 0, "score": 0.5}
+        torch.save(ck, tmp_path / f"{kind}.pt")
+        info = export_net(tmp_path / f"{kind}.pt", tmp_path)
+        x = np.random.default_rng(0).random((2, 3, *shape), np.float32)
+        onnx = CardReader(tmp_path / info["onnx"], "onnx").logits(x)
+        ov = CardReader(tmp_path / info["openvino"], "openvino").logits(x)
+        assert onnx.shape == (2, outputs)
+        assert np.allclose(onnx, ov, atol=1e-3)

@@ -1,0 +1,118 @@
+"""The corner reader's geometry: crop units and back, the four straightened corners."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.corners import (
+    PATCH_H,
+    PATCH_W,
+    UNIT,
+    corner_patches,
+    crop_to_quad,
+    plausible_quad,
+    quad_to_crop,
+)
+from vision.reader import READER_CLASSES, TwoStageDetector, check_mix
+
+
+def card_quad(cx: float, cy: float, w: float, h: float, angle: float) -> np.ndarray:
+    """A card's printed corners (tl tr br bl) turned by ``angle`` radians about its centre."""
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array(
+        [[cx + c * x - s * y, cy + s * x + c * y] for x, y in (UNIT - 0.5) * [w, h]], np.float32
+    )
+
+
+def test_crop_units_go_back_to_the_same_frame_pixels():
+    quad = card_quad(200, 150, 60, 84, 0.4)
+    box = [*quad.min(0) - 3, *quad.max(0) + 2]
+    unit = quad_to_crop(quad, box)
+    assert np.all((unit > 0) & (unit < 1))  # inside the widened crop
+    assert np.allclose(crop_to_quad(unit, box), quad, atol=1e-3)
+
+
+def drawn_card(angle: float) -> tuple[np.ndarray, np.ndarray]:
+    """A white card on black, its printed top-left index a red square, bottom-right a blue one."""
+    img = np.zeros((300, 300, 3), np.uint8)
+    quad = card_quad(150, 150, 100, 140, angle)
+    cv2.fillConvexPoly(img, quad.astype(np.int32), (255, 255, 255))
+    to_frame = cv2.getPerspectiveTransform(UNIT, quad)
+    for (x, y), colour in (((0.1, 0.1), (0, 0, 255)), ((0.9, 0.9), (255, 0, 0))):
+        mark = (UNIT - 0.5) * 0.1 + [x, y]
+        pts = cv2.perspectiveTransform(mark[None].astype(np.float32), to_frame)[0]
+        cv2.fillConvexPoly(img, pts.astype(np.int32), colour)
+    return img, quad
+
+
+@pytest.mark.parametrize("angle", [0.0, 0.7, 2.0, -2.6])
+def test_corner_patches_turn_each_index_upright_in_the_left_column(angle):
+    img, quad = drawn_card(angle)
+    grid = corner_patches(img, quad)
+    assert grid.shape == (2 * PATCH_H, 2 * PATCH_W, 3)
+    g = grid.astype(int)
+    red, blue = g[..., 2] - g[..., 0] > 100, g[..., 0] - g[..., 2] > 100
+    for mark, other, rows in ((red, blue, slice(0, PATCH_H)), (blue, red, slice(PATCH_H, None))):
+        ys, xs = np.nonzero(mark[rows, :PATCH_W])  # this tile's index mark...
+        assert len(ys) > 20 and not other[rows].any()
+        assert ys.mean() < PATCH_H / 2 and xs.mean() < PATCH_W / 2  # ...at its top-left
+    # The right column (the corners without an index here) is card white.
+    assert not (red | blue)[:, PATCH_W:].any()
+
+
+def test_a_quad_started_from_the_bottom_right_swaps_the_rows():
+    img, quad = drawn_card(0.3)
+    grid = corner_patches(img, quad)
+    turned = corner_patches(img, np.roll(quad, 2, 0))
+    assert np.abs(turned[:PATCH_H].astype(int) - grid[PATCH_H:]).mean() < 3
+    assert np.abs(turned[PATCH_H:].astype(int) - grid[:PATCH_H]).mean() < 3
+
+
+def test_plausible_quad_refuses_a_twisted_or_far_outline():
+    quad = card_quad(100, 100, 50, 70, 0.2)
+    box = [*quad.min(0), *quad.max(0)]
+    assert plausible_quad(quad, box)
+    assert plausible_quad(np.roll(quad, 2, 0), box)
+    assert not plausible_quad(quad[[0, 2, 1, 3]], box)  # edges cross
+    assert not plausible_quad(quad + [200, 0], box)  # nowhere near the box
+
+
+class FixedReader:
+    """A whole-card reader that always reads card 0."""
+
+    size = 16
+
+    def read(self, crops, turns=1):
+        out = np.zeros((len(crops), READER_CLASSES), np.float32)
+        out[:, 0] = 1
+        return out
+
+
+class FixedCorners:
+    """A corner reader that always reads card 1."""
+
+    def read(self, image, boxes):
+        out = np.zeros((len(boxes), READER_CLASSES), np.float32)
+        out[:, 1] = 1
+        return out
+
+
+def test_two_stage_read_boxes_weighs_the_corner_read_by_mix():
+    img = np.zeros((50, 50, 3), np.uint8)
+    boxes = np.array([[5, 5, 20, 30]], np.float32)
+    for mix, want in ((0.0, (1, 0)), (0.25, (0.75, 0.25)), (1.0, (0, 1))):
+        det = TwoStageDetector(None, FixedReader(), corners=FixedCorners(), mix=mix)
+        assert np.allclose(det.read_boxes(img, boxes)[0, :2], want)
+
+
+def test_check_mix_refuses_a_weight_out_of_range_or_without_a_corner_reader():
+    check_mix(0.5, True)
+    check_mix(0.0, False)
+    with pytest.raises(ValueError, match="0 to 1"):
+        check_mix(1.5, True)
+    with pytest.raises(ValueError, match="no corner reader"):
+        check_mix(0.5, False)

@@ -1,0 +1,133 @@
+"""Reading a card by its corner indices: the card's outline from its box, then its four corners
+straightened.
+
+The whole-card reader (``vision.reader``) learns the court figures of the designs it was
+trained on and names an unseen design's king by its colours. The corner index (rank letter and
+suit pip) is drawn alike in every standard deck, but in a card lying at any angle it is a few
+pixels the whole-card reader does not learn to use. Here the card is straightened first:
+
+1. the *outline* network sees the finder's box (``card_crop``) and gives the card's four
+   corners in the crop (printed top-left first, clockwise; a card is the same turned by half a
+   turn, so it may as well start from the bottom-right);
+2. ``corner_patches`` cuts the four corners of the straightened card from the full-resolution
+   frame, each turned upright, into one small image: the index is always at the same place and
+   size, and nothing of the figure is left to learn instead of it;
+3. the *index* network names the card (32 cards + "not a Baloot card") from that image.
+
+Both networks run on OpenVINO or ONNX Runtime; training is in ``hakam.corner_training``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.reader import CROP_MARGIN, READER_CLASSES, card_crop, crops_tensor, softmax
+
+OUTLINE_SIZE = 64  # side of the outline network's input crop
+# Share of the card's width and height that holds a corner index and its pip, with room for an
+# outline a little off (``datasets.art.INDEX_CORNER`` is the index alone).
+INDEX_REGION = (0.27, 0.33)
+PATCH_W, PATCH_H = 32, 48  # one straightened corner in the index network's input
+UNIT = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]], np.float32)  # tl tr br bl
+
+
+def crop_frame(box, margin: float = CROP_MARGIN) -> tuple[float, float, float, float]:
+    """The frame rectangle that ``card_crop`` stretches to its square (x1, y1, x2, y2)."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    bw, bh = max(x2 - x1, 1.0), max(y2 - y1, 1.0)
+    return x1 - margin * bw, y1 - margin * bh, x2 + margin * bw, y2 + margin * bh
+
+
+def quad_to_crop(quad: np.ndarray, box, margin: float = CROP_MARGIN) -> np.ndarray:
+    """A card's corners (4 x 2 frame pixels) in the unit coordinates of its box's crop."""
+    x1, y1, x2, y2 = crop_frame(box, margin)
+    return (np.asarray(quad, np.float32) - [x1, y1]) / [x2 - x1, y2 - y1]
+
+
+def crop_to_quad(unit: np.ndarray, box, margin: float = CROP_MARGIN) -> np.ndarray:
+    """The inverse of ``quad_to_crop``: crop unit coordinates back to frame pixels."""
+    x1, y1, x2, y2 = crop_frame(box, margin)
+    return np.asarray(unit, np.float32).reshape(4, 2) * [x2 - x1, y2 - y1] + [x1, y1]
+
+
+def _region(x0: float, y0: float, turned: bool) -> np.ndarray:
+    """Card unit coordinates of one corner region's patch corners (tl tr br bl of the patch);
+    ``turned``: the region is read upside down (the card's lower corners)."""
+    rw, rh = INDEX_REGION
+    pts = np.array([[x0, y0], [x0 + rw, y0], [x0 + rw, y0 + rh], [x0, y0 + rh]], np.float32)
+    return pts[[2, 3, 0, 1]] if turned else pts
+
+
+# Top row: the top-left and top-right corners as printed; bottom row: the bottom-right and
+# bottom-left turned upright. So the left column holds the corners where most designs print
+# the index, the right one where a few others do (KDE's oxygen decks), all the same way up.
+_REGIONS = (
+    _region(0.0, 0.0, False),
+    _region(1 - INDEX_REGION[0], 0.0, False),
+    _region(1 - INDEX_REGION[0], 1 - INDEX_REGION[1], True),
+    _region(0.0, 1 - INDEX_REGION[1], True),
+)
+_PATCH = np.array([[0, 0], [PATCH_W, 0], [PATCH_W, PATCH_H], [0, PATCH_H]], np.float32)
+
+
+def corner_patches(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The card's four corners straightened and turned upright, as one (2*PATCH_H, 2*PATCH_W)
+    BGR image: [top-left, top-right] over [bottom-right, bottom-left] turned by half a turn.
+
+    ``quad``: the card's corners in frame pixels, printed top-left first, clockwise. The same
+    quad started from its bottom-right gives the two rows swapped.
+    """
+    card = cv2.getPerspectiveTransform(UNIT, np.asarray(quad, np.float32))
+    tiles = []
+    for region in _REGIONS:
+        src = cv2.perspectiveTransform(region[None], card)[0]
+        m = cv2.getPerspectiveTransform(src.astype(np.float32), _PATCH)
+        tiles.append(
+            cv2.warpPerspective(
+                image, m, (PATCH_W, PATCH_H), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+            )
+        )
+    return np.vstack([np.hstack(tiles[:2]), np.hstack(tiles[2:])])
+
+
+def plausible_quad(quad: np.ndarray, box, slack: float = 0.35) -> bool:
+    """An outline that is convex, clockwise on screen, and near the finder's box: anything else
+    is the outline network guessing (no card, or mostly covered)."""
+    q = np.asarray(quad, np.float64)
+    edges = np.roll(q, -1, 0) - q
+    cross = edges[:, 0] * np.roll(edges, -1, 0)[:, 1] - edges[:, 1] * np.roll(edges, -1, 0)[:, 0]
+    if not (np.all(cross > 0) or np.all(cross < 0)):
+        return False
+    x1, y1, x2, y2 = crop_frame(box, slack)
+    return bool(np.all((q[:, 0] >= x1) & (q[:, 0] <= x2) & (q[:, 1] >= y1) & (q[:, 1] <= y2)))
+
+
+class CornerReader:
+    """The outline and index networks on OpenVINO or ONNX Runtime: boxes in, probabilities out
+    (``READER_CLASSES`` columns, as ``CardReader.read``)."""
+
+    def __init__(
+        self, outline: str | Path, index: str | Path, backend: str = "openvino", threads: int = 0
+    ) -> None:
+        from vision.reader import CardReader
+
+        self.outline = CardReader(outline, backend, threads)
+        self.index = CardReader(index, backend, threads)
+
+    def quads(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """Each box's card corners in frame pixels (N x 4 x 2)."""
+        if not len(boxes):
+            return np.zeros((0, 4, 2), np.float32)
+        crops = [card_crop(image, b, OUTLINE_SIZE) for b in boxes]
+        unit = self.outline.logits(crops_tensor(crops))
+        return np.stack([crop_to_quad(u, b) for u, b in zip(unit, boxes, strict=True)])
+
+    def read(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        quads = self.quads(image, boxes)
+        if not len(quads):
+            return np.zeros((0, READER_CLASSES), np.float32)
+        patches = [corner_patches(image, q) for q in quads]
+        return softmax(self.index.logits(crops_tensor(patches)))
