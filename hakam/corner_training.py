@@ -31,7 +31,7 @@ from vision.corners import OUTLINE_SIZE, corner_patches, quad_to_crop
 from vision.reader import OTHER, card_crop
 
 NETS = ("outline", "index")
-QUAD_SPREAD = 0.025  # each corner's random move, as a share of the card's diagonal
+QUAD_SPREAD = 0.04  # each corner's random move, as a share of the card's diagonal
 
 
 def jitter_quad(rng: np.random.Generator, quad, spread: float = QUAD_SPREAD) -> np.ndarray:

@@ -17,7 +17,7 @@ from vision.corners import (
     plausible_quad,
     quad_to_crop,
 )
-from vision.reader import READER_CLASSES, TwoStageDetector, check_mix
+from vision.reader import READER_CLASSES, TwoStageDetector, check_mix, weighted_product
 
 
 def card_quad(cx: float, cy: float, w: float, h: float, angle: float) -> np.ndarray:
@@ -78,35 +78,50 @@ def test_plausible_quad_refuses_a_twisted_or_far_outline():
     assert plausible_quad(quad, box)
     assert plausible_quad(np.roll(quad, 2, 0), box)
     assert not plausible_quad(quad[[0, 2, 1, 3]], box)  # edges cross
-    assert not plausible_quad(quad + [200, 0], box)  # nowhere near the box
+    assert not plausible_quad(quad + np.array([200, 0]), box)  # nowhere near the box
+
+
+def leaning(first: int, n: int) -> np.ndarray:
+    """``n`` rows of probabilities: 0.9 on card ``first``, 0.05 on the next card, the rest
+    spread thinly."""
+    out = np.full((n, READER_CLASSES), 0.05 / (READER_CLASSES - 2), np.float32)
+    out[:, first], out[:, 1 - first] = 0.9, 0.05
+    return out
 
 
 class FixedReader:
-    """A whole-card reader that always reads card 0."""
+    """A whole-card reader that leans to card 0."""
 
     size = 16
 
     def read(self, crops, turns=1):
-        out = np.zeros((len(crops), READER_CLASSES), np.float32)
-        out[:, 0] = 1
-        return out
+        return leaning(0, len(crops))
 
 
 class FixedCorners:
-    """A corner reader that always reads card 1."""
+    """A corner reader that leans to card 1."""
 
     def read(self, image, boxes):
-        out = np.zeros((len(boxes), READER_CLASSES), np.float32)
-        out[:, 1] = 1
-        return out
+        return leaning(1, len(boxes))
 
 
 def test_two_stage_read_boxes_weighs_the_corner_read_by_mix():
     img = np.zeros((50, 50, 3), np.uint8)
     boxes = np.array([[5, 5, 20, 30]], np.float32)
-    for mix, want in ((0.0, (1, 0)), (0.25, (0.75, 0.25)), (1.0, (0, 1))):
+    got = {}
+    for mix in (0.0, 0.25, 0.5, 1.0):
         det = TwoStageDetector(None, FixedReader(), corners=FixedCorners(), mix=mix)
-        assert np.allclose(det.read_boxes(img, boxes)[0, :2], want)
+        got[mix] = det.read_boxes(img, boxes)[0]
+        assert got[mix].sum() == pytest.approx(1)
+    assert np.allclose(got[0.0][:2], (0.9, 0.05)) and np.allclose(got[1.0][:2], (0.05, 0.9))
+    assert got[0.25][0] > got[0.25][1] and got[0.5][0] == pytest.approx(got[0.5][1])
+
+
+def test_weighted_product_rules_out_what_either_reader_doubts():
+    a = np.array([[0.5, 0.5, 0.0]])
+    b = np.array([[0.0, 0.5, 0.5]])
+    assert np.allclose(weighted_product(a, b, 0.5), [[0, 1, 0]], atol=1e-4)
+    assert np.allclose(weighted_product(a, b, 0.0), a, atol=1e-6)
 
 
 def test_check_mix_refuses_a_weight_out_of_range_or_without_a_corner_reader():
