@@ -169,3 +169,29 @@ def test_tune_turns_the_reader_only_where_it_reads_more_than_noise():
     assert smallest_within_one_se(rows, 297, cost="turns")["turns"] == 1
     rows[1]["exact"] = 0.53
     assert smallest_within_one_se(rows, 297, cost="turns")["turns"] == 4
+
+
+def test_tune_takes_the_corner_reader_where_it_reads_more_than_noise():
+    from hakam.model_commands import smallest_within_one_se
+
+    # the shipped models with the first corner reader on the 297 tuning scenes (2026-11-30)
+    rows = [
+        {"corners": 0.0, "exact": 0.4646, "recall": 0.56},
+        {"corners": 0.5, "exact": 0.5152, "recall": 0.58},
+        {"corners": 1.0, "exact": 0.4478, "recall": 0.51},
+    ]
+    assert smallest_within_one_se(rows, 297, cost="corners")["corners"] == 0.5
+    rows[1]["exact"] = 0.47
+    assert smallest_within_one_se(rows, 297, cost="corners")["corners"] == 0.0
+
+
+def test_a_model_card_asking_for_missing_corner_networks_is_a_one_line_error(tmp_path):
+    for name in ("hakam-cards.onnx", "hakam-reader.onnx"):
+        (tmp_path / name).symlink_to(ROOT / "models" / name)
+    card = json.loads((ROOT / "models" / "hakam-cards.json").read_text())
+    card["stages"], card["two_stage"]["corners"] = 2, 0.5
+    (tmp_path / "hakam-cards.json").write_text(json.dumps(card))
+    r = hakam("detect", "--models-dir", str(tmp_path), "--backend", "onnx", str(tmp_path / "x.jpg"))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.startswith("hakam: error: onnx: the model card asks for the corner reader")
+    assert len(r.stderr.strip().splitlines()) == 1
