@@ -83,6 +83,69 @@ def scene_samples(seed: int, i: int, decks) -> dict[str, list]:
     return out
 
 
+def real_samples(
+    root: Path, outline: Path, repeats: int = 2, seed: int = 0
+) -> tuple[list[np.ndarray], list[int]]:
+    """Index samples from rf100's train and valid photos, which have no corners: each card's
+    box (moved at random, ``repeats`` times) is given to the ``outline`` network (an exported
+    model), and its corners are cut along the outline it draws, errors and all, as at run
+    time. Ranks 2-6 are negatives."""
+    import cv2
+    import yaml
+
+    from hakam.training import check_not_eval_only
+    from vision.corners import CornerReader
+
+    check_not_eval_only(root)
+    reader = CornerReader(outline, outline, "onnx" if outline.suffix == ".onnx" else "openvino")
+    names = yaml.safe_load((root / "data.yaml").read_text())["names"]
+    items = names.items() if isinstance(names, dict) else enumerate(names)
+    cmap = {int(k): (CARD_NAMES.index(v) if v in CARD_NAMES else OTHER) for k, v in items}
+    rng = np.random.default_rng([seed, 79])
+    patches, cards = [], []
+    for split in ("train", "valid"):
+        for img_path in sorted((root / split / "images").iterdir()):
+            img = cv2.imread(str(img_path))
+            lab = root / split / "labels" / (img_path.stem + ".txt")
+            if img is None or not lab.exists():
+                continue
+            h, w = img.shape[:2]
+            boxes, classes = [], []
+            for line in lab.read_text().splitlines():
+                parts = line.split()
+                if len(parts) != 5:
+                    continue
+                cx, cy, bw, bh = (float(v) for v in parts[1:])
+                box = ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
+                for _ in range(repeats):
+                    boxes.append(jitter_box(rng, box))
+                    classes.append(cmap.get(int(parts[0]), OTHER))
+            if boxes:
+                for quad in reader.quads(img, np.array(boxes)):
+                    patches.append(corner_patches(img, quad))
+                cards += classes
+    return patches, cards
+
+
+def build_real_samples(out: Path, root: Path, outline: Path, repeats: int = 2) -> dict:
+    """Write ``real_samples`` as ``out/index.npy`` and ``out/card.npy`` (an index-only folder)."""
+    t0 = time.time()
+    patches, cards = real_samples(root, outline, repeats)
+    out.mkdir(parents=True, exist_ok=True)
+    np.save(out / "index.npy", np.stack(patches))
+    np.save(out / "card.npy", np.array(cards, np.int16))
+    summary = {
+        "index_samples": len(cards),
+        "other": int(sum(c == OTHER for c in cards)),
+        "real": str(root),
+        "outline": str(outline),
+        "repeats": repeats,
+        "seconds": round(time.time() - t0, 1),
+    }
+    (out / "summary.json").write_text(json.dumps(summary, indent=1))
+    return summary
+
+
 _DECKS = None
 
 
@@ -240,6 +303,8 @@ def train_net(
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     folders = [data] if isinstance(data, Path) else list(data)
+    if kind == "outline":  # real photos' folders hold index samples only
+        folders = [f for f in folders if (f / "outline.npy").exists()]
     x_name, y_name = ("outline.npy", "quad.npy") if kind == "outline" else ("index.npy", "card.npy")
     inputs = torch.from_numpy(np.concatenate([np.load(f / x_name) for f in folders]))
     targets = torch.from_numpy(np.concatenate([np.load(f / y_name) for f in folders]))

@@ -161,6 +161,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="sample folder (built from synthetic scenes if missing; repeat to train on "
         "several; default runs/corner-data)",
     )
+    c.add_argument(
+        "--real",
+        type=Path,
+        default=SHARED_REAL / "rf100-poker-cards",
+        help="index only: real photos (train/valid splits), cut along the outlines that "
+        "--outline draws; 'none' to skip",
+    )
+    c.add_argument(
+        "--outline",
+        type=Path,
+        default=ROOT / "models" / "hakam-outline.onnx",
+        help="index only: the exported outline network that cuts the real photos' corners",
+    )
     c.add_argument("--scenes", type=int, default=12000, help="synthetic scenes to cut from")
     c.add_argument("--seed", type=int, default=31, help="seed of those scenes")
     c.add_argument("--out", type=Path, default=None, help="default runs/<network>")
@@ -538,6 +551,15 @@ def _train_corners(args) -> int:
         if not (folder / "card.npy").exists():
             print(f"[corners] cutting samples from {args.scenes} scenes into {folder}", flush=True)
             corner_training.build_samples(folder, args.scenes, seed=args.seed + k)
+    real = _real_photos(args.real) if args.network == "index" else None
+    if real is not None:
+        if not args.outline.exists():
+            raise CliError(f"--outline {args.outline}: no such model (or --real none)")
+        folder = folders[0].with_name(folders[0].name + "-real")
+        if not (folder / "card.npy").exists():
+            print(f"[corners] cutting {real}'s cards into {folder}", flush=True)
+            corner_training.build_real_samples(folder, real, args.outline)
+        folders.append(folder)
     out = args.out or ROOT / "runs" / args.network
     best = corner_training.train_net(
         args.network,

@@ -62,6 +62,36 @@ def test_scene_samples_give_every_visible_card_its_true_corners():
             assert np.allclose(sides / sides.sum(), true / true.sum(), atol=0.05)
 
 
+class BoxOutline:
+    """An outline network that draws each box's own rectangle as the card."""
+
+    def __init__(self, *args) -> None:
+        pass
+
+    def quads(self, image, boxes):
+        return np.array([[[x1, y1], [x2, y1], [x2, y2], [x1, y2]] for x1, y1, x2, y2 in boxes])
+
+
+def test_real_samples_cut_each_labelled_card_along_the_outline_network(tmp_path, monkeypatch):
+    import cv2
+
+    import vision.corners
+    from hakam.corner_training import real_samples
+
+    root = tmp_path / "rf"
+    (root / "data.yaml").parent.mkdir()
+    (root / "data.yaml").write_text("names: ['QH', '2C']\n")
+    for split in ("train", "valid"):
+        (root / split / "images").mkdir(parents=True)
+        (root / split / "labels").mkdir(parents=True)
+    cv2.imwrite(str(root / "train" / "images" / "a.jpg"), np.full((100, 100, 3), 128, np.uint8))
+    (root / "train" / "labels" / "a.txt").write_text("0 0.3 0.5 0.2 0.3\n1 0.7 0.5 0.2 0.3\n")
+    monkeypatch.setattr(vision.corners, "CornerReader", BoxOutline)
+    patches, cards = real_samples(root, tmp_path / "outline.onnx", repeats=2)
+    assert cards == [CARD_NAMES.index("QH")] * 2 + [OTHER] * 2  # rank 2: not a Baloot card
+    assert all(p.shape == (2 * PATCH_H, 2 * PATCH_W, 3) for p in patches)
+
+
 torch = pytest.importorskip("torch", reason="the train extra is not installed")
 
 
