@@ -93,18 +93,6 @@ def corner_patches(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return np.vstack([np.hstack(tiles[:2]), np.hstack(tiles[2:])])
 
 
-def plausible_quad(quad: np.ndarray, box, slack: float = 0.35) -> bool:
-    """An outline that is convex, clockwise on screen, and near the finder's box: anything else
-    is the outline network guessing (no card, or mostly covered)."""
-    q = np.asarray(quad, np.float64)
-    edges = np.roll(q, -1, 0) - q
-    cross = edges[:, 0] * np.roll(edges, -1, 0)[:, 1] - edges[:, 1] * np.roll(edges, -1, 0)[:, 0]
-    if not (np.all(cross > 0) or np.all(cross < 0)):
-        return False
-    x1, y1, x2, y2 = crop_frame(box, slack)
-    return bool(np.all((q[:, 0] >= x1) & (q[:, 0] <= x2) & (q[:, 1] >= y1) & (q[:, 1] <= y2)))
-
-
 class CornerReader:
     """The outline and index networks on OpenVINO or ONNX Runtime: boxes in, probabilities out
     (``READER_CLASSES`` columns, as ``CardReader.read``)."""

@@ -14,7 +14,6 @@ from vision.corners import (
     UNIT,
     corner_patches,
     crop_to_quad,
-    plausible_quad,
     quad_to_crop,
 )
 from vision.reader import READER_CLASSES, TwoStageDetector, check_mix, weighted_product
@@ -70,15 +69,6 @@ def test_a_quad_started_from_the_bottom_right_swaps_the_rows():
     turned = corner_patches(img, np.roll(quad, 2, 0))
     assert np.abs(turned[:PATCH_H].astype(int) - grid[PATCH_H:]).mean() < 3
     assert np.abs(turned[PATCH_H:].astype(int) - grid[:PATCH_H]).mean() < 3
-
-
-def test_plausible_quad_refuses_a_twisted_or_far_outline():
-    quad = card_quad(100, 100, 50, 70, 0.2)
-    box = [*quad.min(0), *quad.max(0)]
-    assert plausible_quad(quad, box)
-    assert plausible_quad(np.roll(quad, 2, 0), box)
-    assert not plausible_quad(quad[[0, 2, 1, 3]], box)  # edges cross
-    assert not plausible_quad(quad + np.array([200, 0]), box)  # nowhere near the box
 
 
 def leaning(first: int, n: int) -> np.ndarray:
