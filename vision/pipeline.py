@@ -92,6 +92,11 @@ class PipelineSettings:
     # Off by default: it is right only if every other read is, and one misread earlier in the
     # deal makes the "only card left" the wrong one (2 of 3 on the 20 hold-out deals, 2026-11-30).
     name_by_elimination: bool = False
+    # An unfinished trick whose every card has been unread this long when the next card is
+    # accepted was swept off the table with its missing card unread (the reader never named it
+    # surely): the new card belongs to a later trick, and the deal waits for the missing one
+    # instead of counting the new card in the swept trick. 0: off (``lost_s`` alone finds sweeps).
+    sweep_s: float = 0.5
 
 
 @dataclass
@@ -325,6 +330,8 @@ class Pipeline:
                     continue
                 self._say_stalled(turn)
                 return
+            if self._trick_swept(self._held[0][1].index):
+                continue
             attr = self._position(self._held[0][0])
             if attr.seat != turn and hold:
                 # A later card lying at the seat on turn is that seat's card: it goes first.
@@ -346,6 +353,23 @@ class Pipeline:
                     return
             ev, fr = self._held.pop(0)
             self._push_camera(ev, fr)
+
+    def _trick_swept(self, at: int) -> bool:
+        """True (and the trick marked swept) when every card of the unfinished trick that the
+        camera read has been unread for ``sweep_s`` at frame ``at``, where the next card was
+        accepted (a card a person named may never have been read: it tells nothing)."""
+        if not self.settings.sweep_s:
+            return False
+        trick = [
+            p.card
+            for p in self.plays
+            if p.trick == self.referee.trick_number and p.source == "camera"
+        ]
+        gap = self.settings.sweep_s * self.fps
+        if not trick or any(at - self.tracker.tracks[c].last_seen < gap for c in trick):
+            return False
+        self._swept(trick)
+        return True
 
     def _name_by_elimination(self, seat: int) -> bool:
         """Play the one card not yet read for ``seat`` when the other 31 have all been read

@@ -5,6 +5,7 @@ Clips are short (the first 2-3 tricks) to keep the suite fast; one full deal is 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -363,3 +364,20 @@ def test_name_by_elimination_never_guesses_between_two_cards_left():
     # Off (the default), the deal waits for a person even with one card left.
     _, _, waiting = _demo_with_unread({"QC"})
     assert of(waiting, "play") == [] and len(of(waiting, "end")[0]["held"]) == 31
+
+
+def test_a_trick_swept_before_its_last_card_was_read_keeps_the_next_card_out_of_it():
+    # Trick 1: seats 0-2 are read, seat 3's card never is (no read at all, not even a weak one);
+    # the trick is swept; then seat 3 leads the next trick with 10D. 10D must not be counted as
+    # seat 3's trick-1 card: the deal waits for the missing card.
+    t1 = [lying("7C", 0), lying("8C", 1), lying("9C", 2)]
+    frames = scripted([(t1, 20), ([], 9), ([lying("10D", 3)], 20)])
+    _, events = run_labels(frames, settings=_settings(False))
+    assert [p["card"] for p in of(events, "play")] == ["7C", "8C", "9C"]
+    waits = [e for e in of(events, "uncertain") if e.get("held")]
+    assert waits and waits[0]["seat"] == 3 and "(trick 1)" in waits[0]["text"]
+    assert of(events, "end")[0]["held"] == ["10D"]
+    # Without the check (sweep_s 0) the new card lands in the swept trick, a wrong play.
+    off = dataclasses.replace(_settings(False), sweep_s=0.0)
+    _, events = run_labels(frames, settings=off)
+    assert [p["card"] for p in of(events, "play")] == ["7C", "8C", "9C", "10D"]
