@@ -90,40 +90,18 @@ def real_samples(
     box (moved at random, ``repeats`` times) is given to the ``outline`` network (an exported
     model), and its corners are cut along the outline it draws, errors and all, as at run
     time. Ranks 2-6 are negatives."""
-    import cv2
-    import yaml
-
-    from hakam.training import check_not_eval_only
+    from hakam.reader_training import labelled_photos
     from vision.corners import CornerReader
 
-    check_not_eval_only(root)
     reader = CornerReader(outline, outline, "onnx" if outline.suffix == ".onnx" else "openvino")
-    names = yaml.safe_load((root / "data.yaml").read_text())["names"]
-    items = names.items() if isinstance(names, dict) else enumerate(names)
-    cmap = {int(k): (CARD_NAMES.index(v) if v in CARD_NAMES else OTHER) for k, v in items}
     rng = np.random.default_rng([seed, 79])
     patches, cards = [], []
-    for split in ("train", "valid"):
-        for img_path in sorted((root / split / "images").iterdir()):
-            img = cv2.imread(str(img_path))
-            lab = root / split / "labels" / (img_path.stem + ".txt")
-            if img is None or not lab.exists():
-                continue
-            h, w = img.shape[:2]
-            boxes, classes = [], []
-            for line in lab.read_text().splitlines():
-                parts = line.split()
-                if len(parts) != 5:
-                    continue
-                cx, cy, bw, bh = (float(v) for v in parts[1:])
-                box = ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
-                for _ in range(repeats):
-                    boxes.append(jitter_box(rng, box))
-                    classes.append(cmap.get(int(parts[0]), OTHER))
-            if boxes:
-                for quad in reader.quads(img, np.array(boxes)):
-                    patches.append(corner_patches(img, quad))
-                cards += classes
+    for img, labelled in labelled_photos(root):
+        boxes = [jitter_box(rng, box) for _, box in labelled for _ in range(repeats)]
+        if boxes:
+            for quad in reader.quads(img, np.array(boxes)):
+                patches.append(corner_patches(img, quad))
+            cards += [c for c, _ in labelled for _ in range(repeats)]
     return patches, cards
 
 
@@ -296,7 +274,7 @@ def train_net(
     import torch
     import torch.nn.functional as F
 
-    from hakam.reader_training import photometric
+    from hakam.reader_training import photometric, run_epoch
 
     if kind not in NETS:
         raise ValueError(f"network: {kind!r} (one of {', '.join(NETS)})")
@@ -334,30 +312,15 @@ def train_net(
     gen = torch.Generator().manual_seed(seed + 1)
     t0 = time.time()
     for epoch in range(start, epochs):
-        model.train()
         perm = train_idx[torch.randperm(len(train_idx), generator=gen)]
-        seen, loss_sum, te = 0, 0.0, time.time()
-        for k in range(steps):
-            idx = perm[k * batch : (k + 1) * batch]
+
+        def loss_of(idx):
             if kind == "outline":
-                loss = outline_loss(model(photometric(plain_input(inputs[idx]), gen)), targets[idx])
-            else:
-                x = index_augment(inputs[idx], gen)
-                loss = F.cross_entropy(model(x), targets[idx], label_smoothing=0.05)
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            opt.step()
-            sched.step()
-            seen += len(idx)
-            loss_sum += loss.item() * len(idx)
-            if k % 50 == 0 or k == steps - 1:
-                rate = seen / (time.time() - te)
-                left = (len(train_idx) - seen + (epochs - epoch - 1) * len(train_idx)) / rate
-                print(
-                    f"[{kind}] epoch {epoch + 1}/{epochs} {seen}/{len(train_idx)} "
-                    f"loss {loss_sum / seen:.4f}, {rate:.0f}/s, about {left / 60:.0f} min left",
-                    flush=True,
-                )
+                return outline_loss(model(photometric(plain_input(inputs[idx]), gen)), targets[idx])
+            x = index_augment(inputs[idx], gen)
+            return F.cross_entropy(model(x), targets[idx], label_smoothing=0.05)
+
+        seen, loss_sum = run_epoch(model, opt, sched, perm, batch, loss_of, kind, epoch, epochs)
         model.eval()
         total = 0.0
         with torch.no_grad():
@@ -394,35 +357,20 @@ def train_net(
 def export_net(checkpoint: Path, out_dir: Path) -> dict:
     """Write the checkpoint's network as ``hakam-<kind>.onnx`` (dynamic batch),
     ``hakam-<kind>_openvino/`` and ``hakam-<kind>.pt`` (FP16 weights, to continue training)."""
-    import openvino as ov
     import torch
 
+    from hakam.reader_training import write_exports
     from vision.corners import PATCH_H, PATCH_W
 
     ck = torch.load(checkpoint, weights_only=False)
     kind = ck["kind"]
     model = net(kind)
     model.load_state_dict(ck["model"])
-    model.eval()
     shape = (OUTLINE_SIZE, OUTLINE_SIZE) if kind == "outline" else (2 * PATCH_H, 2 * PATCH_W)
     name = f"hakam-{kind}"
-    out_dir.mkdir(parents=True, exist_ok=True)
-    onnx_path = out_dir / f"{name}.onnx"
-    torch.onnx.export(
-        model,
-        torch.zeros(1, 3, *shape),
-        str(onnx_path),
-        input_names=["x"],
-        output_names=["y"],
-        dynamic_axes={"x": {0: "n"}, "y": {0: "n"}},
-        opset_version=17,
-        dynamo=False,
+    onnx_path, ov_dir = write_exports(
+        model, ck["model"], shape, out_dir, name, ("x", "y"), kind=kind
     )
-    ov_dir = out_dir / f"{name}_openvino"
-    ov_dir.mkdir(exist_ok=True)
-    ov.save_model(ov.convert_model(str(onnx_path)), str(ov_dir / f"{name}.xml"))
-    half = {k: v.half() for k, v in ck["model"].items()}
-    torch.save({"model": half, "kind": kind}, out_dir / f"{name}.pt")
     info = {
         "kind": kind,
         "onnx": onnx_path.name,

@@ -107,8 +107,9 @@ def _scene_job(args):
     return scene_crops(seed, i, _DECKS, court_swap, disguised)
 
 
-def real_crops(root: Path, repeats: int, seed: int) -> tuple[list[np.ndarray], list[int]]:
-    """Crops of rf100's train and valid photos (``repeats`` jittered crops per card)."""
+def labelled_photos(root: Path):
+    """rf100's train and valid photos with their cards: (image, [(class, box)]) for each photo,
+    the class in reader terms (ranks 2-6, backs and jokers are ``OTHER``), boxes in pixels."""
     import yaml
 
     from hakam.training import check_not_eval_only
@@ -117,8 +118,6 @@ def real_crops(root: Path, repeats: int, seed: int) -> tuple[list[np.ndarray], l
     names = yaml.safe_load((root / "data.yaml").read_text())["names"]
     items = names.items() if isinstance(names, dict) else enumerate(names)
     cmap = {int(k): (CARD_NAMES.index(v) if v in CARD_NAMES else OTHER) for k, v in items}
-    rng = np.random.default_rng(seed)
-    crops, classes = [], []
     for split in ("train", "valid"):
         for img_path in sorted((root / split / "images").iterdir()):
             img = cv2.imread(str(img_path))
@@ -126,22 +125,30 @@ def real_crops(root: Path, repeats: int, seed: int) -> tuple[list[np.ndarray], l
             if img is None or not lab.exists():
                 continue
             h, w = img.shape[:2]
-            boxes = []
+            cards = []
             for line in lab.read_text().splitlines():
                 parts = line.split()
                 if len(parts) != 5:
                     continue
-                c = cmap.get(int(parts[0]), OTHER)
                 cx, cy, bw, bh = (float(v) for v in parts[1:])
                 box = ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
-                boxes.append(box)
-                for _ in range(repeats):
-                    crops.append(card_crop(img, jitter_box(rng, box), STORE_SIZE))
-                    classes.append(c)
-            patch = random_patch(rng, w, h, boxes)
-            if patch is not None:
-                crops.append(card_crop(img, patch, STORE_SIZE))
-                classes.append(OTHER)
+                cards.append((cmap.get(int(parts[0]), OTHER), box))
+            yield img, cards
+
+
+def real_crops(root: Path, repeats: int, seed: int) -> tuple[list[np.ndarray], list[int]]:
+    """Crops of rf100's train and valid photos (``repeats`` jittered crops per card)."""
+    rng = np.random.default_rng(seed)
+    crops, classes = [], []
+    for img, cards in labelled_photos(root):
+        for c, box in cards:
+            for _ in range(repeats):
+                crops.append(card_crop(img, jitter_box(rng, box), STORE_SIZE))
+                classes.append(c)
+        patch = random_patch(rng, img.shape[1], img.shape[0], [b for _, b in cards])
+        if patch is not None:
+            crops.append(card_crop(img, patch, STORE_SIZE))
+            classes.append(OTHER)
     return crops, classes
 
 
@@ -374,30 +381,15 @@ def train_reader(
     t0 = time.time()
     deadline = t0 + hours * 3600 if hours else None
     for epoch in range(start, epochs):
-        model.train()
         perm = train_idx[torch.randperm(len(train_idx), generator=gen)]
-        seen, loss_sum, te = 0, 0.0, time.time()
-        for k in range(steps_per_epoch):
-            idx = perm[k * batch : (k + 1) * batch]
+
+        def loss_of(idx):
             x = augment(crops[idx], size, generator=gen)
-            loss = F.cross_entropy(model(x), classes[idx], label_smoothing=0.05)
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            opt.step()
-            sched.step()
-            seen += len(idx)
-            loss_sum += loss.item() * len(idx)
-            if k % 50 == 0 or k == steps_per_epoch - 1:
-                rate = seen / (time.time() - te)
-                left = (len(train_idx) - seen + (epochs - epoch - 1) * len(train_idx)) / rate
-                print(
-                    f"[reader] epoch {epoch + 1}/{epochs} {seen}/{len(train_idx)} "
-                    f"loss {loss_sum / seen:.3f}, {rate:.0f} crops/s, "
-                    f"about {left / 60:.0f} min left",
-                    flush=True,
-                )
-            if deadline and time.time() > deadline:
-                break
+            return F.cross_entropy(model(x), classes[idx], label_smoothing=0.05)
+
+        seen, loss_sum = run_epoch(
+            model, opt, sched, perm, batch, loss_of, "reader", epoch, epochs, deadline
+        )
         model.eval()
         correct = 0
         with torch.no_grad():
@@ -428,40 +420,88 @@ def train_reader(
     return out / "best.pt"
 
 
+def run_epoch(model, opt, sched, perm, batch: int, loss_of, tag: str, epoch: int, epochs: int,
+              deadline: float | None = None) -> tuple[int, float]:  # fmt: skip
+    """One pass over the sample indices ``perm`` in batches (``loss_of(idx)`` gives a batch's
+    loss), stepping the optimiser and schedule, with progress and the time left on stdout.
+    Returns the samples seen and the sum of their losses; stops early past ``deadline``."""
+    model.train()
+    n, seen, loss_sum, te = len(perm), 0, 0.0, time.time()
+    steps = math.ceil(n / batch)
+    for k in range(steps):
+        idx = perm[k * batch : (k + 1) * batch]
+        loss = loss_of(idx)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        sched.step()
+        seen += len(idx)
+        loss_sum += loss.item() * len(idx)
+        if k % 50 == 0 or k == steps - 1:
+            rate = seen / (time.time() - te)
+            left = (n - seen + (epochs - epoch - 1) * n) / rate
+            print(
+                f"[{tag}] epoch {epoch + 1}/{epochs} {seen}/{n} loss {loss_sum / seen:.4f}, "
+                f"{rate:.0f}/s, about {left / 60:.0f} min left",
+                flush=True,
+            )
+        if deadline and time.time() > deadline:
+            break
+    return seen, loss_sum
+
+
 def checkpoint_size(ck: dict) -> int:
     """The input side a checkpoint was trained at (those before 2026-11-30 say nothing: 112)."""
     return int(ck.get("crop_size", CROP_SIZE))
 
 
-def export_reader(checkpoint: Path, out_dir: Path, name: str = "hakam-reader") -> dict:
-    """Write ``name.onnx`` (dynamic batch), ``name_openvino/`` (FP16), ``name.pt`` and
-    ``name.json``."""
+def write_exports(
+    model,
+    state: dict,
+    shape: tuple[int, int],
+    out_dir: Path,
+    name: str,
+    io: tuple[str, str],
+    **pt_extra,
+) -> tuple[Path, Path]:
+    """``name.onnx`` (batch free), ``name_openvino/`` (FP16) and ``name.pt`` (the weights alone,
+    FP16, with ``pt_extra``: what training continues from) of a network loaded with ``state``."""
     import openvino as ov
     import torch
 
-    model = reader_net()
-    ck = torch.load(checkpoint, weights_only=False)
-    model.load_state_dict(ck["model"])
-    size = checkpoint_size(ck)
     model.eval()
     out_dir.mkdir(parents=True, exist_ok=True)
     onnx_path = out_dir / f"{name}.onnx"
     torch.onnx.export(
         model,
-        torch.zeros(1, 3, size, size),
+        torch.zeros(1, 3, *shape),
         str(onnx_path),
-        input_names=["crops"],
-        output_names=["logits"],
-        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+        input_names=[io[0]],
+        output_names=[io[1]],
+        dynamic_axes={io[0]: {0: "n"}, io[1]: {0: "n"}},
         opset_version=17,
         dynamo=False,
     )
     ov_dir = out_dir / f"{name}_openvino"
     ov_dir.mkdir(exist_ok=True)
     ov.save_model(ov.convert_model(str(onnx_path)), str(ov_dir / f"{name}.xml"))
-    # Weights alone, FP16: what `hakam model train-reader` continues from.
-    half = {k: v.half() for k, v in ck["model"].items()}
-    torch.save({"model": half, "crop_size": size}, out_dir / f"{name}.pt")
+    half = {k: v.half() for k, v in state.items()}
+    torch.save({"model": half, **pt_extra}, out_dir / f"{name}.pt")
+    return onnx_path, ov_dir
+
+
+def export_reader(checkpoint: Path, out_dir: Path, name: str = "hakam-reader") -> dict:
+    """Write ``name.onnx`` (dynamic batch), ``name_openvino/`` (FP16), ``name.pt`` and
+    ``name.json``."""
+    import torch
+
+    model = reader_net()
+    ck = torch.load(checkpoint, weights_only=False)
+    model.load_state_dict(ck["model"])
+    size = checkpoint_size(ck)
+    onnx_path, ov_dir = write_exports(
+        model, ck["model"], (size, size), out_dir, name, ("crops", "logits"), crop_size=size
+    )
     info = {
         "onnx": onnx_path.name,
         "weights": f"{name}.pt",

@@ -121,3 +121,29 @@ def test_export_net_runs_on_both_runtimes(tmp_path):
         ov = CardReader(tmp_path / info["openvino"], "openvino").logits(x)
         assert onnx.shape == (2, outputs)
         assert np.allclose(onnx, ov, atol=1e-3)
+
+
+def test_train_net_trains_both_networks_and_resumes(tmp_path):
+    from hakam.corner_training import train_net
+
+    rng = np.random.default_rng(0)
+    data = tmp_path / "d"
+    data.mkdir()
+    n = 40
+    np.save(
+        data / "outline.npy", rng.integers(0, 255, (n, OUTLINE_SIZE, OUTLINE_SIZE, 3), np.uint8)
+    )
+    np.save(data / "quad.npy", rng.random((n, 8), np.float32))
+    np.save(data / "index.npy", rng.integers(0, 255, (n, 2 * PATCH_H, 2 * PATCH_W, 3), np.uint8))
+    np.save(data / "card.npy", rng.integers(0, READER_CLASSES, n).astype(np.int16))
+    for kind in ("outline", "index"):
+        best = train_net(kind, [data], tmp_path / kind, epochs=2, batch=16)
+        ck = torch.load(tmp_path / kind / "last.pt", weights_only=False)
+        assert best.exists() and ck["kind"] == kind and ck["epoch"] == 1
+        rows = (tmp_path / kind / "results.csv").read_text().splitlines()
+        assert len(rows) == 2
+        # Resuming a finished run trains no more epochs and keeps its checkpoint.
+        train_net(
+            kind, [data], tmp_path / kind, epochs=2, batch=16, resume=tmp_path / kind / "last.pt"
+        )
+        assert len((tmp_path / kind / "results.csv").read_text().splitlines()) == 2
