@@ -556,6 +556,12 @@ def _train_corners(args) -> int:
         if not args.outline.exists():
             raise CliError(f"--outline {args.outline}: no such model (or --real none)")
         folder = folders[0].with_name(folders[0].name + "-real")
+        summary = folder / "summary.json"
+        if summary.exists() and json.loads(summary.read_text())["outline"] != str(args.outline):
+            raise CliError(
+                f"{folder} was cut along another outline network than {args.outline}; "
+                "remove it to cut it again"
+            )
         if not (folder / "card.npy").exists():
             print(f"[corners] cutting {real}'s cards into {folder}", flush=True)
             corner_training.build_real_samples(folder, real, args.outline)
@@ -688,6 +694,7 @@ def _tune(args) -> int:
         print(f"[tune] two stages skipped: {exc}", file=sys.stderr)
         two = None
     if two is not None:
+        two.mix = 0.0  # the grid is measured without the corner reader, which is tried last
         if two.finder.dynamic:  # the grid starts at the exported size, not a previous choice
             two.finder.imgsz = int(shipped_settings(args.models_dir).get("imgsz", 640))
         base = two.finder.imgsz

@@ -147,3 +147,28 @@ def test_train_net_trains_both_networks_and_resumes(tmp_path):
             kind, [data], tmp_path / kind, epochs=2, batch=16, resume=tmp_path / kind / "last.pt"
         )
         assert len((tmp_path / kind / "results.csv").read_text().splitlines()) == 2
+
+
+def test_train_corners_refuses_real_samples_cut_along_another_outline(tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    real = tmp_path / "rf"
+    real.mkdir()
+    (real / "data.yaml").write_text("names: ['QH']\n")
+    (tmp_path / "d").mkdir()
+    np.save(tmp_path / "d" / "card.npy", np.zeros(1, np.int16))
+    (tmp_path / "d-real").mkdir()
+    (tmp_path / "d-real" / "summary.json").write_text(json.dumps({"outline": "old.onnx"}))
+    (tmp_path / "new.onnx").write_bytes(b"")
+    r = subprocess.run(
+        [sys.executable, "-m", "hakam", "model", "train-corners", "index", "--data",
+         str(tmp_path / "d"), "--real", str(real), "--outline", str(tmp_path / "new.onnx")],
+        capture_output=True, text=True, cwd=root, timeout=120,
+    )  # fmt: skip
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+    assert "was cut along another outline network" in r.stderr
+    assert sorted(p.name for p in (tmp_path / "d-real").iterdir()) == ["summary.json"]
