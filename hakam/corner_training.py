@@ -10,7 +10,8 @@ labels give each card's four printed corners. For every card at least 40% visibl
 
 Negatives for the index network ("not a Baloot card"): the scenes' unlabelled objects (ranks
 2-6, backs, arms, cups) cut along a random quad in their box. rf100's real photos have no
-corners, so they do not enter here.
+corners: ``real_samples`` cuts them along the outlines the outline network draws (index
+network only).
 
 Training needs torch (the ``train`` extra): checkpoints every epoch, resumable (``--resume``).
 """
@@ -19,14 +20,24 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing as mp
 import time
 from pathlib import Path
 
 import numpy as np
 
 from engine.cards import CARD_NAMES
-from hakam.reader_training import MIN_VISIBLE, jitter_box
+from hakam.reader_training import (
+    MIN_VISIBLE,
+    _iou,
+    jitter_box,
+    labelled_photos,
+    photometric,
+    plain_input,
+    reader_net,
+    run_epoch,
+    scene_pool,
+    write_exports,
+)
 from vision.corners import OUTLINE_SIZE, corner_patches, quad_to_crop
 from vision.reader import OTHER, card_crop
 
@@ -73,8 +84,6 @@ def scene_samples(seed: int, i: int, decks) -> dict[str, list]:
         out["quad"].append(quad_to_crop(np.array(lb.corners), box).reshape(8))
         out["index"].append(corner_patches(img, jitter_quad(rng, lb.corners)))
         out["card"].append(CARD_NAMES.index(lb.card))
-    from hakam.reader_training import _iou
-
     others = [o for o in meta["objects"] if all(_iou(o, b) < 0.6 for b in boxes)]
     for o in others[: max(1, len(labels) // 4)]:
         if (o[2] - o[0]) * (o[3] - o[1]) > 64:
@@ -90,10 +99,9 @@ def real_samples(
     box (moved at random, ``repeats`` times) is given to the ``outline`` network (an exported
     model), and its corners are cut along the outline it draws, errors and all, as at run
     time. Ranks 2-6 are negatives."""
-    from hakam.reader_training import labelled_photos
     from vision.corners import CornerReader
 
-    reader = CornerReader(outline, outline, "onnx" if outline.suffix == ".onnx" else "openvino")
+    reader = CornerReader(outline, backend="onnx" if outline.suffix == ".onnx" else "openvino")
     rng = np.random.default_rng([seed, 79])
     patches, cards = [], []
     for img, labelled in labelled_photos(root):
@@ -124,23 +132,6 @@ def build_real_samples(out: Path, root: Path, outline: Path, repeats: int = 2) -
     return summary
 
 
-_DECKS = None
-
-
-def _init() -> None:
-    global _DECKS
-    from datasets import art
-    from datasets.generator import _init as gen_init
-
-    gen_init(0, 640)
-    _DECKS = art.available_decks(holdout=False)
-
-
-def _scene_job(args):
-    seed, i = args
-    return scene_samples(seed, i, _DECKS)
-
-
 def build_samples(
     out: Path, scenes: int, seed: int = 31, workers: int = 2, progress: bool = True
 ) -> dict:
@@ -151,19 +142,11 @@ def build_samples(
     out.mkdir(parents=True, exist_ok=True)
     acc: dict[str, list] = {"outline": [], "quad": [], "index": [], "card": []}
     t0 = time.time()
-    ctx = mp.get_context("spawn")
-    with ctx.Pool(max(1, workers), initializer=_init) as pool:
-        jobs = [(seed, i) for i in range(scenes)]
-        for k, got in enumerate(pool.imap(_scene_job, jobs, chunksize=8), 1):
-            for key, v in got.items():
-                acc[key] += v
-            if progress and (k % 500 == 0 or k == scenes):
-                rate = k / (time.time() - t0)
-                print(
-                    f"[corners] {k}/{scenes} scenes, {len(acc['outline'])} cards, "
-                    f"about {(scenes - k) / rate:.0f} s left",
-                    flush=True,
-                )
+    jobs = [dict(seed=seed, i=i) for i in range(scenes)]
+    shown = ("corners", lambda: f"{len(acc['outline'])} cards") if progress else None
+    for got in scene_pool(scene_samples, jobs, workers, progress=shown):
+        for key, v in got.items():
+            acc[key] += v
     np.save(out / "outline.npy", np.stack(acc["outline"]))
     np.save(out / "quad.npy", np.array(acc["quad"], np.float32))
     np.save(out / "index.npy", np.stack(acc["index"]))
@@ -189,7 +172,6 @@ INDEX_WIDTHS = (24, 32, 64, 128, 160)
 
 def net(kind: str):
     """The outline network (8 numbers: four corners in the crop) or the index network."""
-    from hakam.reader_training import reader_net
     from vision.reader import READER_CLASSES
 
     if kind == "outline":
@@ -228,10 +210,8 @@ def index_augment(batch, generator=None):
     import torch
     import torch.nn.functional as F
 
-    from hakam.reader_training import photometric
-
     g = generator
-    x = batch.permute(0, 3, 1, 2).float().flip(1) / 255.0
+    x = plain_input(batch)
     n, _, h, w = x.shape
     swap = torch.rand(n, generator=g) < 0.5
     x[swap] = torch.cat([x[swap, :, h // 2 :], x[swap, :, : h // 2]], 2)
@@ -251,11 +231,6 @@ def index_augment(batch, generator=None):
     return photometric(x, g)
 
 
-def plain_input(batch):
-    """Stored uint8 BGR (N, H, W, 3) to RGB float input (N, 3, H, W), as at run time."""
-    return batch.permute(0, 3, 1, 2).float().flip(1) / 255.0
-
-
 def train_net(
     kind: str,
     data: Path | list[Path],
@@ -269,12 +244,10 @@ def train_net(
     seed: int = 0,
 ) -> Path:
     """Train the ``kind`` network ("outline" or "index") on ``build_samples`` folders; 3% held
-    out to choose the best epoch (outline: mean corner error, index: accuracy). Every epoch
+    out to choose the best epoch (outline: mean corner error, index: share misread). Every epoch
     writes ``last.pt`` for ``resume``; returns ``best.pt``."""
     import torch
     import torch.nn.functional as F
-
-    from hakam.reader_training import photometric, run_epoch
 
     if kind not in NETS:
         raise ValueError(f"network: {kind!r} (one of {', '.join(NETS)})")
@@ -359,7 +332,6 @@ def export_net(checkpoint: Path, out_dir: Path) -> dict:
     ``hakam-<kind>_openvino/`` and ``hakam-<kind>.pt`` (FP16 weights, to continue training)."""
     import torch
 
-    from hakam.reader_training import write_exports
     from vision.corners import PATCH_H, PATCH_W
 
     ck = torch.load(checkpoint, weights_only=False)

@@ -102,9 +102,31 @@ def _init(leave_out: tuple[str, ...] = ()) -> None:
     _DECKS = [d for d in art.available_decks(holdout=False) if d.name not in leave_out]
 
 
-def _scene_job(args):
-    seed, i, court_swap, disguised = args
-    return scene_crops(seed, i, _DECKS, court_swap, disguised)
+def _scene_job(item):
+    job, kwargs = item
+    return job(decks=_DECKS, **kwargs)
+
+
+def scene_pool(
+    job, jobs: list[dict], workers: int = 2, leave_out: tuple[str, ...] = (), progress=None
+):
+    """``job(decks=..., **kwargs)`` for each ``kwargs`` of ``jobs``, in ``workers`` spawned
+    processes that each load the scene renderer and the training designs (less ``leave_out``)
+    once; yields the results in order. ``job`` is a module-level function (it is pickled).
+    ``progress``: (tag, what) where ``what()`` says what has been gathered so far; printed
+    every 500 scenes with the time left."""
+    ctx = mp.get_context("spawn")
+    n, t0 = len(jobs), time.time()
+    with ctx.Pool(max(1, workers), initializer=_init, initargs=(leave_out,)) as pool:
+        for k, got in enumerate(pool.imap(_scene_job, [(job, kw) for kw in jobs], chunksize=8), 1):
+            yield got
+            if progress and (k % 500 == 0 or k == n):
+                tag, what = progress
+                rate = k / (time.time() - t0)
+                print(
+                    f"[{tag}] {k}/{n} scenes, {what()}, about {(n - k) / rate:.0f} s left",
+                    flush=True,
+                )
 
 
 def labelled_photos(root: Path):
@@ -179,19 +201,11 @@ def build_crops(
     crops: list[np.ndarray] = []
     classes: list[int] = []
     t0 = time.time()
-    ctx = mp.get_context("spawn")
-    with ctx.Pool(max(1, workers), initializer=_init, initargs=(leave_out,)) as pool:
-        jobs = [(seed, i, court_swap, disguised) for i in range(scenes)]
-        for k, (cs, ks) in enumerate(pool.imap(_scene_job, jobs, chunksize=8), 1):
-            crops += cs
-            classes += ks
-            if progress and (k % 500 == 0 or k == scenes):
-                rate = k / (time.time() - t0)
-                print(
-                    f"[crops] {k}/{scenes} scenes, {len(crops)} crops, "
-                    f"about {(scenes - k) / rate:.0f} s left",
-                    flush=True,
-                )
+    jobs = [dict(seed=seed, i=i, court_swap=court_swap, disguised=disguised) for i in range(scenes)]
+    shown = ("crops", lambda: f"{len(crops)} crops") if progress else None
+    for cs, ks in scene_pool(scene_crops, jobs, workers, leave_out, shown):
+        crops += cs
+        classes += ks
     n_synth = len(crops)
     if real is not None:
         rc, rk = real_crops(real, real_repeats, seed)
@@ -263,7 +277,7 @@ def augment(batch, size: int = CROP_SIZE, generator=None):
     import torch.nn.functional as F
 
     g = generator
-    x = batch.permute(0, 3, 1, 2).float().flip(1) / 255.0
+    x = plain_input(batch)
     n = x.shape[0]
 
     def u(lo: float, hi: float, *shape: int) -> torch.Tensor:
@@ -310,11 +324,16 @@ def photometric(x, generator=None):
     return x.clamp(0, 1)
 
 
+def plain_input(batch):
+    """Stored uint8 BGR (N, H, W, 3) to RGB float input in 0..1 (N, 3, H, W), as at run time."""
+    return batch.permute(0, 3, 1, 2).float().flip(1) / 255.0
+
+
 def center_input(batch, size: int = CROP_SIZE):
     """Stored crops to un-augmented input: the middle, as ``card_crop`` cuts it at run time."""
     import torch.nn.functional as F
 
-    x = batch.permute(0, 3, 1, 2).float().flip(1) / 255.0
+    x = plain_input(batch)
     return F.interpolate(x, size=(size, size), mode="area")
 
 

@@ -95,15 +95,20 @@ def corner_patches(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
 
 class CornerReader:
     """The outline and index networks on OpenVINO or ONNX Runtime: boxes in, probabilities out
-    (``READER_CLASSES`` columns, as ``CardReader.read``)."""
+    (``READER_CLASSES`` columns, as ``CardReader.read``). Without ``index`` it only draws
+    outlines (``quads``), as for cutting training samples."""
 
     def __init__(
-        self, outline: str | Path, index: str | Path, backend: str = "openvino", threads: int = 0
+        self,
+        outline: str | Path,
+        index: str | Path | None = None,
+        backend: str = "openvino",
+        threads: int = 0,
     ) -> None:
         from vision.reader import CardReader
 
         self.outline = CardReader(outline, backend, threads)
-        self.index = CardReader(index, backend, threads)
+        self.index = None if index is None else CardReader(index, backend, threads)
 
     def quads(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """Each box's card corners in frame pixels (N x 4 x 2)."""
@@ -114,6 +119,8 @@ class CornerReader:
         return np.stack([crop_to_quad(u, b) for u, b in zip(unit, boxes, strict=True)])
 
     def read(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        if self.index is None:
+            raise ValueError("this corner reader has no index network")
         quads = self.quads(image, boxes)
         if not len(quads):
             return np.zeros((0, READER_CLASSES), np.float32)

@@ -65,7 +65,7 @@ def test_scene_samples_give_every_visible_card_its_true_corners():
 class BoxOutline:
     """An outline network that draws each box's own rectangle as the card."""
 
-    def __init__(self, *args) -> None:
+    def __init__(self, *args, **kwargs) -> None:
         pass
 
     def quads(self, image, boxes):
