@@ -32,6 +32,7 @@ import pickle
 import sys
 import tempfile
 import time
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -39,11 +40,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.pipeline import make
+from benchmarks.pipeline import TWO_STAGE, make
 from engine.cards import CARD_NAMES
 from vision.dealvideo import render_deal, write_clip
 from vision.detections import Detections
+from vision.detector import drop_ruled_out
 from vision.pipeline import DealSetup, Pipeline, PipelineError, PipelineSettings, run_frames
+from vision.reader import TwoStageDetector, name_boxes
 from vision.sources import Frame, VideoSource
 from vision.tracker import TrackerSettings
 
@@ -58,9 +61,10 @@ def shipped_conf(args: argparse.Namespace) -> float:
 
 
 def reads_folder(args: argparse.Namespace) -> Path:
-    """Cached reads of one back-end (and models folder, when not the shipped one)."""
+    """Cached reads of one back-end (and models folder, when not the shipped one); two-stage
+    caches hold boxes and probabilities, in their own folder (``-probs``)."""
     name = args.backend + (f"-{args.models_dir.name}" if args.models_dir else "")
-    return Path(args.cache) / name
+    return Path(args.cache) / (name + ("-probs" if TWO_STAGE in args.backend else ""))
 
 
 def deck_names(holdout: bool) -> list[str]:
@@ -84,18 +88,25 @@ def clip_specs(name: str, n: int | None = None) -> list[tuple[int, str, bool]]:
 
 
 class CachedDetector:
-    """Replays cached reads, frame by frame, above a confidence threshold."""
+    """Replays cached reads, frame by frame, above a confidence threshold.
+
+    A two-stage detector's cache holds each frame's boxes and probabilities (``boxes``), so
+    the cards a live run rules out are ruled out here the same way (``name_boxes``).
+    """
 
     name = "cached"
 
-    def __init__(self, reads: list[tuple[np.ndarray, np.ndarray, np.ndarray]], conf: float):
-        self.reads, self.conf, self.frame = reads, conf, 0
+    def __init__(self, reads: list[tuple[np.ndarray, ...]], conf: float, boxes: bool = False):
+        self.reads, self.conf, self.frame, self.boxes = reads, conf, 0, boxes
 
-    def detect(self, image: np.ndarray) -> Detections:
-        xyxy, conf, cls = self.reads[self.frame]
+    def detect(self, image: np.ndarray, ruled_out: Collection[int] = ()) -> Detections:
+        read = self.reads[self.frame]
         self.frame += 1
+        if self.boxes:
+            return name_boxes(*read, self.conf, ruled_out)
+        xyxy, conf, cls = read
         keep = conf >= self.conf
-        return Detections(xyxy[keep], conf[keep], cls[keep])
+        return drop_ruled_out(Detections(xyxy[keep], conf[keep], cls[keep]), ruled_out)
 
 
 def clip(args: argparse.Namespace, seed: int, deck: str, violation: bool) -> tuple[dict, list]:
@@ -141,6 +152,7 @@ def cache(args: argparse.Namespace) -> None:
     out = reads_folder(args)
     out.mkdir(parents=True, exist_ok=True)
     det = make(args.backend, args.models_dir, threads=args.threads, conf=FLOOR)
+    boxes = isinstance(det, TwoStageDetector)
     for seed, deck, violation in clip_specs(args.set, args.clips):
         path = out / f"{args.set}-{seed}-{deck}-t{args.tricks}.pkl"
         if path.exists():
@@ -150,10 +162,14 @@ def cache(args: argparse.Namespace) -> None:
         t1 = time.monotonic()
         reads = []
         for img in frames:
-            d = det.detect(img)
-            reads.append((d.xyxy, d.confidence, d.class_id))
+            if boxes:
+                xyxy, probs = det.read(img)
+                reads.append((xyxy, probs.astype(np.float16)))
+            else:
+                d = det.detect(img)
+                reads.append((d.xyxy, d.confidence, d.class_id))
         t2 = time.monotonic()
-        data = {**truth, "reads": reads, "size": frames[0].shape[1::-1]}
+        data = {**truth, "reads": reads, "boxes": boxes, "size": frames[0].shape[1::-1]}
         path.write_bytes(pickle.dumps(data))
         print(
             f"[cache] {path.name}: {len(frames)} frames, clip {t1 - t0:.0f} s, "
@@ -179,7 +195,7 @@ def score_clip(
     """Score one clip; with ``assist`` a person answers each "the deal waits" event with the
     card really lying there (from the truth), as a table would, and the corrections are counted."""
     setup = DealSetup.from_record(clip["record"])
-    det = CachedDetector(clip["reads"], conf)
+    det = CachedDetector(clip["reads"], conf, clip.get("boxes", False))
     pipe = Pipeline(setup, det, calibration=clip["calibration"], settings=settings, fps=clip["fps"])
     blank = np.zeros((2, 2, 3), np.uint8)
     frames = [Frame(i, i / clip["fps"], blank) for i in range(len(clip["reads"]))]

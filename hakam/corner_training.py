@@ -43,6 +43,10 @@ from vision.reader import OTHER, card_crop
 
 NETS = ("outline", "index")
 QUAD_SPREAD = 0.04  # each corner's random move, as a share of the card's diagonal
+BUSY_SHARE = 0.3  # index samples given art under the index in training (``busy_paper``)
+# RGB inks of printed court figures: red, yellow, blue, black, green, flesh, white
+PRINT_COLOURS = ((0.8, 0.1, 0.1), (0.95, 0.8, 0.2), (0.2, 0.3, 0.75), (0.1, 0.1, 0.1),
+                 (0.2, 0.55, 0.3), (0.95, 0.8, 0.7), (0.97, 0.97, 0.95))  # fmt: skip
 
 
 def jitter_quad(rng: np.random.Generator, quad, spread: float = QUAD_SPREAD) -> np.ndarray:
@@ -113,6 +117,18 @@ def real_samples(
     return patches, cards
 
 
+def file_digest(path: Path) -> str:
+    """SHA-256 of a model: its ONNX file, or an OpenVINO folder's weights."""
+    import hashlib
+
+    path = Path(path)
+    files = sorted(path.glob("*.bin")) if path.is_dir() else [path]
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
 def build_real_samples(out: Path, root: Path, outline: Path, repeats: int = 2) -> dict:
     """Write ``real_samples`` as ``out/index.npy`` and ``out/card.npy`` (an index-only folder)."""
     t0 = time.time()
@@ -125,6 +141,7 @@ def build_real_samples(out: Path, root: Path, outline: Path, repeats: int = 2) -
         "other": int(sum(c == OTHER for c in cards)),
         "real": str(root),
         "outline": str(outline),
+        "outline_sha256": file_digest(outline),
         "repeats": repeats,
         "seconds": round(time.time() - t0, 1),
     }
@@ -203,10 +220,54 @@ def corner_error(pred, target):
     return torch.minimum(a, b)
 
 
-def index_augment(batch, generator=None):
+def busy_paper(x, share: float = BUSY_SHARE, generator=None):
+    """Paint figure-like art next to and under the index of ``share`` of the samples.
+
+    Many decks print the index over the court figure, with no white paper around it, and the
+    training designs mostly do not. Every tile of the input is a corner turned upright, so the
+    card's middle (where a figure is) lies towards each tile's lower right: the paper (bright,
+    grey pixels) beyond a random line across each tile is blended with large blocks of print
+    colours, sharp or soft. The glyphs (dark or coloured) stay, so the network learns to read
+    them by their shape and not by the white around them. Input RGB 0..1, N x 3 x H x W.
+    """
+    import torch
+    import torch.nn.functional as F
+
+    from vision.corners import PATCH_H, PATCH_W
+
+    g = generator
+    n, _, h, w = x.shape
+    pick = torch.nonzero(torch.rand(n, generator=g) < share).flatten()
+    if not len(pick):
+        return x
+    k = len(pick)
+    cells = int(torch.randint(2, 6, (1,), generator=g))
+    ink = torch.tensor(PRINT_COLOURS)[torch.randint(len(PRINT_COLOURS), (k, 2 * cells, cells),
+                                                    generator=g)]  # fmt: skip
+    field = ink.permute(0, 3, 1, 2) + 0.08 * torch.randn(k, 3, 2 * cells, cells, generator=g)
+    mode = "nearest" if torch.rand(1, generator=g) < 0.5 else "bilinear"
+    kw = {} if mode == "nearest" else {"align_corners": False}
+    texture = F.interpolate(field.clamp(0, 1), size=(h, w), mode=mode, **kw)
+    v = (torch.arange(h) % PATCH_H).float().view(1, 1, h, 1) / PATCH_H
+    u = (torch.arange(w) % PATCH_W).float().view(1, 1, 1, w) / PATCH_W
+    a, b = torch.rand(k, 1, 1, 1, generator=g), torch.rand(k, 1, 1, 1, generator=g)
+    t = (0.2 + 0.8 * torch.rand(k, 1, 1, 1, generator=g)) * (a + b)
+    beyond = ((a * u + b * v - t) / 0.05).clamp(0, 1)
+    sub = x[pick]
+    lum = sub.mean(1, keepdim=True)
+    ref = lum.flatten(1).quantile(0.9, dim=1).view(k, 1, 1, 1).clamp(min=0.2)
+    sat = sub.amax(1, keepdim=True) - sub.amin(1, keepdim=True)
+    paper = ((lum - 0.7 * ref) / (0.15 * ref)).clamp(0, 1) * ((0.3 - sat) / 0.1).clamp(0, 1)
+    m = paper * beyond * (0.7 + 0.3 * torch.rand(k, 1, 1, 1, generator=g))
+    x = x.clone()
+    x[pick] = sub * (1 - m) + texture * ref * m
+    return x
+
+
+def index_augment(batch, generator=None, busy: float = 0.0):
     """Stored patches (N, H, W, 3) to input: a little shift, scale and turn (the outline is a
     little off, and the lower row swaps with the upper when it starts from the bottom-right),
-    then ``photometric``."""
+    art under the index of ``busy`` of them (``busy_paper``), then ``photometric``."""
     import torch
     import torch.nn.functional as F
 
@@ -228,6 +289,8 @@ def index_augment(batch, generator=None):
     theta[:, :, 2] = u(-0.03, 0.03, 2)
     grid = F.affine_grid(theta, (n, 3, h, w), align_corners=False)
     x = F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
+    if busy > 0:
+        x = busy_paper(x, busy, g)
     return photometric(x, g)
 
 
@@ -242,10 +305,12 @@ def train_net(
     weights: Path | None = None,
     threads: int = 2,
     seed: int = 0,
+    busy: float = BUSY_SHARE,
 ) -> Path:
     """Train the ``kind`` network ("outline" or "index") on ``build_samples`` folders; 3% held
     out to choose the best epoch (outline: mean corner error, index: share misread). Every epoch
-    writes ``last.pt`` for ``resume``; returns ``best.pt``."""
+    writes ``last.pt`` for ``resume``; returns ``best.pt``. ``busy``: share of index samples
+    given art under the index (``busy_paper``; 0 before index round 3)."""
     import torch
     import torch.nn.functional as F
 
@@ -290,7 +355,7 @@ def train_net(
         def loss_of(idx):
             if kind == "outline":
                 return outline_loss(model(photometric(plain_input(inputs[idx]), gen)), targets[idx])
-            x = index_augment(inputs[idx], gen)
+            x = index_augment(inputs[idx], gen, busy)
             return F.cross_entropy(model(x), targets[idx], label_smoothing=0.05)
 
         seen, loss_sum = run_epoch(model, opt, sched, perm, batch, loss_of, kind, epoch, epochs)

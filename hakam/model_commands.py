@@ -182,6 +182,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--epochs", type=int, default=8)
     c.add_argument("--batch", type=int, default=128)
     c.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (one cycle)")
+    c.add_argument(
+        "--busy",
+        type=float,
+        default=None,
+        help="index only: share of samples given art under the index (default "
+        "corner_training.BUSY_SHARE; 0 as before index round 3)",
+    )
     c.set_defaults(func=_train_corners)
 
     e = msub.add_parser(
@@ -557,7 +564,9 @@ def _train_corners(args) -> int:
             raise CliError(f"--outline {args.outline}: no such model (or --real none)")
         folder = folders[0].with_name(folders[0].name + "-real")
         summary = folder / "summary.json"
-        if summary.exists() and json.loads(summary.read_text())["outline"] != str(args.outline):
+        if summary.exists() and json.loads(summary.read_text()).get(
+            "outline_sha256"
+        ) != corner_training.file_digest(args.outline):
             raise CliError(
                 f"{folder} was cut along another outline network than {args.outline}; "
                 "remove it to cut it again"
@@ -576,6 +585,7 @@ def _train_corners(args) -> int:
         lr=args.lr,
         resume=args.resume,
         weights=args.weights,
+        busy=corner_training.BUSY_SHARE if args.busy is None else args.busy,
     )
     print(f"[corners] best: {best}; next: hakam model export-corners {best}", flush=True)
     return 0

@@ -1,11 +1,12 @@
-"""Card detectors: one protocol, ``detect(image) -> Detections``, and its back-ends.
+"""Card detectors: one protocol, ``detect(image, ruled_out) -> Detections``, and its back-ends.
 
 The model is a YOLO exported by ultralytics: input 1x3xSxS RGB in 0..1 (letterboxed), output
 ``(1, 4 + 32, N)``: box centre, width, height at the input size, then one score per card class
 (``engine.cards.DECK`` order). OpenVINO and ONNX Runtime run it on a CPU without torch;
 ultralytics only when it is installed and asked for. Every back-end shares the same decoding:
 undo the letterbox, class-aware NMS, and one box per card per frame (the deck holds each card
-once, so a second box of a card is a misread).
+once, so a second box of a card is a misread). ``ruled_out`` are cards the deal proves cannot
+be in sight (collected with their trick): no back-end names a box one of them.
 
 ``LabelDetector`` reads the renderer's ground-truth labels: an oracle for tests and tracker
 tuning only, never a default.
@@ -16,7 +17,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -44,7 +45,14 @@ class DetectorError(Exception):
 
 
 class Detector(Protocol):
-    def detect(self, image: np.ndarray) -> Detections: ...
+    def detect(self, image: np.ndarray, ruled_out: Collection[int] = ()) -> Detections: ...
+
+
+def drop_ruled_out(d: Detections, ruled_out: Collection[int]) -> Detections:
+    """Reads of cards that cannot be in sight are misreads: drop them."""
+    if not len(ruled_out) or not len(d):
+        return d
+    return d[~np.isin(d.class_id, np.fromiter(ruled_out, np.int64))]
 
 
 @dataclass(frozen=True)
@@ -111,9 +119,10 @@ def class_aware_nms(d: Detections, iou: float) -> Detections:
 
 
 def _candidates(
-    output: np.ndarray, box: Letterbox, conf_threshold: float
+    output: np.ndarray, box: Letterbox, conf_threshold: float, ruled_out: Collection[int] = ()
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Raw YOLO output (1, 4+C, N) to frame-pixel boxes, best-class scores and classes."""
+    """Raw YOLO output (1, 4+C, N) to frame-pixel boxes, best-class scores and classes; a box
+    takes its best class among the cards not ``ruled_out`` (class scores are independent)."""
     out = np.asarray(output, np.float32)
     if out.ndim == 3:
         out = out[0]
@@ -124,6 +133,9 @@ def _candidates(
     if out.shape[0] != NUM_CLASSES + 4:
         out = out.T
     scores = out[4:]
+    if len(ruled_out):
+        scores = scores.copy()
+        scores[np.fromiter(ruled_out, np.int64)] = 0.0
     cls = scores.argmax(0)
     conf = scores[cls, np.arange(scores.shape[1])]
     keep = conf >= conf_threshold
@@ -142,9 +154,10 @@ def decode_yolo(
     conf_threshold: float = 0.25,
     iou_threshold: float = 0.5,
     one_per_card: bool = True,
+    ruled_out: Collection[int] = (),
 ) -> Detections:
     """Raw YOLO output (1, 4+C, N) to frame-pixel ``Detections``."""
-    xyxy, conf, cls = _candidates(output, box, conf_threshold)
+    xyxy, conf, cls = _candidates(output, box, conf_threshold, ruled_out)
     if not len(conf):
         return Detections.empty()
     d = Detections(xyxy, conf, cls)
@@ -228,8 +241,8 @@ class _YoloBase:
         padded, box = model_frame(image, self.imgsz, self.dynamic)
         return self._infer(self._input(padded)), box
 
-    def detect(self, image: np.ndarray) -> Detections:
-        return decode_yolo(*self._run(image), self.conf, self.iou)
+    def detect(self, image: np.ndarray, ruled_out: Collection[int] = ()) -> Detections:
+        return decode_yolo(*self._run(image), self.conf, self.iou, ruled_out=ruled_out)
 
     def find(self, image: np.ndarray, conf: float = 0.05, iou: float = 0.6) -> np.ndarray:
         """Card boxes of any class (the first stage of ``vision.reader.TwoStageDetector``)."""
@@ -350,9 +363,10 @@ class UltralyticsDetector:
         self.model = YOLO(str(path))
         self.conf, self.iou = conf, iou
 
-    def detect(self, image: np.ndarray) -> Detections:
+    def detect(self, image: np.ndarray, ruled_out: Collection[int] = ()) -> Detections:
         result = self.model.predict(image, conf=self.conf, iou=self.iou, verbose=False)[0]
-        return class_aware_nms(Detections.from_ultralytics(result), self.iou).best_per_card()
+        d = class_aware_nms(Detections.from_ultralytics(result), self.iou)
+        return drop_ruled_out(d, ruled_out).best_per_card()
 
 
 @dataclass(frozen=True)
@@ -383,10 +397,10 @@ class LabelDetector:
         self.noise = noise
         self.rng = np.random.default_rng(seed)
 
-    def detect(self, image: np.ndarray) -> Detections:
+    def detect(self, image: np.ndarray, ruled_out: Collection[int] = ()) -> Detections:
         labels = self.labels[self.frame] if self.frame < len(self.labels) else []
         self.frame += 1
-        d = Detections.from_labels(labels)
+        d = drop_ruled_out(Detections.from_labels(labels), ruled_out)
         n = self.noise
         if n is None or not len(d):
             return d

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Protocol
@@ -38,7 +38,7 @@ class PipelineError(ValueError):
 class Detector(Protocol):
     """Anything that reads the cards of a frame."""
 
-    def detect(self, image: np.ndarray) -> Detections: ...
+    def detect(self, image: np.ndarray, ruled_out: Collection[int] = ()) -> Detections: ...
 
 
 @dataclass
@@ -97,6 +97,9 @@ class PipelineSettings:
     # surely): the new card belongs to a later trick, and the deal waits for the missing one
     # instead of counting the new card in the swept trick. 0: off (``lost_s`` alone finds sweeps).
     sweep_s: float = 0.5
+    # Cards collected with their trick cannot be in sight: the detector is told, and a box it
+    # would have read as one of them is read as the likeliest card still in play.
+    rule_out_collected: bool = True
 
 
 @dataclass
@@ -208,7 +211,8 @@ class Pipeline:
     def process(self, frame: Frame) -> list[dict[str, Any]]:
         """Events proven by this frame (plays, violations, tricks, uncertain reads)."""
         t0 = time.perf_counter()
-        dets = self.detector.detect(frame.image)
+        ruled_out = self.tracker.collected() if self.settings.rule_out_collected else ()
+        dets = self.detector.detect(frame.image, ruled_out=ruled_out)
         if self.roi is not None:
             dets = self.roi.filter(dets)
         t1 = time.perf_counter()

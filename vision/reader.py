@@ -15,6 +15,7 @@ Baloot card" (ranks 2-6, card backs, hands, cups).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 
 import cv2
@@ -27,6 +28,8 @@ OTHER = len(CARD_NAMES)  # the class "not a Baloot card face"
 READER_CLASSES = len(CARD_NAMES) + 1
 CROP_SIZE = 112
 CROP_MARGIN = 0.06
+# A box whose reads lie this much on cards already collected is one of them still in sight.
+RULE_OUT_SHARE = 0.5
 TURNS = (1, 2, 4)  # views per crop the reader may average (``CardReader.read``)
 
 
@@ -120,6 +123,44 @@ def assign_cards(probs: np.ndarray, min_prob: float) -> list[tuple[int, int, flo
     return out
 
 
+def rule_out(
+    probs: np.ndarray, cards: Collection[int], max_share: float = RULE_OUT_SHARE
+) -> tuple[np.ndarray, np.ndarray]:
+    """Read each box knowing that ``cards`` cannot be in sight (collected with their trick).
+
+    Their share of each row goes to the cards still possible, in proportion (the reader's
+    belief given what the deal proves): a paris king read 45% as a king already played and 35%
+    as itself is then surely itself. A row mostly on ruled-out cards (share at least
+    ``max_share``) is a collected card still in sight: the box is dropped, not renamed.
+    Returns (rows kept, their probabilities).
+    """
+    idx = np.fromiter(cards, np.int64)
+    if not len(idx) or not len(probs):
+        return np.ones(len(probs), bool), probs
+    gone = probs[:, idx].sum(1)
+    keep = gone < max_share
+    p = probs[keep].copy()
+    p[:, idx] = 0.0
+    return keep, p / np.clip(p.sum(1, keepdims=True), 1e-9, None)
+
+
+def name_boxes(
+    boxes: np.ndarray, probs: np.ndarray, min_prob: float, ruled_out: Collection[int] = ()
+) -> Detections:
+    """The reads of a frame's boxes: ``rule_out`` the impossible cards, then ``assign_cards``."""
+    keep, probs = rule_out(probs, ruled_out)
+    boxes = boxes[keep]
+    named = assign_cards(probs, min_prob)
+    if not named:
+        return Detections.empty()
+    idx = [i for i, _, _ in named]
+    return Detections(
+        boxes[idx].astype(np.float32),
+        np.array([p for _, _, p in named], np.float32),
+        np.array([c for _, c, _ in named], np.int64),
+    )
+
+
 class CardReader:
     """The crop classifier on OpenVINO or ONNX Runtime (never torch at run time)."""
 
@@ -200,16 +241,13 @@ class TwoStageDetector:
             probs = by_corners if probs is None else weighted_product(probs, by_corners, self.mix)
         return probs
 
-    def detect(self, image: np.ndarray) -> Detections:
+    def read(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The finder's boxes and each box's probabilities (``READER_CLASSES`` columns)."""
         boxes = self.boxes(image)
         if not len(boxes):
-            return Detections.empty()
-        named = assign_cards(self.read_boxes(image, boxes), self.min_prob)
-        if not named:
-            return Detections.empty()
-        idx = [i for i, _, _ in named]
-        return Detections(
-            boxes[idx].astype(np.float32),
-            np.array([p for _, _, p in named], np.float32),
-            np.array([c for _, c, _ in named], np.int64),
-        )
+            return boxes, np.zeros((0, READER_CLASSES), np.float32)
+        return boxes, self.read_boxes(image, boxes)
+
+    def detect(self, image: np.ndarray, ruled_out: Collection[int] = ()) -> Detections:
+        """The frame's cards; ``ruled_out`` cards cannot be in sight (``rule_out``)."""
+        return name_boxes(*self.read(image), self.min_prob, ruled_out)

@@ -128,6 +128,9 @@ class CardTracker:
     def on_table(self) -> list[int]:
         return [t.card for t in self.tracks if t.state is CardState.ON_TABLE]
 
+    def collected(self) -> list[int]:
+        return [t.card for t in self.tracks if t.state is CardState.COLLECTED]
+
     def is_hidden(self, card: int) -> bool:
         return self.tracks[card].hidden
 

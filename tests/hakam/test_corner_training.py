@@ -105,6 +105,21 @@ def test_outline_loss_takes_either_start_of_the_corners():
     assert float(outline_loss(target[:, [2, 3, 0, 1, 6, 7, 4, 5]], target)) > 0  # tr first
 
 
+def test_busy_paper_paints_art_on_the_paper_and_leaves_the_glyph():
+    from hakam.corner_training import busy_paper
+
+    x = torch.ones(32, 3, 96, 64)  # white paper
+    x[:, :, 10:30, 8:20] = 0.05  # a black glyph
+    g = torch.Generator().manual_seed(3)
+    out = busy_paper(x, 1.0, g)
+    assert torch.allclose(out[:, :, 10:30, 8:20], x[:, :, 10:30, 8:20], atol=1e-6)
+    changed = (out - x).abs().mean((1, 2, 3)) > 0.01
+    assert changed.float().mean() > 0.75  # art on the paper (a white ink may hide it)
+    # the top-left of each tile (where the index is) keeps its paper
+    assert torch.equal(out[:, :, :4, :4], x[:, :, :4, :4])
+    assert torch.equal(busy_paper(x, 0.0, g), x)
+
+
 def test_export_net_runs_on_both_runtimes(tmp_path):
     from hakam.corner_training import export_net, net
     from vision.reader import CardReader

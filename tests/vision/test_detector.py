@@ -67,6 +67,25 @@ def test_class_aware_nms_and_one_box_per_card():
     assert sorted(every.names) == ["7H", "7H", "8H"]
 
 
+def test_decode_names_a_box_its_best_card_not_ruled_out():
+    box = Letterbox(1.0, 0, 0, 640, 640)
+    out = raw([(100, 100, 50, 70, "KH", 0.8), (300, 300, 50, 70, "7S", 0.9)])
+    out[0, 4 + Card.parse("KD").index, 0] = 0.6  # the first box's second guess
+    ruled_out = {Card.parse("KH").index, Card.parse("7S").index}  # collected with their trick
+    d = decode_yolo(out, box, conf_threshold=0.25, ruled_out=ruled_out)
+    assert d.names == ["KD"]  # 7S had no other guess above the threshold
+
+
+def test_label_detector_drops_reads_of_ruled_out_cards():
+    seen = {"visible": 1.0, "index_visible": 1.0}
+    frame = [
+        {"card": "7H", "box": [0, 0, 10, 10], **seen},
+        {"card": "AS", "box": [20, 0, 30, 10], **seen},
+    ]
+    det = LabelDetector([frame])
+    assert det.detect(np.zeros((1, 1, 3)), ruled_out={Card.parse("AS").index}).names == ["7H"]
+
+
 def test_decode_accepts_transposed_output_and_rejects_wrong_shapes():
     box = Letterbox(1.0, 0, 0, 640, 640)
     out = raw([(100, 100, 50, 70, "KS", 0.9)])

@@ -12,6 +12,7 @@ from pathlib import Path
 import cv2
 import pytest
 
+from engine.cards import Card
 from engine.contract import Contract
 from engine.record import parse_deal_record, ruling_json
 from hakam.cli import main
@@ -381,3 +382,29 @@ def test_a_trick_swept_before_its_last_card_was_read_keeps_the_next_card_out_of_
     off = dataclasses.replace(_settings(False), sweep_s=0.0)
     _, events = run_labels(frames, settings=off)
     assert [p["card"] for p in of(events, "play")] == ["7C", "8C", "9C", "10D"]
+
+
+class Recording(LabelDetector):
+    """The oracle, keeping what the pipeline told it was ruled out on each frame."""
+
+    def __init__(self, frames):
+        super().__init__(frames)
+        self.told: list[set[int]] = []
+
+    def detect(self, image, ruled_out=()):
+        self.told.append(set(ruled_out))
+        return super().detect(image, ruled_out)
+
+
+def test_the_detector_is_told_the_cards_collected_with_their_trick():
+    t1 = [lying("7C", 0), lying("8C", 1), lying("9C", 2), lying("10C", 3)]
+    frames = scripted([(t1, 20), ([], 5), ([lying("AD", 3)], 20)])  # 10C wins, leads AD
+    images = [cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)
+    for on in (True, False):
+        det = Recording(frames)
+        settings = dataclasses.replace(_settings(False), rule_out_collected=on)
+        pipe = Pipeline(DealSetup(3, HOKUM), det, calibration=CAL, settings=settings)
+        events = run_frames(pipe, ArraySource(images))
+        assert [p["card"] for p in of(events, "play")] == ["7C", "8C", "9C", "10C", "AD"]
+        trick1 = {Card.parse(n).index for n in ("7C", "8C", "9C", "10C")}
+        assert det.told[0] == set() and det.told[-1] == (trick1 if on else set())

@@ -15,6 +15,7 @@ from vision.reader import (
     assign_cards,
     card_crop,
     crops_tensor,
+    rule_out,
 )
 
 
@@ -70,6 +71,23 @@ def test_assign_cards_leaves_other_and_unsure_boxes_unnamed():
     assert named == []
 
 
+def test_rule_out_gives_a_collected_cards_share_to_the_cards_still_in_play():
+    kh, kd, qh = (Card.parse(n).index for n in ("KH", "KD", "QH"))
+    keep, p = rule_out(probs([{kd: 0.4, kh: 0.35, qh: 0.15, OTHER: 0.1}]), {kd})
+    assert keep.tolist() == [True]
+    assert p[0, kd] == 0 and p.sum() == pytest.approx(1.0)
+    assert p[0].argmax() == kh and p[0, kh] == pytest.approx(0.35 / 0.6)
+
+
+def test_rule_out_drops_a_box_that_is_a_collected_card_in_sight():
+    kh, kd = Card.parse("KH").index, Card.parse("KD").index
+    table = probs([{kd: 0.9, kh: 0.1}, {kh: 0.7, kd: 0.3}])
+    keep, p = rule_out(table, {kd})
+    assert keep.tolist() == [False, True] and len(p) == 1
+    keep, p = rule_out(table, [])  # nothing ruled out: the table as it was
+    assert keep.all() and np.array_equal(p, table)
+
+
 class FakeFinder:
     def __init__(self, boxes):
         self.boxes = np.array(boxes, np.float32)
@@ -102,6 +120,16 @@ def test_two_stage_detector_names_finder_boxes():
     assert finder.asked == 0.07 and reader.turns == 4
     assert [str(Card.from_index(int(c))) for c in d.class_id] == ["AH", "7S"]
     assert d.xyxy.tolist() == [[0, 0, 10, 10], [5, 30, 15, 45]]
+
+
+def test_two_stage_detector_never_names_a_ruled_out_card():
+    kh, kd = Card.parse("KH").index, Card.parse("KD").index
+    finder = FakeFinder([[0, 0, 10, 10]])
+    reader = FakeReader(probs([{kd: 0.45, kh: 0.35, OTHER: 0.2}]))
+    det = TwoStageDetector(finder, reader, min_prob=0.5)
+    image = np.zeros((50, 50, 3), np.uint8)
+    assert len(det.detect(image)) == 0  # KD at 0.45: unsure
+    assert det.detect(image, ruled_out={kd}).names == ["KH"]  # KD was collected: KH at 0.64
 
 
 def test_decode_boxes_ignores_the_class():
