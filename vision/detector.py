@@ -400,10 +400,10 @@ class LabelDetector:
     def detect(self, image: np.ndarray, ruled_out: Collection[int] = ()) -> Detections:
         labels = self.labels[self.frame] if self.frame < len(self.labels) else []
         self.frame += 1
-        d = drop_ruled_out(Detections.from_labels(labels), ruled_out)
+        d = Detections.from_labels(labels)
         n = self.noise
         if n is None or not len(d):
-            return d
+            return drop_ruled_out(d, ruled_out)
         keep = self.rng.random(len(d)) >= n.drop
         d = d[keep]
         wrong = self.rng.random(len(d)) < n.misread
@@ -413,7 +413,9 @@ class LabelDetector:
             d.confidence[wrong] = self.rng.uniform(0.5, 0.8, wrong.sum()).astype(np.float32)
         if n.jitter_px:
             d.xyxy += self.rng.normal(0, n.jitter_px, d.xyxy.shape).astype(np.float32)
-        return d.best_per_card()
+        # Ruled out last: a simulated misread must not name a collected card either, and the
+        # seeded faults fall on the same reads whatever the deal has collected.
+        return drop_ruled_out(d, ruled_out).best_per_card()
 
 
 def model_path(backend: str, models_dir: Path | None = None) -> Path:

@@ -12,6 +12,7 @@ from vision.detector import (
     Letterbox,
     OnnxDetector,
     OpenVinoDetector,
+    ReadNoise,
     decode_yolo,
     letterbox,
     make_detector,
@@ -84,6 +85,10 @@ def test_label_detector_drops_reads_of_ruled_out_cards():
     ]
     det = LabelDetector([frame])
     assert det.detect(np.zeros((1, 1, 3)), ruled_out={Card.parse("AS").index}).names == ["7H"]
+    # A simulated misread never names a ruled-out card either (every read here is misread).
+    noisy = LabelDetector([frame[:1]], ReadNoise(misread=1.0))
+    seven = Card.parse("7H").index
+    assert len(noisy.detect(np.zeros((1, 1, 3)), ruled_out=set(range(C)) - {seven})) == 0
 
 
 def test_decode_accepts_transposed_output_and_rejects_wrong_shapes():
