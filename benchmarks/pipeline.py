@@ -31,6 +31,7 @@ from vision.detector import (
     available_backends,
     make_detector,
 )
+from vision.events import standing_violations
 from vision.pipeline import DealSetup, Pipeline, run_frames
 from vision.sources import ArraySource, VideoSource
 
@@ -158,6 +159,7 @@ def accuracy(args: argparse.Namespace) -> None:
     """The issue's acceptance check: unseen seeds, hold-out decks, full deals."""
     backend = args.backend
     cards = right = winners_ok = tricks = viol_ok = viol_n = wrong = named = whole = spurious = 0
+    withdrawn = renamed = 0
     per_deck: dict[str, list[int]] = {}  # deck -> [cards right, cards]
     t0 = time.monotonic()
     for k in range(args.deals):
@@ -181,14 +183,16 @@ def accuracy(args: argparse.Namespace) -> None:
         wrong += len(set(got) - set(truth))
         whole += ok == len(truth)
         named += sum(e["type"] == "correction" and e.get("by") == "elimination" for e in events)
+        renamed += sum(e["type"] == "correction" and e.get("by") == "conflict" for e in events)
+        withdrawn += sum(e["type"] == "withdrawn" for e in events)
         tally = per_deck.setdefault(str(rendered.deck), [0, 0])
         tally[0] += ok
         tally[1] += len(truth)
-        won = [e["winner"] for e in events if e["type"] == "trick"]
+        won = [t.winner for t in pipe.referee.tricks]  # the record's, corrections included
         tricks += 8
         winners_ok += sum(a == b for a, b in zip(won, rendered.deal.winners, strict=False))
         tv = rendered.deal.violation
-        ruled = [e for e in events if e["type"] == "violation"]
+        ruled = standing_violations(events)
         true = [
             e for e in ruled
             if tv and e["rule"] == tv["rule"] and e["seat"] == tv["seat"]
@@ -206,8 +210,9 @@ def accuracy(args: argparse.Namespace) -> None:
         f"backend {backend} (noise {tuple(args.noise)}): {args.deals} deals, "
         f"cards with right seat and trick {right}/{cards} ({share:.2f}%), "
         f"trick winners {winners_ok}/{tricks}, violations reported {viol_ok}/{viol_n} "
-        f"(and {spurious} that did not happen), "
-        f"wrong plays {wrong}, deals read whole {whole}, cards named by elimination {named}; "
+        f"(and {spurious} that did not happen; {withdrawn} more withdrawn after a correction), "
+        f"wrong plays {wrong}, deals read whole {whole}, cards named by elimination {named}, "
+        f"plays renamed when their card was read again {renamed}; "
         + ", ".join(f"{d} {r}/{n}" for d, (r, n) in per_deck.items())
     )
 

@@ -45,8 +45,9 @@ from engine.cards import CARD_NAMES
 from vision.dealvideo import render_deal, write_clip
 from vision.detections import Detections
 from vision.detector import drop_ruled_out
+from vision.events import standing_violations
 from vision.pipeline import DealSetup, Pipeline, PipelineError, PipelineSettings, run_frames
-from vision.reader import TwoStageDetector, name_boxes
+from vision.reader import TwoStageDetector, collected_in_sight, name_boxes
 from vision.sources import Frame, VideoSource
 from vision.tracker import TrackerSettings
 
@@ -98,11 +99,13 @@ class CachedDetector:
 
     def __init__(self, reads: list[tuple[np.ndarray, ...]], conf: float, boxes: bool = False):
         self.reads, self.conf, self.frame, self.boxes = reads, conf, 0, boxes
+        self.in_sight = Detections.empty()  # as ``TwoStageDetector``: collected cards in sight
 
     def detect(self, image: np.ndarray, ruled_out: Collection[int] = ()) -> Detections:
         read = self.reads[self.frame]
         self.frame += 1
         if self.boxes:
+            self.in_sight = collected_in_sight(read[0], read[1], ruled_out)
             return name_boxes(*read, self.conf, ruled_out)
         xyxy, conf, cls = read
         keep = conf >= self.conf
@@ -217,9 +220,9 @@ def score_clip(
         events += pipe.finish()
     truth = {(t, s, c) for t, s, c in clip["plays"]}
     got = [(p.trick, p.seat, p.card) for p in pipe.plays]
-    won = [e["winner"] for e in events if e["type"] == "trick"]
+    won = [t.winner for t in pipe.referee.tricks]  # as the record has them, corrections included
     tv = clip["truth_violation"]
-    viols = [e for e in events if e["type"] == "violation"]
+    viols = standing_violations(events)
     found = [
         v
         for v in viols
@@ -234,6 +237,7 @@ def score_clip(
         "violations": int(tv is not None),
         "found": int(bool(found)),
         "spurious": len(viols) - len(found),
+        "withdrawn": sum(e["type"] == "withdrawn" for e in events),
         "uncertain": sum(e["type"] == "uncertain" for e in events),
         "exact": int(got == [tuple(p) for p in clip["plays"]]),
         "corrections": len(pipe.corrections),
@@ -251,6 +255,7 @@ def line(t: dict[str, int]) -> str:
         f"{t['found']}/{t['violations']}, spurious {t['spurious']}, uncertain {t['uncertain']}, "
         f"exact clips {t['exact']}"
         + (f", corrections asked {t['corrections']}" if t["corrections"] else "")
+        + (f", rulings withdrawn {t['withdrawn']}" if t.get("withdrawn") else "")
     )
 
 

@@ -740,6 +740,19 @@ class LiveController(Observable):
         for fn in list(self._alert):
             fn(w)
 
+    def _on_withdrawn(self, e: dict[str, Any]) -> None:
+        """A correction showed a ruling wrong (the pipeline refereed the deal again)."""
+        deal = self._deal_no(e)
+        for w in self.warnings:
+            same = (w.trick, w.seat, w.rule, w.card) == (
+                e.get("trick"),
+                e.get("seat"),
+                e.get("rule"),
+                e.get("card"),
+            )
+            if w.deal == deal and same and w.status == "open":
+                self._decide(w, "withdrawn")
+
     def _on_uncertain(self, e: dict[str, Any]) -> None:
         deal = self._deal_no(e)
         data = {"seat": e.get("seat"), "text": e.get("text", ""), "trick": e.get("trick")}
@@ -761,7 +774,8 @@ class LiveController(Observable):
         for n in self.notices:
             if n.status == "open" and n.seat == e.get("seat") and n.deal == self._deal_no(e):
                 # A card the pipeline named as the only one left is not a person's correction.
-                status = "eliminated" if e.get("by") == "elimination" else "corrected"
+                by = e.get("by")
+                status = {"elimination": "eliminated", "conflict": "renamed"}.get(by, "corrected")
                 n.status, n.card = status, str(e["card"])
                 self.sheet.store.decide_warning(n.id, status, {"card": n.card})
 
@@ -803,7 +817,7 @@ class LiveController(Observable):
     def _penalty(self, deal: int) -> dict[str, Any] | None:
         """The first violation of the deal the table has not dismissed decides the score."""
         for w in self.warnings:
-            if w.deal == deal and w.status != "dismissed":
+            if w.deal == deal and w.status not in ("dismissed", "withdrawn"):
                 return {"rule": w.rule, "seat": w.seat, "team": 1 - team_of(w.seat)}
         return None
 

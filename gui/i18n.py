@@ -124,6 +124,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "possible_cards": ("still possible", "الممكنة"),
     "status_accepted": ("accepted", "مقبول"),
     "status_dismissed": ("dismissed", "مرفوض"),
+    "status_withdrawn": ("withdrawn after a correction", "سُحب بعد التصحيح"),
+    "status_renamed": ("renamed: its card was seen again", "صُحّحت: ظهرت ورقتها مرة أخرى"),
     "status_open": ("open", "قائم"),
     "status_corrected": ("corrected", "مصحّح"),
     "status_eliminated": ("the only card left", "الورقة الباقية الوحيدة"),

@@ -172,7 +172,8 @@ class MatchStore:
         return int(cur.lastrowid or 0)
 
     def decide_warning(self, warning_id: int, status: str, extra: dict[str, Any] | None = None):
-        """Record how a warning was decided: accepted, dismissed, corrected or eliminated."""
+        """Record how a warning was decided: accepted, dismissed, corrected, eliminated,
+        renamed (its card seen again) or withdrawn (a correction showed the ruling wrong)."""
         with self._db:
             if extra:
                 row = self._db.execute(

@@ -23,13 +23,16 @@ class Detections:
     """N card reads of one frame: boxes in pixels (x1, y1, x2, y2), confidence, card class id.
 
     ``class_id`` is the ``engine.cards.DECK`` index; ``seat`` (when set) is the seat each card
-    was attributed to, -1 where unknown.
+    was attributed to, -1 where unknown. ``probs`` (when the back-end has them, shape (N, 32)) is
+    each read's belief over the 32 cards before anything was ruled out: what the deal's later
+    evidence weighs when two reads claim one card.
     """
 
     xyxy: np.ndarray
     confidence: np.ndarray
     class_id: np.ndarray
     seat: np.ndarray | None = None
+    probs: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         self.xyxy = np.asarray(self.xyxy, np.float32).reshape(-1, 4)
@@ -38,6 +41,8 @@ class Detections:
         self.class_id = np.asarray(self.class_id, np.int64).reshape(n)
         if self.seat is not None:
             self.seat = np.asarray(self.seat, np.int64).reshape(n)
+        if self.probs is not None:
+            self.probs = np.asarray(self.probs, np.float32).reshape(n, len(CARD_NAMES))
 
     @classmethod
     def empty(cls) -> Detections:
@@ -55,6 +60,7 @@ class Detections:
             self.confidence[index],
             self.class_id[index],
             None if self.seat is None else self.seat[index],
+            None if self.probs is None else self.probs[index],
         )
 
     def __iter__(self) -> Iterator[tuple[np.ndarray, float, int]]:
@@ -86,14 +92,17 @@ class Detections:
         items = [d for d in items if len(d)]
         if not items:
             return cls.empty()
-        seat = None
+        seat = probs = None
         if all(d.seat is not None for d in items):
             seat = np.concatenate([d.seat for d in items])  # type: ignore[misc]
+        if all(d.probs is not None for d in items):
+            probs = np.concatenate([d.probs for d in items])  # type: ignore[misc]
         return cls(
             np.concatenate([d.xyxy for d in items]),
             np.concatenate([d.confidence for d in items]),
             np.concatenate([d.class_id for d in items]),
             seat,
+            probs,
         )
 
     # --- adapters -------------------------------------------------------------------------

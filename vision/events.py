@@ -3,7 +3,8 @@
 They follow ``engine.replay``'s shapes where they overlap (``deal``, ``play``, ``violation``,
 ``trick``, ``score``), and carry the same name under ``event`` too, so a consumer written for
 the replay (the GUI, a log reader) takes the live stream unchanged. Camera-only types:
-``source``, ``open_card``, ``trick_collected``, ``uncertain``, ``correction``, ``end``.
+``source``, ``open_card``, ``trick_collected``, ``uncertain``, ``correction``, ``withdrawn`` (a
+violation that no longer stands once a correction has been refereed again), ``end``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 # Types the pipeline emits, in the order they can first appear in a deal.
 EVENT_TYPES: tuple[str, ...] = (
     "source", "deal", "open_card", "play", "violation", "trick", "trick_collected",
-    "uncertain", "correction", "score", "end",
+    "uncertain", "correction", "withdrawn", "score", "end",
 )  # fmt: skip
 
 
@@ -27,6 +28,22 @@ def event(kind: str, **fields: Any) -> dict[str, Any]:
 def with_type(replay_event: dict[str, Any]) -> dict[str, Any]:
     """Give an ``engine.replay`` event the ``type`` field of the live stream."""
     return {"type": replay_event["event"], **replay_event}
+
+
+def standing_violations(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The ``violation`` events of a stream not ``withdrawn`` later: what the table is left with."""
+    keys = ("deal", "trick", "seat", "rule", "card")
+    gone = [tuple(e.get(k) for k in keys) for e in events if e["type"] == "withdrawn"]
+    out = []
+    for e in events:
+        if e["type"] != "violation":
+            continue
+        key = tuple(e.get(k) for k in keys)
+        if key in gone:
+            gone.remove(key)
+        else:
+            out.append(e)
+    return out
 
 
 def uncertain_text(seat: int | None, frames: int, fps: float) -> str:

@@ -23,12 +23,35 @@ from engine.contract import Contract
 from engine.record import FORMAT, InputError, parse_deal_record
 from engine.referee import ProjectClaim, Referee, Violation
 from engine.rules import PROFILES, SAUDI, RuleProfile
-from vision.detections import Detections
+from vision.detections import Detections, box_iou
 from vision.events import event, uncertain_text
 from vision.seats import Calibration, SeatMap, attribute
 from vision.sources import Frame
-from vision.tracker import CardTracker, TrackerSettings, TrackEvent
+from vision.tracker import CardState, CardTracker, TrackerSettings, TrackEvent
 from vision.zones import PolygonZone
+
+# The earlier play is renamed only if its reads gave the new name at least this belief: two sure
+# reads of one card with no doubt in the earlier one leave the decision to a person.
+CONFLICT_FLOOR = 0.05
+
+
+def conflict_swap(
+    earlier: np.ndarray, later: np.ndarray, card: int, possible: Collection[int]
+) -> int | None:
+    """Two reads claim ``card``, which the deck holds once: the earlier play's and a later
+    one's. The likelier of the two ways out, by each read's belief over the 32 cards: the
+    earlier read was wrong (it becomes its likeliest ``possible`` card, the later read is
+    ``card``), or the later one is (it is a possible card, the earlier play stands). Returns
+    the earlier play's new card, or None where it stands (or no card is possible for it)."""
+    cand = np.array(sorted(possible), np.int64)
+    if not len(cand):
+        return None
+    other = int(cand[np.argmax(earlier[cand])])
+    if earlier[other] < CONFLICT_FLOOR:
+        return None  # the earlier reads never took it for another card that is still possible
+    if earlier[other] * later[card] > earlier[card] * float(later[cand].max()):
+        return other
+    return None
 
 
 class PipelineError(ValueError):
@@ -100,6 +123,15 @@ class PipelineSettings:
     # Cards collected with their trick cannot be in sight: the detector is told, and a box it
     # would have read as one of them is read as the likeliest card still in play.
     rule_out_collected: bool = True
+    # A card collected with its trick read again, lying still where no card is accepted: one of
+    # the two reads is wrong (the deck holds each card once). The likelier way out by both reads'
+    # beliefs is taken: the earlier play becomes its next likeliest card still unplayed (a
+    # correction "by" "conflict", refereed again) and the new card is read as itself; or, when
+    # the new read is the likelier misread, the deal keeps waiting and says which card it saw.
+    resolve_conflicts: bool = True
+    # ... once it has been read so this long: a card landing is often misread for a moment (as
+    # long as the deal holds a card for its seat, ``hold_s``, plus a vote window).
+    conflict_s: float = 1.5
 
 
 @dataclass
@@ -112,6 +144,7 @@ class Play:
     source: str  # "camera" or "correction"
     evidence: str | None = None
     box: tuple[float, ...] | None = None
+    probs: np.ndarray | None = None  # the reads' belief over the 32 cards when it was accepted
 
 
 def profile_json(profile: RuleProfile) -> Any:
@@ -169,6 +202,12 @@ class Pipeline:
         # then can be its cards; later ones wait.
         self._gap_trick: int | None = None
         self._gap_frame = -1
+        # Collected cards read again where no accepted card lies: card -> recent sightings
+        # (frame, box, belief); settled ones hold the deal and are weighed (``_conflict``).
+        self._sightings: dict[int, list[tuple[int, np.ndarray, np.ndarray | None]]] = {}
+        self._sighted_belief: dict[int, tuple[np.ndarray, int]] = {}  # since first sighted
+        self._sighted_since: dict[int, int] = {}  # card -> first frame of its sightings
+        self._conflicts_said: set[int] = set()
         self.timings: dict[str, float] = {"detect": 0.0, "track": 0.0, "referee": 0.0}
         self.frames = 0
         self.last_detections = Detections.empty()  # the last frame's reads (GUI overlay)
@@ -224,6 +263,7 @@ class Pipeline:
         track_events = self.tracker.update(dets, frame.index, frame.time)
         t2 = time.perf_counter()
         self._now = frame.index
+        self._note_sightings(frame.index)
         self._note_unexplained(frame.index)
         for ev in track_events:
             if ev.kind == "accepted":
@@ -301,10 +341,122 @@ class Pipeline:
         )
         return attribute(self.seats if centre is not None else None, centre, self.referee.turn)
 
+    def _note_sightings(self, now: int) -> None:
+        """Keep the detector's reads of collected cards (``in_sight``) that lie where no
+        accepted card does; a card read so, still, for a vote window is a conflict."""
+        if not self.settings.resolve_conflicts:
+            return
+        seen = getattr(self.detector, "in_sight", None)
+        window = self.tracker.window
+        for card in list(self._sightings):
+            self._sightings[card] = [x for x in self._sightings[card] if x[0] > now - window]
+            if not self._sightings[card]:
+                del self._sightings[card]
+                self._sighted_belief.pop(card, None)
+                self._sighted_since.pop(card, None)
+        if seen is None or not len(seen):
+            return
+        if self.roi is not None:
+            seen = self.roi.filter(seen)
+        lying = [
+            t.box
+            for t in self.tracker.tracks
+            if t.state is CardState.ON_TABLE and t.box is not None
+        ]
+        collected = set(self.tracker.collected())
+        for i, (box, conf, card) in enumerate(seen):
+            if card not in collected or conf < self.settings.tracker.min_confidence:
+                continue
+            if lying and (box_iou(box[None], np.array(lying))[0] >= 0.3).any():
+                continue  # an accepted card lies there: the read is of (or under) it
+            belief = None if seen.probs is None else seen.probs[i]
+            self._sightings.setdefault(card, []).append((now, box.copy(), belief))
+            self._sighted_since.setdefault(card, now)
+            if belief is not None:
+                total, n = self._sighted_belief.get(card, (np.zeros_like(belief), 0))
+                self._sighted_belief[card] = (total + belief, n + 1)
+        long = self.settings.conflict_s * self.fps
+        for card, items in list(self._sightings.items()):
+            if now - self._sighted_since[card] >= long and self._sighting_settled(items):
+                self._conflict(card, items, now)
+
+    def _sighting_settled(self, items: list[tuple[int, np.ndarray, Any]]) -> bool:
+        """As the tracker accepts a card: enough reads in the window, the latest ones still."""
+        s = self.settings.tracker
+        if len(items) < self.tracker.votes_needed:
+            return False
+        centres = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for _, b, _ in items])
+        last = items[-1][1]
+        diag = float(np.hypot(last[2] - last[0], last[3] - last[1]))
+        near = np.linalg.norm(centres - centres[-1], axis=1) <= s.rest_fraction * diag
+        return int(near.sum()) >= s.rest_reads
+
+    def _conflict(self, card: int, items: list[tuple[int, np.ndarray, Any]], now: int) -> None:
+        """A collected ``card`` lies on the table again: weigh the earlier read against this
+        one and take the likelier way out (see ``PipelineSettings.resolve_conflicts``)."""
+        play = next((p for p in self.plays if p.card == card), None)
+        if play is None:
+            return
+        total, n = self._sighted_belief.get(card, (None, 0))
+        now_belief = None if total is None else total / n
+        swap = None
+        earlier = self.tracker.belief(card)
+        earlier = play.probs if earlier is None else earlier
+        if play.source == "camera" and earlier is not None and now_belief is not None:
+            swap = conflict_swap(earlier, now_belief, card, self._possible())
+        if swap is None:
+            if card not in self._conflicts_said:
+                self._conflicts_said.add(card)
+                box = items[-1][1]
+                seat = None
+                if self.seats is not None:
+                    s, _, clear = self.seats.locate(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
+                    seat = s if clear else None
+                self._emit(
+                    event(
+                        "uncertain", deal=self.setup.deal, seat=seat, card=None,
+                        guesses=[CARD_NAMES[card]], frame=now, time=round(now / self.fps, 3),
+                        box=[round(float(v), 1) for v in box],
+                        text=f"a card reads as {CARD_NAMES[card]}, which seat {play.seat} "
+                        f"played in trick {play.trick}: one of the two reads is wrong",
+                    )
+                )  # fmt: skip
+            return
+        at = now / self.fps
+        item = {
+            "card": CARD_NAMES[swap],
+            "seat": play.seat,
+            "replaces": CARD_NAMES[card],
+            "trick": play.trick,
+            "by": "conflict",
+        }
+        self._log_correction(item, now, at)
+        play.card, play.source = swap, "conflict"
+        del self._sightings[card]
+        self._sighted_belief.pop(card, None)
+        self._sighted_since.pop(card, None)
+        self.tracker.release(card)  # read as itself from now on
+        self.tracker.collect(swap)  # the earlier play's card left with its trick
+        self._rereferee(now, at)
+
+    def _possible(self) -> set[int]:
+        """Cards that may still be unplayed: not played, not held, not lying accepted."""
+        taken = {p.card for p in self.plays} | {int(e.card) for e, _ in self._held}  # type: ignore[arg-type]
+        return {
+            c
+            for c in range(len(CARD_NAMES))
+            if c not in taken and self.tracker.state(c) in (CardState.UNSEEN, CardState.CANDIDATE)
+        }
+
     def _note_unexplained(self, now: int) -> None:
         if self.seats is None or not self.settings.hold_s:
             return
-        for box in self.tracker.unplaced(now):
+        sighted = [
+            items[-1][1]
+            for items in self._sightings.values()
+            if items[-1][0] == now and self._sighting_settled(items)
+        ]
+        for box in self.tracker.unplaced(now) + sighted:
             seat, _, clear = self.seats.locate(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
             if clear:
                 self._unexplained[seat] = now
@@ -426,7 +578,7 @@ class Pipeline:
         evidence = self._save_crop(frame, ev, attr.seat)
         at = max(frame.index, self._now)  # a held card is played when it is released
         self._play(card, attr.seat, at, frame.time + (at - frame.index) / self.fps,
-                   "camera", evidence, ev.box, extra={
+                   "camera", evidence, ev.box, ev.detail.get("probs"), extra={
             "confidence": ev.confidence,
             "position_seat": attr.by_position,
             "position_clear": attr.clear,
@@ -443,12 +595,13 @@ class Pipeline:
         source: str,
         evidence: str | None,
         box: tuple[float, ...] | None,
+        probs: np.ndarray | None = None,
         extra: dict[str, Any] | None = None,
     ) -> None:
         trick = self.referee.trick_number
         expected = self.referee.turn
         new = self.referee.push_index(card, seat)
-        self.plays.append(Play(trick, seat, card, frame, at, source, evidence, box))
+        self.plays.append(Play(trick, seat, card, frame, at, source, evidence, box, probs))
         self._emit(
             event(
                 "play",
@@ -633,11 +786,22 @@ class Pipeline:
         )
 
     def _rereferee(self, frame: int, at: float) -> None:
-        """Referee the corrected plays from the start; report the violations that now stand."""
-        before = {json.dumps(v.to_json(), sort_keys=True) for v in self.referee.violations}
+        """Referee the corrected plays from the start; report the violations that now stand
+        and withdraw those that no longer do."""
+        old = self.referee.violations
+        before = {json.dumps(v.to_json(), sort_keys=True) for v in old}
         self.referee = self._new_referee()
         for p in self.plays:
             self.referee.push_index(p.card, p.seat)
+        now = {json.dumps(v.to_json(), sort_keys=True) for v in self.referee.violations}
+        for v in old:
+            if json.dumps(v.to_json(), sort_keys=True) not in now:
+                self._emit(
+                    event(
+                        "withdrawn", deal=self.setup.deal, frame=frame, time=round(at, 3),
+                        **v.to_json(),
+                    )
+                )  # fmt: skip
         for v in self.referee.violations:
             if json.dumps(v.to_json(), sort_keys=True) not in before:
                 self._violations([v], frame, at)

@@ -147,9 +147,13 @@ def rule_out(
 def name_boxes(
     boxes: np.ndarray, probs: np.ndarray, min_prob: float, ruled_out: Collection[int] = ()
 ) -> Detections:
-    """The reads of a frame's boxes: ``rule_out`` the impossible cards, then ``assign_cards``."""
+    """The reads of a frame's boxes: ``rule_out`` the impossible cards, then ``assign_cards``.
+    Each read keeps its box's belief before ruling out (``Detections.probs``)."""
+    if not len(boxes):
+        return Detections.empty()
+    raw = np.asarray(probs, np.float32).reshape(len(boxes), -1)[:, : len(CARD_NAMES)]
     keep, probs = rule_out(probs, ruled_out)
-    boxes = boxes[keep]
+    boxes, raw = boxes[keep], raw[keep]
     named = assign_cards(probs, min_prob)
     if not named:
         return Detections.empty()
@@ -158,7 +162,26 @@ def name_boxes(
         boxes[idx].astype(np.float32),
         np.array([p for _, _, p in named], np.float32),
         np.array([c for _, c, _ in named], np.int64),
+        probs=raw[idx],
     )
+
+
+def collected_in_sight(
+    boxes: np.ndarray, probs: np.ndarray, ruled_out: Collection[int],
+    max_share: float = RULE_OUT_SHARE,
+) -> Detections:  # fmt: skip
+    """The boxes ``rule_out`` drops (read mostly as a ruled-out card), named as that card with
+    its probability: a collected card still in sight, or a card misread earlier in the deal
+    and now really played (``vision.pipeline`` weighs the two)."""
+    idx = np.fromiter(ruled_out, np.int64)
+    if not len(idx) or not len(boxes):
+        return Detections.empty()
+    raw = np.asarray(probs, np.float32).reshape(len(boxes), -1)[:, : len(CARD_NAMES)]
+    drop = raw[:, idx].sum(1) >= max_share
+    if not drop.any():
+        return Detections.empty()
+    best = idx[raw[drop][:, idx].argmax(1)]
+    return Detections(boxes[drop].astype(np.float32), raw[drop, best], best, probs=raw[drop])
 
 
 class CardReader:
@@ -226,6 +249,7 @@ class TwoStageDetector:
         self.finder, self.reader = finder, reader
         self.find_conf, self.min_prob, self.turns = find_conf, min_prob, turns
         self.corners, self.mix = corners, mix
+        self.in_sight = Detections.empty()
 
     def boxes(self, image: np.ndarray) -> np.ndarray:
         return self.finder.find(image, self.find_conf)
@@ -249,5 +273,8 @@ class TwoStageDetector:
         return boxes, self.read_boxes(image, boxes)
 
     def detect(self, image: np.ndarray, ruled_out: Collection[int] = ()) -> Detections:
-        """The frame's cards; ``ruled_out`` cards cannot be in sight (``rule_out``)."""
-        return name_boxes(*self.read(image), self.min_prob, ruled_out)
+        """The frame's cards; ``ruled_out`` cards cannot be in sight (``rule_out``). The boxes
+        dropped as ruled-out cards in sight are kept in ``in_sight`` until the next call."""
+        boxes, probs = self.read(image)
+        self.in_sight = collected_in_sight(boxes, probs, ruled_out)
+        return name_boxes(boxes, probs, self.min_prob, ruled_out)

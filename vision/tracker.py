@@ -72,6 +72,11 @@ class CardTrack:
     last_seen: int = -1
     accepted_frame: int = -1
     hidden: bool = False
+    beliefs: deque = field(default_factory=deque)  # (frame, probs over the 32 cards) per read
+    # Every read of its spot from acceptance until it is collected, whatever card it named:
+    # the sum of their beliefs and their number (``CardTracker.belief``).
+    belief_sum: np.ndarray | None = None
+    belief_n: int = 0
 
 
 @dataclass(frozen=True)
@@ -131,6 +136,12 @@ class CardTracker:
     def collected(self) -> list[int]:
         return [t.card for t in self.tracks if t.state is CardState.COLLECTED]
 
+    def belief(self, card: int) -> np.ndarray | None:
+        """The mean belief over the 32 cards of the reads of an accepted card's spot (None
+        without beliefs): a card misread at acceptance is often read as itself later."""
+        t = self.tracks[card]
+        return None if t.belief_sum is None else t.belief_sum / max(t.belief_n, 1)
+
     def is_hidden(self, card: int) -> bool:
         return self.tracks[card].hidden
 
@@ -151,6 +162,7 @@ class CardTracker:
         t = self.tracks[card]
         t.state = CardState.COLLECTED
         t.reads.clear()
+        t.beliefs.clear()
 
     def release(self, card: int) -> None:
         """Forget a card (the open card went into a hand and will be played later)."""
@@ -194,6 +206,8 @@ class CardTracker:
             cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
             diag = float(np.hypot(box[2] - box[0], box[3] - box[1]))
             t.reads.append((frame, conf, float(cx), float(cy), diag))
+            if sure.probs is not None:
+                t.beliefs.append((frame, sure.probs[i]))
             t.box = box.copy()
             t.last_seen = frame
             if t.state is CardState.UNSEEN:
@@ -206,6 +220,8 @@ class CardTracker:
         for t in self.tracks:
             while t.reads and t.reads[0][0] <= frame - self.window:
                 t.reads.popleft()
+            while t.beliefs and t.beliefs[0][0] <= frame - self.window:
+                t.beliefs.popleft()
             if t.state is CardState.CANDIDATE:
                 if not t.reads:
                     t.state, t.first_frame = CardState.UNSEEN, -1
@@ -227,10 +243,34 @@ class CardTracker:
             t.state = CardState.ON_TABLE
             t.accepted_frame = frame
             conf = float(np.mean([r[1] for r in t.reads]))
-            first.append(self._event("accepted", t, frame, time, conf))
+            ev = self._event("accepted", t, frame, time, conf)
+            if t.beliefs:  # what the reads that accepted it believed, for a later dispute
+                ev.detail["probs"] = np.mean([b for _, b in t.beliefs], axis=0)
+                t.belief_sum = np.sum([b for _, b in t.beliefs], axis=0)
+                t.belief_n = len(t.beliefs)
+            first.append(ev)
         events = first + events
+        self._spot_beliefs(detections, {t.card for t in accepted})
         events += self._uncertain(weak, sure, frame, time)
         return events
+
+    def _spot_beliefs(self, detections: Detections, new: set[int]) -> None:
+        """Add this frame's reads of each lying card's spot to its belief, whatever they name."""
+        if detections.probs is None or not len(detections):
+            return
+        for t in self.tracks:
+            if (
+                t.state is not CardState.ON_TABLE
+                or t.card in new
+                or t.belief_sum is None
+                or t.box is None
+                or t.hidden
+            ):
+                continue
+            hit = box_iou(t.box[None], detections.xyxy)[0] >= 0.5
+            if hit.any():
+                t.belief_sum = t.belief_sum + detections.probs[hit].sum(0)
+                t.belief_n += int(hit.sum())
 
     def _settled(self, t: CardTrack) -> bool:
         """Enough votes in the window and the last reads agree in position: it lies still."""

@@ -275,3 +275,16 @@ def test_the_readers_guesses_come_first_in_the_correction_short_list(data_dir):
                    "guesses": [b, seen[0], a]})  # fmt: skip
     possible = live.possible_cards(live.open_notices()[0])
     assert possible[:2] == [b, a] and len(possible) == 28 and seen[0] not in possible
+
+
+def test_a_ruling_the_pipeline_withdraws_after_a_correction_no_longer_scores(data_dir):
+    live = live_in_trick_one()
+    ruling = {"deal": 1, "trick": 1, "seat": 1, "card": "7S", "rule": "follow-suit",
+              "proof": {"trick": 2, "card": "7C"}, "text": "no clubs"}  # fmt: skip
+    live.on_event({"event": "violation", **ruling})
+    assert live._penalty(1) == {"rule": "follow-suit", "seat": 1, "team": 0}
+    live.on_event({"event": "correction", "deal": 1, "trick": 1, "seat": 0, "card": "QS",
+                   "replaces": "QC", "by": "conflict"})  # fmt: skip
+    live.on_event({"event": "withdrawn", **ruling})
+    assert live.warnings[0].status == "withdrawn" and live._penalty(1) is None
+    assert [w["status"] for w in MatchStore().warnings(live.sheet.match_id)] == ["withdrawn"]

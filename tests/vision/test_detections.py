@@ -56,3 +56,13 @@ def test_bad_polygons_are_one_line_errors():
             assert why in str(exc) and "\n" not in str(exc)
         else:
             raise AssertionError(text)
+
+
+def test_detections_carry_their_beliefs_through_selection_and_merge():
+    d = dets(("QC", (100, 100), 0.9), ("QS", (300, 100), 0.6))
+    d.probs = np.eye(32, dtype=np.float32)[d.class_id]
+    one = d[np.array([False, True])]
+    assert one.probs.shape == (1, 32) and one.probs[0].argmax() == Card.parse("QS").index
+    both = Detections.merge([one, d[0]])
+    assert both.probs.argmax(1).tolist() == both.class_id.tolist()
+    assert Detections.merge([one, dets(("7C", (50, 50), 0.9))]).probs is None

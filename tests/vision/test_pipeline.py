@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from engine.cards import Card
@@ -17,8 +18,18 @@ from engine.contract import Contract
 from engine.record import parse_deal_record, ruling_json
 from hakam.cli import main
 from vision.dealvideo import render_deal, truth_record, write_clip
+from vision.detections import Detections
 from vision.detector import LabelDetector
-from vision.pipeline import DealSetup, Pipeline, PipelineError, PipelineSettings, run_frames
+from vision.events import standing_violations
+from vision.pipeline import (
+    DealSetup,
+    Pipeline,
+    PipelineError,
+    PipelineSettings,
+    conflict_swap,
+    run_frames,
+)
+from vision.reader import OTHER, READER_CLASSES, collected_in_sight, name_boxes
 from vision.seats import Calibration, SeatMap
 from vision.sources import ArraySource
 
@@ -408,3 +419,106 @@ def test_the_detector_is_told_the_cards_collected_with_their_trick():
         assert [p["card"] for p in of(events, "play")] == ["7C", "8C", "9C", "10C", "AD"]
         trick1 = {Card.parse(n).index for n in ("7C", "8C", "9C", "10C")}
         assert det.told[0] == set() and det.told[-1] == (trick1 if on else set())
+
+
+class BeliefDetector:
+    """A two-stage detector on scripted frames: each read is a box and the reader's belief
+    over the cards, named (and ruled out) as ``TwoStageDetector`` names them."""
+
+    def __init__(self, frames: list[list[tuple[dict, dict[str, float]]]]):
+        self.frames, self.frame = frames, 0
+        self.in_sight = Detections.empty()
+
+    def detect(self, image, ruled_out=()):
+        reads = self.frames[self.frame] if self.frame < len(self.frames) else []
+        self.frame += 1
+        boxes = np.array([lb["box"] for lb, _ in reads], np.float32).reshape(-1, 4)
+        table = np.zeros((len(reads), READER_CLASSES), np.float32)
+        for i, (_, belief) in enumerate(reads):
+            for name, p in belief.items():
+                table[i, OTHER if name == "other" else Card.parse(name).index] = p
+        self.in_sight = collected_in_sight(boxes, table, ruled_out)
+        return name_boxes(boxes, table, 0.2, ruled_out)
+
+
+def sure(card: str, seat: int) -> tuple[dict, dict[str, float]]:
+    return lying(card, seat), {card: 0.95, "other": 0.05}
+
+
+def _misread_then_seen_again(first_read: dict[str, float], resolve: bool = True):
+    """Trick 1: seat 0 leads QS, read as QC (``first_read``); seats 1-3 play spades. Trick 2:
+    seat 0 (trick 1's winner either way) leads JD, seats 1-3 play clubs: read as they are, they
+    prove three follow-suit violations in trick 1 (clubs led, clubs held). Trick 3: seat 0 leads
+    the real QC, read surely: a card already collected, on the table again."""
+    t1 = [(lying("QS", 0), first_read), sure("7S", 1), sure("8S", 2), sure("9S", 3)]
+    t2 = [sure("JD", 0), sure("7C", 1), sure("8C", 2), sure("9C", 3)]
+    qc = (lying("QC", 0), {"QC": 0.9, "QS": 0.04, "other": 0.06})
+    frames = scripted([(t1, 20), ([], 9), (t2, 20), ([], 9), ([qc], 40)])
+    settings = dataclasses.replace(_settings(False), resolve_conflicts=resolve)
+    pipe = Pipeline(DealSetup(3, HOKUM), BeliefDetector(frames), calibration=CAL,
+                    settings=settings)  # fmt: skip
+    images = [cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)
+    return pipe, run_frames(pipe, ArraySource(images))
+
+
+def test_a_collected_card_read_again_renames_the_earlier_play_it_doubted():
+    doubt = {"QC": 0.6, "QS": 0.3, "other": 0.1}
+    pipe, events = _misread_then_seen_again(doubt)
+    assert [(c["card"], c["replaces"], c["seat"], c["by"]) for c in of(events, "correction")] == [
+        ("QS", "QC", 0, "conflict")
+    ]
+    assert [t["cards"] for t in pipe.record["tricks"]] == [
+        ["QS", "7S", "8S", "9S"], ["JD", "7C", "8C", "9C"], ["QC"],
+    ]  # fmt: skip
+    ruled = of(events, "violation")
+    assert sorted((v["seat"], v["rule"]) for v in ruled) == [
+        (1, "follow-suit"),
+        (2, "follow-suit"),
+        (3, "follow-suit"),
+    ]
+    # Spades were led, not clubs: the three rulings are withdrawn and nothing stands.
+    assert sorted(w["seat"] for w in of(events, "withdrawn")) == [1, 2, 3]
+    assert standing_violations(events) == [] and pipe.referee.violations == []
+    assert "QS by seat 0 instead of QC" in pipe.record["note"]
+    assert ruling_json(parse_deal_record(pipe.record)) == pipe.ruling()
+    # Off, the real QC is never read (it was collected) and the wrong rulings stand.
+    pipe, events = _misread_then_seen_again(doubt, resolve=False)
+    assert of(events, "correction") == [] and len(standing_violations(events)) == 3
+    assert len(pipe.record["tricks"]) == 2
+
+
+def test_a_sure_earlier_read_stands_and_the_deal_says_what_it_saw():
+    # The earlier read never doubted QC: the new read is no evidence against it alone; the
+    # deal waits and says which card was seen again, for a person to decide.
+    pipe, events = _misread_then_seen_again({"QC": 0.97, "QS": 0.01, "other": 0.02})
+    assert of(events, "correction") == []
+    said = [e["text"] for e in of(events, "uncertain")]
+    assert (
+        "a card reads as QC, which seat 0 played in trick 1: one of the two reads is wrong" in said
+    )
+    assert len(pipe.record["tricks"]) == 2 and len(of(events, "violation")) == 3
+
+
+def test_conflict_swap_takes_the_likelier_of_the_two_ways_out():
+    qc, qs, kc = (Card.parse(n).index for n in ("QC", "QS", "KC"))
+    earlier, later = np.zeros(32), np.zeros(32)
+    earlier[[qc, qs]] = 0.6, 0.3
+    later[[qc, qs, kc]] = 0.9, 0.03, 0.02
+    assert conflict_swap(earlier, later, qc, {qs, kc}) == qs  # 0.3 x 0.9 against 0.6 x 0.03
+    assert conflict_swap(earlier, later, qc, {kc}) is None  # QS played: no other card for it
+    later[[qc, kc]] = 0.5, 0.4
+    assert conflict_swap(earlier, later, qc, {qs, kc}) is None  # 0.3 x 0.5 against 0.6 x 0.4
+    assert conflict_swap(earlier, later, qc, set()) is None
+
+
+def test_a_card_misread_as_a_collected_card_for_a_moment_renames_nothing():
+    # Trick 2's lead lands read as QC for 0.7 s (shorter than ``conflict_s``), then as itself.
+    t1 = [(lying("QS", 0), {"QC": 0.6, "QS": 0.3, "other": 0.1}), sure("7S", 1), sure("8S", 2),
+          sure("9S", 3)]  # fmt: skip
+    landing = (lying("KS", 0), {"QC": 0.9, "KS": 0.05, "other": 0.05})
+    frames = scripted([(t1, 20), ([], 20), ([landing], 10), ([sure("KS", 0)], 20)])
+    pipe = Pipeline(DealSetup(3, HOKUM), BeliefDetector(frames), calibration=CAL,
+                    settings=_settings(False))  # fmt: skip
+    events = run_frames(pipe, ArraySource([cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)))
+    assert of(events, "correction") == [] and of(events, "uncertain") == []
+    assert [p["card"] for p in of(events, "play")] == ["QC", "7S", "8S", "9S", "KS"]

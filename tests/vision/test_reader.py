@@ -14,7 +14,9 @@ from vision.reader import (
     TwoStageDetector,
     assign_cards,
     card_crop,
+    collected_in_sight,
     crops_tensor,
+    name_boxes,
     rule_out,
 )
 
@@ -88,6 +90,24 @@ def test_rule_out_drops_a_box_that_is_a_collected_card_in_sight():
     assert keep.all() and np.array_equal(p, table)
 
 
+def test_name_boxes_keeps_each_reads_belief_before_ruling_out():
+    kh, kd = Card.parse("KH").index, Card.parse("KD").index
+    table = probs([{kd: 0.4, kh: 0.35, OTHER: 0.25}])
+    d = name_boxes(np.array([[0, 0, 10, 10]], np.float32), table, 0.5, {kd})
+    assert d.names == ["KH"] and d.probs.shape == (1, 32)
+    assert d.probs[0, kd] == pytest.approx(0.4) and d.probs[0, kh] == pytest.approx(0.35)
+
+
+def test_collected_in_sight_names_the_boxes_rule_out_drops_as_their_collected_card():
+    kh, kd, qd = (Card.parse(n).index for n in ("KH", "KD", "QD"))
+    boxes = np.array([[0, 0, 10, 10], [20, 0, 30, 10]], np.float32)
+    table = probs([{kd: 0.8, kh: 0.2}, {kh: 0.7, kd: 0.3}])
+    seen = collected_in_sight(boxes, table, {kd, qd})
+    assert seen.names == ["KD"] and seen.xyxy[0].tolist() == [0, 0, 10, 10]
+    assert seen.confidence[0] == pytest.approx(0.8) and seen.probs[0, kh] == pytest.approx(0.2)
+    assert len(collected_in_sight(boxes, table, ())) == 0
+
+
 class FakeFinder:
     def __init__(self, boxes):
         self.boxes = np.array(boxes, np.float32)
@@ -130,6 +150,9 @@ def test_two_stage_detector_never_names_a_ruled_out_card():
     image = np.zeros((50, 50, 3), np.uint8)
     assert len(det.detect(image)) == 0  # KD at 0.45: unsure
     assert det.detect(image, ruled_out={kd}).names == ["KH"]  # KD was collected: KH at 0.64
+    assert len(det.in_sight) == 0  # 0.45 on KD: the box is not KD still in sight
+    sure = TwoStageDetector(finder, FakeReader(probs([{kd: 0.9, kh: 0.1}])), min_prob=0.5)
+    assert len(sure.detect(image, ruled_out={kd})) == 0 and sure.in_sight.names == ["KD"]
 
 
 def test_decode_boxes_ignores_the_class():

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
+
 from engine.cards import Card
 from vision.detections import Detections
 from vision.tracker import CardState, CardTracker, TrackerSettings
@@ -159,3 +162,29 @@ def test_a_misread_on_a_card_that_is_still_read_is_a_ghost():
     # JC is read at 0.55, QC at 0.6 beside it on the same box: QC is JC misread, not a new card.
     both = dets(("JC", (200, 200), 0.45), ("QC", (202, 201), 0.6))
     assert feed(t, [both] * 12, 6) == [] and t.state(Card.parse("QC").index) is CardState.UNSEEN
+
+
+def believed(read: Detections, beliefs: dict[str, float]) -> Detections:
+    """``read`` with the same belief over the 32 cards on every row."""
+    p = np.zeros((len(read), 32), np.float32)
+    for name, v in beliefs.items():
+        p[:, Card.parse(name).index] = v
+    read.probs = p
+    return read
+
+
+def test_a_lying_cards_belief_counts_every_read_of_its_spot_whatever_it_names():
+    # QC is accepted on reads that doubt it a little; while it lies, its spot is read as QS
+    # too: both go into its belief (what weighs a later second read of QC, in the pipeline).
+    t = CardTracker()
+    qc, qs = Card.parse("QC").index, Card.parse("QS").index
+    as_qc = [believed(dets(("QC", (200, 200), 0.7)), {"QC": 0.7, "QS": 0.2})] * 6
+    as_qs = [believed(dets(("QS", (200, 200), 0.6)), {"QS": 0.6, "QC": 0.3})] * 4
+    events = [k for k, kind, _ in feed(t, as_qc) if kind == "accepted"]
+    assert events == [4] and t.belief(qc)[qc] == pytest.approx(0.7)
+    feed(t, as_qs, start=6)
+    b = t.belief(qc)
+    assert b[qs] == pytest.approx((6 * 0.2 + 4 * 0.6) / 10) and b[qc] == pytest.approx(0.54)
+    t.collect(qc)
+    assert t.belief(qc) is not None  # kept: a later read of QC is weighed against it
+    assert t.belief(Card.parse("7H").index) is None
