@@ -54,6 +54,18 @@ def conflict_swap(
     return None
 
 
+def read_as_in_play(seen: Detections, collected: Collection[int]) -> Detections:
+    """Reads of collected cards that are not them: each box named as its likeliest card not
+    collected, with that card's share of what is left (as ``vision.reader.rule_out``)."""
+    idx = np.fromiter(collected, np.int64)
+    probs = seen.probs.copy()  # type: ignore[union-attr]
+    rest = np.clip(1.0 - probs[:, idx].sum(1), 1e-9, None)
+    probs[:, idx] = 0.0
+    best = probs.argmax(1)
+    conf = probs[np.arange(len(best)), best] / rest
+    return Detections(seen.xyxy, conf, best, probs=seen.probs)
+
+
 class PipelineError(ValueError):
     """A deal set-up or correction the pipeline cannot use (one line)."""
 
@@ -255,6 +267,9 @@ class Pipeline:
         if self.roi is not None:
             dets = self.roi.filter(dets)
         t1 = time.perf_counter()
+        misread = self._note_sightings(frame.index)
+        if len(misread):
+            dets = Detections.merge([dets, misread])
         if self.seats is not None and len(dets):
             dets.seat = np.array([self.seats.locate(c)[0] for c in dets.centres], np.int64)
         self.last_detections = dets
@@ -263,7 +278,6 @@ class Pipeline:
         track_events = self.tracker.update(dets, frame.index, frame.time)
         t2 = time.perf_counter()
         self._now = frame.index
-        self._note_sightings(frame.index)
         self._note_unexplained(frame.index)
         for ev in track_events:
             if ev.kind == "accepted":
@@ -341,11 +355,14 @@ class Pipeline:
         )
         return attribute(self.seats if centre is not None else None, centre, self.referee.turn)
 
-    def _note_sightings(self, now: int) -> None:
+    def _note_sightings(self, now: int) -> Detections:
         """Keep the detector's reads of collected cards (``in_sight``) that lie where no
-        accepted card does; a card read so, still, for a vote window is a conflict."""
+        accepted card does; one read so, still, for ``conflict_s`` is a conflict. Returns the
+        reads of this frame that the conflict shows to be misreads, as the cards still in play
+        (``rule_out`` without its drop)."""
+        out = Detections.empty()
         if not self.settings.resolve_conflicts:
-            return
+            return out
         seen = getattr(self.detector, "in_sight", None)
         window = self.tracker.window
         for card in list(self._sightings):
@@ -355,7 +372,7 @@ class Pipeline:
                 self._sighted_belief.pop(card, None)
                 self._sighted_since.pop(card, None)
         if seen is None or not len(seen):
-            return
+            return out
         if self.roi is not None:
             seen = self.roi.filter(seen)
         lying = [
@@ -364,21 +381,31 @@ class Pipeline:
             if t.state is CardState.ON_TABLE and t.box is not None
         ]
         collected = set(self.tracker.collected())
+        rows: dict[int, list[int]] = {}
         for i, (box, conf, card) in enumerate(seen):
             if card not in collected or conf < self.settings.tracker.min_confidence:
                 continue
             if lying and (box_iou(box[None], np.array(lying))[0] >= 0.3).any():
                 continue  # an accepted card lies there: the read is of (or under) it
             belief = None if seen.probs is None else seen.probs[i]
+            rows.setdefault(card, []).append(i)
             self._sightings.setdefault(card, []).append((now, box.copy(), belief))
             self._sighted_since.setdefault(card, now)
             if belief is not None:
                 total, n = self._sighted_belief.get(card, (np.zeros_like(belief), 0))
                 self._sighted_belief[card] = (total + belief, n + 1)
         long = self.settings.conflict_s * self.fps
+        misread: list[Detections] = []
         for card, items in list(self._sightings.items()):
-            if now - self._sighted_since[card] >= long and self._sighting_settled(items):
-                self._conflict(card, items, now)
+            if (
+                now - self._sighted_since[card] >= long
+                and self._sighting_settled(items)
+                and self._conflict(card, items, now)
+                and card in rows
+                and seen.probs is not None
+            ):
+                misread.append(read_as_in_play(seen[rows[card]], collected))
+        return Detections.merge(misread)
 
     def _sighting_settled(self, items: list[tuple[int, np.ndarray, Any]]) -> bool:
         """As the tracker accepts a card: enough reads in the window, the latest ones still."""
@@ -391,12 +418,13 @@ class Pipeline:
         near = np.linalg.norm(centres - centres[-1], axis=1) <= s.rest_fraction * diag
         return int(near.sum()) >= s.rest_reads
 
-    def _conflict(self, card: int, items: list[tuple[int, np.ndarray, Any]], now: int) -> None:
+    def _conflict(self, card: int, items: list[tuple[int, np.ndarray, Any]], now: int) -> bool:
         """A collected ``card`` lies on the table again: weigh the earlier read against this
-        one and take the likelier way out (see ``PipelineSettings.resolve_conflicts``)."""
+        one and take the likelier way out (see ``PipelineSettings.resolve_conflicts``). True
+        when the new read is the misread: it is to be read as the cards still in play."""
         play = next((p for p in self.plays if p.card == card), None)
         if play is None:
-            return
+            return False
         total, n = self._sighted_belief.get(card, (None, 0))
         now_belief = None if total is None else total / n
         swap = None
@@ -405,6 +433,12 @@ class Pipeline:
         if play.source == "camera" and earlier is not None and now_belief is not None:
             swap = conflict_swap(earlier, now_belief, card, self._possible())
         if swap is None:
+            collected = list(self.tracker.collected())
+            if now_belief is not None:
+                rest = 1.0 - float(now_belief[collected].sum())
+                others = np.delete(now_belief, collected)
+                if len(others) and others.max() >= self.settings.tracker.min_confidence * rest:
+                    return True  # read surely as a card in play once the collected are out
             if card not in self._conflicts_said:
                 self._conflicts_said.add(card)
                 box = items[-1][1]
@@ -421,7 +455,7 @@ class Pipeline:
                         f"played in trick {play.trick}: one of the two reads is wrong",
                     )
                 )  # fmt: skip
-            return
+            return False
         at = now / self.fps
         item = {
             "card": CARD_NAMES[swap],
@@ -438,6 +472,7 @@ class Pipeline:
         self.tracker.release(card)  # read as itself from now on
         self.tracker.collect(swap)  # the earlier play's card left with its trick
         self._rereferee(now, at)
+        return False
 
     def _possible(self) -> set[int]:
         """Cards that may still be unplayed: not played, not held, not lying accepted."""
