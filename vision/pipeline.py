@@ -139,7 +139,9 @@ class PipelineSettings:
     # the two reads is wrong (the deck holds each card once). The likelier way out by both reads'
     # beliefs is taken: the earlier play becomes its next likeliest card still unplayed (a
     # correction "by" "conflict", refereed again) and the new card is read as itself; or, when
-    # the new read is the likelier misread, the deal keeps waiting and says which card it saw.
+    # the new read is the likelier misread, it is read as the cards still in play (or, read so
+    # unsurely, the deal keeps waiting and says which card it saw). Several collected cards in
+    # sight at once are a trick shown again, not a misread: nothing is changed.
     resolve_conflicts: bool = True
     # ... once it has been read so this long: a card landing is often misread for a moment (as
     # long as the deal holds a card for its seat, ``hold_s``, plus a vote window).
@@ -395,17 +397,21 @@ class Pipeline:
                 total, n = self._sighted_belief.get(card, (np.zeros_like(belief), 0))
                 self._sighted_belief[card] = (total + belief, n + 1)
         long = self.settings.conflict_s * self.fps
-        misread: list[Detections] = []
-        for card, items in list(self._sightings.items()):
-            if (
-                now - self._sighted_since[card] >= long
-                and self._sighting_settled(items)
-                and self._conflict(card, items, now)
-                and card in rows
-                and seen.probs is not None
-            ):
-                misread.append(read_as_in_play(seen[rows[card]], collected))
-        return Detections.merge(misread)
+        lasting = [
+            card
+            for card, items in self._sightings.items()
+            if now - self._sighted_since[card] >= long and self._sighting_settled(items)
+        ]
+        if len(lasting) != 1:
+            return out  # none; or several collected cards shown again (a trick looked at)
+        card = lasting[0]
+        if (
+            self._conflict(card, self._sightings[card], now)
+            and card in rows
+            and seen.probs is not None
+        ):
+            return read_as_in_play(seen[rows[card]], collected)
+        return out
 
     def _sighting_settled(self, items: list[tuple[int, np.ndarray, Any]]) -> bool:
         """As the tracker accepts a card: enough reads in the window, the latest ones still."""

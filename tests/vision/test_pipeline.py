@@ -541,3 +541,18 @@ def test_a_card_read_as_a_collected_card_whose_read_stands_is_read_as_a_card_in_
         played = [p["card"] for p in of(events, "play")]
         assert played == ["QC", "7S", "8S", "9S"] + (["QS"] if on else [])
         assert of(events, "correction") == []
+
+
+def test_a_collected_trick_shown_again_changes_nothing():
+    # Trick 1 is collected, then turned up again (a player asks to see it) for 3 s: four
+    # collected cards in sight at once are that trick, not misreads of cards in play.
+    t1 = [(lying("QS", 0), {"QC": 0.6, "QS": 0.3, "other": 0.1}), sure("7S", 1), sure("8S", 2),
+          sure("9S", 3)]  # fmt: skip
+    shown = [(lying(c, s), {c: 0.9, "AS": 0.08, "other": 0.02})
+             for c, s in (("QC", 0), ("7S", 1), ("8S", 2), ("9S", 3))]  # fmt: skip
+    frames = scripted([(t1, 20), ([], 20), (shown, 45)])
+    pipe = Pipeline(DealSetup(3, HOKUM), BeliefDetector(frames), calibration=CAL,
+                    settings=_settings(False))  # fmt: skip
+    events = run_frames(pipe, ArraySource([cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)))
+    assert [p["card"] for p in of(events, "play")] == ["QC", "7S", "8S", "9S"]
+    assert of(events, "correction") == []
