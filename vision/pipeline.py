@@ -269,9 +269,10 @@ class Pipeline:
         if self.roi is not None:
             dets = self.roi.filter(dets)
         t1 = time.perf_counter()
-        misread = self._note_sightings(frame.index)
+        far = self.tracker.far_from_spot(dets)
+        misread = self._note_sightings(frame.index, dets[far])
         if len(misread):
-            dets = Detections.merge([dets, misread])
+            dets = Detections.merge([dets[~far], misread])
         if self.seats is not None and len(dets):
             dets.seat = np.array([self.seats.locate(c)[0] for c in dets.centres], np.int64)
         self.last_detections = dets
@@ -357,15 +358,20 @@ class Pipeline:
         )
         return attribute(self.seats if centre is not None else None, centre, self.referee.turn)
 
-    def _note_sightings(self, now: int) -> Detections:
-        """Keep the detector's reads of collected cards (``in_sight``) that lie where no
-        accepted card does; one read so, still, for ``conflict_s`` is a conflict. Returns the
-        reads of this frame that the conflict shows to be misreads, as the cards still in play
-        (``rule_out`` without its drop)."""
+    def _note_sightings(self, now: int, far: Detections) -> Detections:
+        """Keep the reads of cards already played that lie where no accepted card does: the
+        detector's reads of collected cards (``in_sight``) and ``far``, reads of cards on the
+        table far from where they lie (``CardTracker.far_from_spot``). One read so, still, for
+        ``conflict_s`` is a conflict. Returns the reads of this frame that the conflict shows to
+        be misreads, as the cards still in play (``rule_out`` without its drop)."""
         out = Detections.empty()
         if not self.settings.resolve_conflicts:
             return out
         seen = getattr(self.detector, "in_sight", None)
+        if seen is None or not len(seen):
+            seen = far
+        elif len(far):
+            seen = Detections.merge([seen, far])
         window = self.tracker.window
         for card in list(self._sightings):
             self._sightings[card] = [x for x in self._sightings[card] if x[0] > now - window]
@@ -383,9 +389,10 @@ class Pipeline:
             if t.state is CardState.ON_TABLE and t.box is not None
         ]
         collected = set(self.tracker.collected())
+        played = collected | set(self.tracker.on_table())
         rows: dict[int, list[int]] = {}
         for i, (box, conf, card) in enumerate(seen):
-            if card not in collected or conf < self.settings.tracker.min_confidence:
+            if card not in played or conf < self.settings.tracker.min_confidence:
                 continue
             if lying and (box_iou(box[None], np.array(lying))[0] >= 0.3).any():
                 continue  # an accepted card lies there: the read is of (or under) it
@@ -410,7 +417,7 @@ class Pipeline:
             and card in rows
             and seen.probs is not None
         ):
-            return read_as_in_play(seen[rows[card]], collected)
+            return read_as_in_play(seen[rows[card]], collected | {card})
         return out
 
     def _sighting_settled(self, items: list[tuple[int, np.ndarray, Any]]) -> bool:
@@ -475,8 +482,12 @@ class Pipeline:
         del self._sightings[card]
         self._sighted_belief.pop(card, None)
         self._sighted_since.pop(card, None)
-        self.tracker.release(card)  # read as itself from now on
-        self.tracker.collect(swap)  # the earlier play's card left with its trick
+        if self.tracker.state(card) is CardState.COLLECTED:
+            self.tracker.release(card)  # read as itself from now on
+            self.tracker.collect(swap)  # the earlier play's card left with its trick
+        else:
+            self.tracker.rename(card, swap)  # it lies where the earlier play was accepted
+        self._uncollected = [swap if c == card else c for c in self._uncollected]
         self._rereferee(now, at)
         return False
 

@@ -55,6 +55,11 @@ class TrackerSettings:
     ghost_on_read: bool = True  # a new card on an accepted card read now is a ghost too
     ghost_s: float = 1.0  # an accepted card read this recently still blocks ghosts on it
     same_spot_iou: float = 0.7  # two cards read on one spot (IoU at least this): keep the surer
+    # A played card does not move until its trick is collected: a read of an accepted card whose
+    # box does not cover the centre where it was accepted is another card read as it (kept in
+    # ``elsewhere``). A hand over it leaves a box on the card, around that centre. False: the
+    # card follows its reads.
+    cards_stay: bool = True
 
     def frames(self, seconds: float, fps: float) -> int:
         return max(1, round(seconds * fps))
@@ -72,6 +77,7 @@ class CardTrack:
     last_seen: int = -1
     accepted_frame: int = -1
     hidden: bool = False
+    accepted_at: tuple[float, float] | None = None  # its centre when accepted
     beliefs: deque = field(default_factory=deque)  # (frame, probs over the 32 cards) per read
     # Every read of its spot from acceptance until it is collected, whatever card it named:
     # the sum of their beliefs and their number (``CardTracker.belief``).
@@ -122,6 +128,7 @@ class CardTracker:
         self.tracks = [CardTrack(c) for c in range(len(CARD_NAMES))]
         self.blobs: list[_Blob] = []
         self.recent: deque = deque()  # (frame, sure reads) of the window: identity votes
+        self.elsewhere = Detections.empty()  # this frame's reads of accepted cards far from them
         self.stats = {"reads": 0, "duplicate": 0, "collected_read": 0, "ghost": 0, "weak": 0,
                       "disputed": 0, "same_spot": 0}  # fmt: skip
 
@@ -168,6 +175,17 @@ class CardTracker:
         """Forget a card (the open card went into a hand and will be played later)."""
         self.tracks[card] = CardTrack(card)
 
+    def rename(self, card: int, new: int) -> None:
+        """An accepted card was another card: ``new`` takes its place (state, spot, belief)
+        and ``card`` is forgotten, free to be read where it really is."""
+        old = self.tracks[card]
+        self.tracks[new] = CardTrack(
+            new, old.state, deque(), old.box, old.first_frame, old.last_seen,
+            old.accepted_frame, old.hidden, old.accepted_at, deque(), old.belief_sum,
+            old.belief_n,
+        )  # fmt: skip
+        self.release(card)
+
     # --- the update -----------------------------------------------------------------------
 
     def update(self, detections: Detections, frame: int, time: float) -> list[TrackEvent]:
@@ -190,6 +208,9 @@ class CardTracker:
             & (detections.confidence < s.min_confidence)
         ]
         read_now: set[int] = set()
+        far = self.far_from_spot(sure)
+        self.elsewhere = sure[far]
+        sure = sure[~far]
         ghosts = self._ghost_mask(sure, frame)
         self.recent.append((frame, sure[~ghosts]))
         while self.recent and self.recent[0][0] <= frame - self.window:
@@ -242,6 +263,9 @@ class CardTracker:
         for t in accepted:
             t.state = CardState.ON_TABLE
             t.accepted_frame = frame
+            if t.box is not None:
+                x1, y1, x2, y2 = (float(v) for v in t.box)
+                t.accepted_at = ((x1 + x2) / 2, (y1 + y2) / 2)
             conf = float(np.mean([r[1] for r in t.reads]))
             ev = self._event("accepted", t, frame, time, conf)
             if t.beliefs:  # what the reads that accepted it believed, for a later dispute
@@ -301,6 +325,20 @@ class CardTracker:
             mine += int((hit & same).sum())
             other += int((hit & ~same).sum())
         return mine >= share * (mine + other)
+
+    def far_from_spot(self, sure: Detections) -> np.ndarray:
+        """Mask of the reads of accepted cards whose box does not cover the centre where the
+        card was accepted (``cards_stay``): ``update`` keeps them apart, in ``elsewhere``."""
+        mask = np.zeros(len(sure), bool)
+        if not self.settings.cards_stay:
+            return mask
+        for i, cls in enumerate(sure.class_id):
+            t = self.tracks[cls]
+            if t.state is CardState.ON_TABLE and t.accepted_at is not None:
+                cx, cy = t.accepted_at
+                x1, y1, x2, y2 = sure.xyxy[i]
+                mask[i] = not (x1 <= cx <= x2 and y1 <= cy <= y2)
+        return mask
 
     def _ghost_mask(self, sure: Detections, sure_frame: int) -> np.ndarray:
         """New cards read where an accepted card lay a moment ago but is not read now: misreads

@@ -556,3 +556,25 @@ def test_a_collected_trick_shown_again_changes_nothing():
     events = run_frames(pipe, ArraySource([cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)))
     assert [p["card"] for p in of(events, "play")] == ["QC", "7S", "8S", "9S"]
     assert of(events, "correction") == []
+
+
+def test_a_card_on_the_table_read_again_elsewhere_renames_the_earlier_play_it_doubted():
+    # Trick 1's lead QS is read as QC (with doubt). Trick 1 still lies, complete and not yet
+    # collected, when seat 0 (its winner) leads the real QC beside it: QC is on the table, so
+    # a sure read of it where it does not lie is another card, or the earlier read was wrong.
+    t1 = [(lying("QS", 0), {"QC": 0.6, "QS": 0.3, "other": 0.1}), sure("7S", 1), sure("8S", 2),
+          sure("9S", 3)]  # fmt: skip
+    qc = (lying("QC", 0, r=0.7), {"QC": 0.9, "QS": 0.04, "other": 0.06})
+    frames = scripted([(t1, 20), ([*t1, qc], 40), ([qc], 20)])
+    for on in (True, False):
+        settings = dataclasses.replace(_settings(False), resolve_conflicts=on)
+        pipe = Pipeline(DealSetup(3, HOKUM), BeliefDetector(frames), calibration=CAL,
+                        settings=settings)  # fmt: skip
+        events = run_frames(pipe, ArraySource([cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)))
+        fixes = [(c["card"], c["replaces"], c["by"]) for c in of(events, "correction")]
+        cards = [t["cards"] for t in pipe.record["tricks"]]
+        if on:
+            assert fixes == [("QS", "QC", "conflict")]
+            assert cards == [["QS", "7S", "8S", "9S"], ["QC"]]
+        else:
+            assert fixes == [] and cards == [["QC", "7S", "8S", "9S"]]

@@ -188,3 +188,20 @@ def test_a_lying_cards_belief_counts_every_read_of_its_spot_whatever_it_names():
     t.collect(qc)
     assert t.belief(qc) is not None  # kept: a later read of QC is weighed against it
     assert t.belief(Card.parse("7H").index) is None
+
+
+def test_cards_stay_where_they_were_accepted_a_read_elsewhere_is_another_card():
+    t = CardTracker()
+    qc = Card.parse("QC").index
+    feed(t, [dets(("QC", (200, 200), 0.9))] * 6)
+    assert t.state(qc) is CardState.ON_TABLE
+    # A hand over it: the box shrinks to the visible part, still around the accepted centre.
+    feed(t, [Detections(np.array([[175, 180, 215, 242]]), np.array([0.9]), np.array([qc]))], 6)
+    assert len(t.elsewhere) == 0 and t.tracks[qc].last_seen == 6
+    # Read 90 px away (the box no longer covers that centre): another card read as QC.
+    feed(t, [dets(("QC", (200, 290), 0.9))] * 3, start=7)
+    assert t.elsewhere.names == ["QC"] and t.tracks[qc].last_seen == 6
+    assert t.tracks[qc].box[1] == 180  # it has not moved
+    off = CardTracker(TrackerSettings(cards_stay=False))
+    feed(off, [dets(("QC", (200, 200), 0.9))] * 6 + [dets(("QC", (200, 290), 0.9))] * 3)
+    assert len(off.elsewhere) == 0 and off.tracks[qc].last_seen == 8
