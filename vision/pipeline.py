@@ -843,8 +843,26 @@ class Pipeline:
         old = self.referee.violations
         before = {json.dumps(v.to_json(), sort_keys=True) for v in old}
         self.referee = self._new_referee()
-        for p in self.plays:
-            self.referee.push_index(p.card, p.seat)
+        hold = self.settings.hold_s * self.fps
+        plays: list[Play] = []
+        for trick in sorted({p.trick for p in self.plays}):
+            rest = [p for p in self.plays if p.trick == trick]
+            while rest:
+                # As live (``_flush``): of cards played within the hold time of each other, the
+                # one at the seat on turn goes first; a correction can change whose turn it is.
+                turn = self.referee.turn
+                k = next(
+                    (
+                        i
+                        for i, p in enumerate(rest)
+                        if p.seat == turn and p.frame - rest[0].frame <= hold
+                    ),
+                    0,
+                )
+                p = rest.pop(k)
+                self.referee.push_index(p.card, p.seat)
+                plays.append(p)
+        self.plays = plays
         now = {json.dumps(v.to_json(), sort_keys=True) for v in self.referee.violations}
         for v in old:
             if json.dumps(v.to_json(), sort_keys=True) not in now:

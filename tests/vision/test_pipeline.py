@@ -578,3 +578,25 @@ def test_a_card_on_the_table_read_again_elsewhere_renames_the_earlier_play_it_do
             assert cards == [["QS", "7S", "8S", "9S"], ["QC"]]
         else:
             assert fixes == [] and cards == [["QC", "7S", "8S", "9S"]]
+
+
+def test_a_rename_that_changes_a_tricks_winner_replays_the_next_trick_in_turn_order():
+    # Trick 1: seat 1's QS is read as QC (with doubt), so seat 3's 9S seems to win it, and
+    # trick 2's four cards, laid at once, are played in turn from seat 3. The real QC, led by
+    # seat 1 in trick 3, renames trick 1's card: QS wins trick 1, seat 1 led trick 2, and the
+    # cards laid together are refereed in turn from seat 1 (no out of turn stands).
+    t1 = [sure("7S", 0), (lying("QS", 1), {"QC": 0.6, "QS": 0.3, "other": 0.1}), sure("8S", 2),
+          sure("9S", 3)]  # fmt: skip
+    t2 = [sure("8D", 0), sure("10D", 1), sure("JD", 2), sure("7D", 3)]
+    qc = (lying("QC", 1), {"QC": 0.9, "QS": 0.04, "other": 0.06})
+    frames = scripted([(t1, 20), ([], 9), (t2, 20), ([], 9), ([qc], 40)])
+    pipe = Pipeline(DealSetup(3, HOKUM), BeliefDetector(frames), calibration=CAL,
+                    settings=_settings(False))  # fmt: skip
+    events = run_frames(pipe, ArraySource([cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)))
+    assert [(c["card"], c["replaces"]) for c in of(events, "correction")] == [("QS", "QC")]
+    tricks = pipe.record["tricks"]
+    assert tricks[0] == {"cards": ["7S", "QS", "8S", "9S"], "seats": [0, 1, 2, 3]}
+    assert tricks[1] == {"cards": ["10D", "JD", "7D", "8D"], "seats": [1, 2, 3, 0]}
+    assert tricks[2] == {"cards": ["QC"], "seats": [1]}
+    assert standing_violations(events) == [] and pipe.referee.violations == []
+    assert ruling_json(parse_deal_record(pipe.record)) == pipe.ruling()
