@@ -150,9 +150,15 @@ def build_real_samples(out: Path, root: Path, outline: Path, repeats: int = 2) -
 
 
 def build_samples(
-    out: Path, scenes: int, seed: int = 31, workers: int = 2, progress: bool = True
+    out: Path,
+    scenes: int,
+    seed: int = 31,
+    workers: int = 2,
+    progress: bool = True,
+    leave_out: tuple[str, ...] = (),
 ) -> dict:
-    """Write ``out/outline.npy``, ``quad.npy``, ``index.npy``, ``card.npy`` and a summary."""
+    """Write ``out/outline.npy``, ``quad.npy``, ``index.npy``, ``card.npy`` and a summary;
+    ``leave_out``: training designs kept out of the scenes (tuning designs)."""
     from datasets import art
 
     art.ensure_art(art.available_decks(holdout=False), progress=progress)
@@ -161,7 +167,7 @@ def build_samples(
     t0 = time.time()
     jobs = [dict(seed=seed, i=i) for i in range(scenes)]
     shown = ("corners", lambda: f"{len(acc['outline'])} cards") if progress else None
-    for got in scene_pool(scene_samples, jobs, workers, progress=shown):
+    for got in scene_pool(scene_samples, jobs, workers, leave_out, progress=shown):
         for key, v in got.items():
             acc[key] += v
     np.save(out / "outline.npy", np.stack(acc["outline"]))
@@ -174,6 +180,7 @@ def build_samples(
         "other": int(sum(c == OTHER for c in acc["card"])),
         "scenes": scenes,
         "seed": seed,
+        "left_out": sorted(leave_out),
         "quad_spread": QUAD_SPREAD,
         "seconds": round(time.time() - t0, 1),
     }

@@ -175,6 +175,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="index only: the exported outline network that cuts the real photos' corners",
     )
     c.add_argument("--scenes", type=int, default=12000, help="synthetic scenes to cut from")
+    c.add_argument(
+        "--leave-out",
+        default="",
+        help="comma-separated training designs kept out of the synthetic samples (tuning "
+        "designs, as train-reader --leave-out)",
+    )
     c.add_argument("--seed", type=int, default=31, help="seed of those scenes")
     c.add_argument("--out", type=Path, default=None, help="default runs/<network>")
     c.add_argument("--from", dest="weights", type=Path, default=None, help="start from these")
@@ -553,11 +559,30 @@ def _train_corners(args) -> int:
     for path, what in ((args.resume, "--resume"), (args.weights, "--from")):
         if path is not None and not path.exists():
             raise CliError(f"{what} {path}: no such checkpoint")
+    from datasets import art
+
+    try:
+        leave_out = tuple(d.name for d in art.training_designs(
+            n.strip() for n in args.leave_out.split(",") if n.strip()
+        ))  # fmt: skip
+    except ValueError as exc:
+        raise CliError(f"--leave-out: {exc}") from None
     folders = args.data or [ROOT / "runs" / "corner-data"]
+    for folder in folders:
+        summary = folder / "summary.json"
+        if (folder / "card.npy").exists() and summary.exists():
+            cut = json.loads(summary.read_text()).get("left_out", [])
+            if sorted(cut) != sorted(leave_out):
+                raise CliError(
+                    f"--data {folder}: its samples leave out {cut or 'no design'}, not "
+                    f"{list(leave_out) or 'no design'}; use another --data folder"
+                )
     for k, folder in enumerate(folders):
         if not (folder / "card.npy").exists():
             print(f"[corners] cutting samples from {args.scenes} scenes into {folder}", flush=True)
-            corner_training.build_samples(folder, args.scenes, seed=args.seed + k)
+            corner_training.build_samples(
+                folder, args.scenes, seed=args.seed + k, leave_out=leave_out
+            )
     real = _real_photos(args.real) if args.network == "index" else None
     if real is not None:
         if not args.outline.exists():

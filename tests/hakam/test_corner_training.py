@@ -187,3 +187,29 @@ def test_train_corners_refuses_real_samples_cut_along_another_outline(tmp_path):
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
     assert "was cut along another outline network" in r.stderr
     assert sorted(p.name for p in (tmp_path / "d-real").iterdir()) == ["summary.json"]
+
+
+def test_train_corners_leaves_tuning_designs_out_and_refuses_samples_cut_otherwise(tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+
+    def run(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "hakam", "model", "train-corners", "index", "--real", "none",
+             "--data", str(tmp_path), *args],
+            capture_output=True, text=True, cwd=root, timeout=120,
+        )  # fmt: skip
+
+    r = run("--leave-out", "kennard")
+    assert r.returncode == 2 and r.stderr.strip().splitlines()[-1].endswith(
+        "--leave-out: kennard is a hold-out design (evaluation only)"
+    )
+    np.save(tmp_path / "card.npy", np.zeros(1, np.int16))
+    (tmp_path / "summary.json").write_text(json.dumps({"left_out": ["anglo"]}))
+    r = run()
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+    assert "its samples leave out ['anglo'], not no design" in r.stderr
