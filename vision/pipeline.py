@@ -135,8 +135,9 @@ class PipelineSettings:
     # Cards collected with their trick cannot be in sight: the detector is told, and a box it
     # would have read as one of them is read as the likeliest card still in play.
     rule_out_collected: bool = True
-    # A card collected with its trick read again, lying still where no card is accepted: one of
-    # the two reads is wrong (the deck holds each card once). The likelier way out by both reads'
+    # A card already played (collected with its trick, or lying elsewhere: ``cards_stay``) read
+    # again, lying still where no card is accepted: one of the two reads is wrong (the deck
+    # holds each card once). The likelier way out by both reads'
     # beliefs is taken: the earlier play becomes its next likeliest card still unplayed (a
     # correction "by" "conflict", refereed again) and the new card is read as itself; or, when
     # the new read is the likelier misread, it is read as the cards still in play (or, read so
@@ -216,7 +217,7 @@ class Pipeline:
         # then can be its cards; later ones wait.
         self._gap_trick: int | None = None
         self._gap_frame = -1
-        # Collected cards read again where no accepted card lies: card -> recent sightings
+        # Played cards read again where no accepted card lies: card -> recent sightings
         # (frame, box, belief); settled ones hold the deal and are weighed (``_conflict``).
         self._sightings: dict[int, list[tuple[int, np.ndarray, np.ndarray | None]]] = {}
         self._sighted_belief: dict[int, tuple[np.ndarray, int]] = {}  # since first sighted
@@ -432,9 +433,10 @@ class Pipeline:
         return int(near.sum()) >= s.rest_reads
 
     def _conflict(self, card: int, items: list[tuple[int, np.ndarray, Any]], now: int) -> bool:
-        """A collected ``card`` lies on the table again: weigh the earlier read against this
-        one and take the likelier way out (see ``PipelineSettings.resolve_conflicts``). True
-        when the new read is the misread: it is to be read as the cards still in play."""
+        """A ``card`` already played (collected, or lying elsewhere) is read again: weigh the
+        earlier read against this one and take the likelier way out (see
+        ``PipelineSettings.resolve_conflicts``). True when the new read is the misread: it is
+        to be read as the cards still in play."""
         play = next((p for p in self.plays if p.card == card), None)
         if play is None:
             return False
@@ -446,10 +448,10 @@ class Pipeline:
         if play.source == "camera" and earlier is not None and now_belief is not None:
             swap = conflict_swap(earlier, now_belief, card, self._possible())
         if swap is None:
-            collected = list(self.tracker.collected())
+            gone = sorted(set(self.tracker.collected()) | {card})
             if now_belief is not None:
-                rest = 1.0 - float(now_belief[collected].sum())
-                others = np.delete(now_belief, collected)
+                rest = 1.0 - float(now_belief[gone].sum())
+                others = np.delete(now_belief, gone)
                 if len(others) and others.max() >= self.settings.tracker.min_confidence * rest:
                     return True  # read surely as a card in play once the collected are out
             if card not in self._conflicts_said:
