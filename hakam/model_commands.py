@@ -571,12 +571,15 @@ def _train_corners(args) -> int:
     for folder in folders:
         summary = folder / "summary.json"
         if (folder / "card.npy").exists() and summary.exists():
-            cut = json.loads(summary.read_text()).get("left_out", [])
-            if sorted(cut) != sorted(leave_out):
+            info = json.loads(summary.read_text())
+            cut = info.get("left_out", [])
+            if "real" not in info and sorted(cut) != sorted(leave_out):  # photos have no design
                 raise CliError(
                     f"--data {folder}: its samples leave out {cut or 'no design'}, not "
                     f"{list(leave_out) or 'no design'}; use another --data folder"
                 )
+    if args.epochs < 1:
+        raise CliError(f"--epochs {args.epochs}: must be at least 1")
     for k, folder in enumerate(folders):
         if not (folder / "card.npy").exists():
             print(f"[corners] cutting samples from {args.scenes} scenes into {folder}", flush=True)

@@ -213,3 +213,9 @@ def test_train_corners_leaves_tuning_designs_out_and_refuses_samples_cut_otherwi
     r = run()
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
     assert "its samples leave out ['anglo'], not no design" in r.stderr
+    # Real photos have no deck design: a folder of them goes with any --leave-out.
+    (tmp_path / "summary.json").write_text(json.dumps({"real": "rf100"}))
+    r = run("--leave-out", "anglo", "--epochs", "0")
+    assert r.returncode == 2 and r.stderr.strip().splitlines() == [
+        "hakam: error: --epochs 0: must be at least 1"
+    ]
