@@ -487,14 +487,7 @@ def _train_reader(args) -> int:
     for flag, value in (("--court-swap", args.court_swap), ("--disguise", args.disguise)):
         if not 0.0 <= value <= 1.0:
             raise CliError(f"{flag} {value}: must be between 0 and 1")
-    from datasets import art
-
-    try:
-        leave_out = tuple(d.name for d in art.training_designs(
-            n.strip() for n in args.leave_out.split(",") if n.strip()
-        ))  # fmt: skip
-    except ValueError as exc:
-        raise CliError(f"--leave-out: {exc}") from None
+    leave_out = _leave_out(args.leave_out)
     summary = args.data / "summary.json"
     if (args.data / "crops.npy").exists() and summary.exists():
         cut = json.loads(summary.read_text()).get("left_out", [])
@@ -548,6 +541,19 @@ def _train_reader(args) -> int:
     return 0
 
 
+def _leave_out(text: str) -> tuple[str, ...]:
+    """The training designs named in ``--leave-out`` (tuning designs); one-line errors."""
+    from datasets import art
+    from hakam.cli import CliError
+
+    try:
+        return tuple(d.name for d in art.training_designs(
+            n.strip() for n in text.split(",") if n.strip()
+        ))  # fmt: skip
+    except ValueError as exc:
+        raise CliError(f"--leave-out: {exc}") from None
+
+
 def _train_corners(args) -> int:
     from hakam import corner_training
     from hakam.cli import CliError
@@ -559,14 +565,7 @@ def _train_corners(args) -> int:
     for path, what in ((args.resume, "--resume"), (args.weights, "--from")):
         if path is not None and not path.exists():
             raise CliError(f"{what} {path}: no such checkpoint")
-    from datasets import art
-
-    try:
-        leave_out = tuple(d.name for d in art.training_designs(
-            n.strip() for n in args.leave_out.split(",") if n.strip()
-        ))  # fmt: skip
-    except ValueError as exc:
-        raise CliError(f"--leave-out: {exc}") from None
+    leave_out = _leave_out(args.leave_out)
     folders = args.data or [ROOT / "runs" / "corner-data"]
     for folder in folders:
         summary = folder / "summary.json"
