@@ -54,16 +54,37 @@ def conflict_swap(
     return None
 
 
-def read_as_in_play(seen: Detections, collected: Collection[int]) -> Detections:
-    """Reads of collected cards that are not them: each box named as its likeliest card not
-    collected, with that card's share of what is left (as ``vision.reader.rule_out``)."""
-    idx = np.fromiter(collected, np.int64)
-    probs = seen.probs.copy()  # type: ignore[union-attr]
+def best_in_play(probs: np.ndarray, gone: Collection[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Each belief row's likeliest card not in ``gone`` and that card's share of what is left
+    (as ``vision.reader.rule_out``, without its drop)."""
+    probs = np.atleast_2d(probs)
+    idx = np.fromiter(gone, np.int64)
     rest = np.clip(1.0 - probs[:, idx].sum(1), 1e-9, None)
-    probs[:, idx] = 0.0
-    best = probs.argmax(1)
-    conf = probs[np.arange(len(best)), best] / rest
+    p = probs.copy()
+    p[:, idx] = 0.0
+    best = p.argmax(1)
+    return best, p[np.arange(len(best)), best] / rest
+
+
+def read_as_in_play(seen: Detections, gone: Collection[int]) -> Detections:
+    """Reads of cards already played that are not them: each box named as its likeliest card
+    not in ``gone``, with that card's share of what is left (``best_in_play``)."""
+    best, conf = best_in_play(seen.probs, gone)  # type: ignore[arg-type]
     return Detections(seen.xyxy, conf, best, probs=seen.probs)
+
+
+@dataclass
+class _Sighting:
+    """Reads of one card already played, lying where no accepted card does (``_conflict``)."""
+
+    since: int  # first frame of this run of sightings
+    items: list[tuple[int, np.ndarray]] = field(default_factory=list)  # (frame, box) in window
+    total: np.ndarray | None = None  # sum of the reads' beliefs since ``since``
+    n: int = 0
+    settled: bool = False  # read still for a vote window (as of the last frame seen)
+
+    def belief(self) -> np.ndarray | None:
+        return None if self.total is None else self.total / self.n
 
 
 class PipelineError(ValueError):
@@ -159,7 +180,6 @@ class Play:
     source: str  # "camera" or "correction"
     evidence: str | None = None
     box: tuple[float, ...] | None = None
-    probs: np.ndarray | None = None  # the reads' belief over the 32 cards when it was accepted
 
 
 def profile_json(profile: RuleProfile) -> Any:
@@ -217,11 +237,9 @@ class Pipeline:
         # then can be its cards; later ones wait.
         self._gap_trick: int | None = None
         self._gap_frame = -1
-        # Played cards read again where no accepted card lies: card -> recent sightings
-        # (frame, box, belief); settled ones hold the deal and are weighed (``_conflict``).
-        self._sightings: dict[int, list[tuple[int, np.ndarray, np.ndarray | None]]] = {}
-        self._sighted_belief: dict[int, tuple[np.ndarray, int]] = {}  # since first sighted
-        self._sighted_since: dict[int, int] = {}  # card -> first frame of its sightings
+        # Played cards read again where no accepted card lies; settled ones hold the deal and
+        # are weighed (``_conflict``).
+        self._sightings: dict[int, _Sighting] = {}
         self._conflicts_said: set[int] = set()
         self.timings: dict[str, float] = {"detect": 0.0, "track": 0.0, "referee": 0.0}
         self.frames = 0
@@ -369,18 +387,13 @@ class Pipeline:
         if not self.settings.resolve_conflicts:
             return out
         seen = getattr(self.detector, "in_sight", None)
-        if seen is None or not len(seen):
-            seen = far
-        elif len(far):
-            seen = Detections.merge([seen, far])
+        seen = far if seen is None else Detections.merge([seen, far])
         window = self.tracker.window
-        for card in list(self._sightings):
-            self._sightings[card] = [x for x in self._sightings[card] if x[0] > now - window]
-            if not self._sightings[card]:
+        for card, s in list(self._sightings.items()):
+            s.items = [x for x in s.items if x[0] > now - window]
+            if not s.items:
                 del self._sightings[card]
-                self._sighted_belief.pop(card, None)
-                self._sighted_since.pop(card, None)
-        if seen is None or not len(seen):
+        if not len(seen):
             return out
         if self.roi is not None:
             seen = self.roi.filter(seen)
@@ -397,18 +410,17 @@ class Pipeline:
                 continue
             if lying and (box_iou(box[None], np.array(lying))[0] >= 0.3).any():
                 continue  # an accepted card lies there: the read is of (or under) it
-            belief = None if seen.probs is None else seen.probs[i]
             rows.setdefault(card, []).append(i)
-            self._sightings.setdefault(card, []).append((now, box.copy(), belief))
-            self._sighted_since.setdefault(card, now)
-            if belief is not None:
-                total, n = self._sighted_belief.get(card, (np.zeros_like(belief), 0))
-                self._sighted_belief[card] = (total + belief, n + 1)
+            s = self._sightings.setdefault(card, _Sighting(now))
+            s.items.append((now, box.copy()))
+            if seen.probs is not None:
+                s.total = seen.probs[i] if s.total is None else s.total + seen.probs[i]
+                s.n += 1
         long = self.settings.conflict_s * self.fps
+        for s in self._sightings.values():
+            s.settled = self._sighting_settled(s.items)
         lasting = [
-            card
-            for card, items in self._sightings.items()
-            if now - self._sighted_since[card] >= long and self._sighting_settled(items)
+            card for card, s in self._sightings.items() if now - s.since >= long and s.settled
         ]
         if len(lasting) != 1:
             return out  # none; or several collected cards shown again (a trick looked at)
@@ -421,18 +433,18 @@ class Pipeline:
             return read_as_in_play(seen[rows[card]], collected | {card})
         return out
 
-    def _sighting_settled(self, items: list[tuple[int, np.ndarray, Any]]) -> bool:
+    def _sighting_settled(self, items: list[tuple[int, np.ndarray]]) -> bool:
         """As the tracker accepts a card: enough reads in the window, the latest ones still."""
         s = self.settings.tracker
         if len(items) < self.tracker.votes_needed:
             return False
-        centres = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for _, b, _ in items])
+        centres = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for _, b in items])
         last = items[-1][1]
         diag = float(np.hypot(last[2] - last[0], last[3] - last[1]))
         near = np.linalg.norm(centres - centres[-1], axis=1) <= s.rest_fraction * diag
         return int(near.sum()) >= s.rest_reads
 
-    def _conflict(self, card: int, items: list[tuple[int, np.ndarray, Any]], now: int) -> bool:
+    def _conflict(self, card: int, sighting: _Sighting, now: int) -> bool:
         """A ``card`` already played (collected, or lying elsewhere) is read again: weigh the
         earlier read against this one and take the likelier way out (see
         ``PipelineSettings.resolve_conflicts``). True when the new read is the misread: it is
@@ -440,23 +452,19 @@ class Pipeline:
         play = next((p for p in self.plays if p.card == card), None)
         if play is None:
             return False
-        total, n = self._sighted_belief.get(card, (None, 0))
-        now_belief = None if total is None else total / n
+        now_belief = sighting.belief()
         swap = None
         earlier = self.tracker.belief(card)
-        earlier = play.probs if earlier is None else earlier
         if play.source == "camera" and earlier is not None and now_belief is not None:
             swap = conflict_swap(earlier, now_belief, card, self._possible())
         if swap is None:
-            gone = sorted(set(self.tracker.collected()) | {card})
             if now_belief is not None:
-                rest = 1.0 - float(now_belief[gone].sum())
-                others = np.delete(now_belief, gone)
-                if len(others) and others.max() >= self.settings.tracker.min_confidence * rest:
-                    return True  # read surely as a card in play once the collected are out
+                _, share = best_in_play(now_belief, set(self.tracker.collected()) | {card})
+                if share[0] >= self.settings.tracker.min_confidence:
+                    return True  # read surely as a card in play once the cards played are out
             if card not in self._conflicts_said:
                 self._conflicts_said.add(card)
-                box = items[-1][1]
+                box = sighting.items[-1][1]
                 seat = None
                 if self.seats is not None:
                     s, _, clear = self.seats.locate(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
@@ -482,8 +490,6 @@ class Pipeline:
         self._log_correction(item, now, at)
         play.card, play.source = swap, "conflict"
         del self._sightings[card]
-        self._sighted_belief.pop(card, None)
-        self._sighted_since.pop(card, None)
         if self.tracker.state(card) is CardState.COLLECTED:
             self.tracker.release(card)  # read as itself from now on
             self.tracker.collect(swap)  # the earlier play's card left with its trick
@@ -506,9 +512,7 @@ class Pipeline:
         if self.seats is None or not self.settings.hold_s:
             return
         sighted = [
-            items[-1][1]
-            for items in self._sightings.values()
-            if items[-1][0] == now and self._sighting_settled(items)
+            s.items[-1][1] for s in self._sightings.values() if s.items[-1][0] == now and s.settled
         ]
         for box in self.tracker.unplaced(now) + sighted:
             seat, _, clear = self.seats.locate(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
@@ -632,7 +636,7 @@ class Pipeline:
         evidence = self._save_crop(frame, ev, attr.seat)
         at = max(frame.index, self._now)  # a held card is played when it is released
         self._play(card, attr.seat, at, frame.time + (at - frame.index) / self.fps,
-                   "camera", evidence, ev.box, ev.detail.get("probs"), extra={
+                   "camera", evidence, ev.box, extra={
             "confidence": ev.confidence,
             "position_seat": attr.by_position,
             "position_clear": attr.clear,
@@ -649,13 +653,12 @@ class Pipeline:
         source: str,
         evidence: str | None,
         box: tuple[float, ...] | None,
-        probs: np.ndarray | None = None,
         extra: dict[str, Any] | None = None,
     ) -> None:
         trick = self.referee.trick_number
         expected = self.referee.turn
         new = self.referee.push_index(card, seat)
-        self.plays.append(Play(trick, seat, card, frame, at, source, evidence, box, probs))
+        self.plays.append(Play(trick, seat, card, frame, at, source, evidence, box))
         self._emit(
             event(
                 "play",

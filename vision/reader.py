@@ -176,10 +176,10 @@ def collected_in_sight(
     idx = np.fromiter(ruled_out, np.int64)
     if not len(idx) or not len(boxes):
         return Detections.empty()
-    raw = np.asarray(probs, np.float32).reshape(len(boxes), -1)[:, : len(CARD_NAMES)]
-    drop = raw[:, idx].sum(1) >= max_share
+    drop = ~rule_out(probs, idx, max_share)[0]
     if not drop.any():
         return Detections.empty()
+    raw = np.asarray(probs, np.float32).reshape(len(boxes), -1)[:, : len(CARD_NAMES)]
     best = idx[raw[drop][:, idx].argmax(1)]
     return Detections(boxes[drop].astype(np.float32), raw[drop, best], best, probs=raw[drop])
 

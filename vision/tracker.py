@@ -267,12 +267,10 @@ class CardTracker:
                 x1, y1, x2, y2 = (float(v) for v in t.box)
                 t.accepted_at = ((x1 + x2) / 2, (y1 + y2) / 2)
             conf = float(np.mean([r[1] for r in t.reads]))
-            ev = self._event("accepted", t, frame, time, conf)
             if t.beliefs:  # what the reads that accepted it believed, for a later dispute
-                ev.detail["probs"] = np.mean([b for _, b in t.beliefs], axis=0)
                 t.belief_sum = np.sum([b for _, b in t.beliefs], axis=0)
                 t.belief_n = len(t.beliefs)
-            first.append(ev)
+            first.append(self._event("accepted", t, frame, time, conf))
         events = first + events
         self._spot_beliefs(detections, {t.card for t in accepted})
         events += self._uncertain(weak, sure, frame, time)
