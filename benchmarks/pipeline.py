@@ -182,7 +182,9 @@ def accuracy(args: argparse.Namespace) -> None:
         right += ok
         wrong += len(set(got) - set(truth))
         whole += ok == len(truth)
-        named += sum(e["type"] == "correction" and e.get("by") == "elimination" for e in events)
+        named += sum(
+            e["type"] == "correction" and e.get("by") in ("elimination", "rules") for e in events
+        )
         renamed += sum(e["type"] == "correction" and e.get("by") == "conflict" for e in events)
         withdrawn += sum(e["type"] == "withdrawn" for e in events)
         tally = per_deck.setdefault(str(rendered.deck), [0, 0])
@@ -211,7 +213,8 @@ def accuracy(args: argparse.Namespace) -> None:
         f"cards with right seat and trick {right}/{cards} ({share:.2f}%), "
         f"trick winners {winners_ok}/{tricks}, violations reported {viol_ok}/{viol_n} "
         f"(and {spurious} that did not happen; {withdrawn} more withdrawn after a correction), "
-        f"wrong plays {wrong}, deals read whole {whole}, cards named by elimination {named}, "
+        f"wrong plays {wrong}, deals read whole {whole}, "
+        f"cards not read named by elimination or the rules {named}, "
         f"plays renamed when their card was read again {renamed}; "
         + ", ".join(f"{d} {r}/{n}" for d, (r, n) in per_deck.items())
     )

@@ -775,7 +775,11 @@ class LiveController(Observable):
             if n.status == "open" and n.seat == e.get("seat") and n.deal == self._deal_no(e):
                 # A card the pipeline named as the only one left is not a person's correction.
                 by = e.get("by")
-                status = {"elimination": "eliminated", "conflict": "renamed"}.get(by, "corrected")
+                status = {
+                    "elimination": "eliminated",
+                    "rules": "deduced",
+                    "conflict": "renamed",
+                }.get(by, "corrected")
                 n.status, n.card = status, str(e["card"])
                 self.sheet.store.decide_warning(n.id, status, {"card": n.card})
 

@@ -129,6 +129,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "status_open": ("open", "قائم"),
     "status_corrected": ("corrected", "مصحّح"),
     "status_eliminated": ("the only card left", "الورقة الباقية الوحيدة"),
+    "status_deduced": (
+        "of the cards left, the only one that breaks no rule",
+        "من الأوراق الباقية، الوحيدة التي لا تخالف القواعد",
+    ),
     # dispute
     "pick_deal": ("Deal", "الجولة"),
     "pick_trick": ("Trick", "الأكلة"),

@@ -173,7 +173,8 @@ class MatchStore:
 
     def decide_warning(self, warning_id: int, status: str, extra: dict[str, Any] | None = None):
         """Record how a warning was decided: accepted, dismissed, corrected, eliminated,
-        renamed (its card seen again) or withdrawn (a correction showed the ruling wrong)."""
+        deduced (named by the rules), renamed (its card seen again) or withdrawn (a correction
+        showed the ruling wrong)."""
         with self._db:
             if extra:
                 row = self._db.execute(

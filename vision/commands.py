@@ -37,7 +37,10 @@ def _print_event(ev: dict[str, Any], headless: bool) -> None:
     elif kind == "open_card":
         print(f"open card {ev['card']}", flush=True)
     elif kind == "correction":
-        why = " (the only card not read)" if ev.get("by") == "elimination" else ""
+        why = {
+            "elimination": " (the only card not read)",
+            "rules": " (of the cards not read, the only one that breaks no rule)",
+        }.get(ev.get("by"), "")
         print(f"correction: {ev['card']} by seat {ev['seat']}{why}", flush=True)
     elif kind == "score":
         print(f"score: {ev.get('result')} (card points {ev.get('card_points')})", flush=True)

@@ -8,6 +8,7 @@ of the frame for every accepted card: ``hakam referee`` on that record gives the
 
 from __future__ import annotations
 
+import copy
 import json
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator
@@ -33,6 +34,9 @@ from vision.zones import PolygonZone
 # The earlier play is renamed only if its reads gave the new name at least this belief: two sure
 # reads of one card with no doubt in the earlier one leave the decision to a person.
 CONFLICT_FLOOR = 0.05
+# At the end of a deal, up to this many cards not read are named by the rules (each way of
+# placing them is played out on a copy of the deal): more would be a guess among many ways.
+DEDUCE_MAX = 3
 
 
 def conflict_swap(
@@ -144,10 +148,15 @@ class PipelineSettings:
     # than a player out of turn); out of turn then needs a person's correction to be ruled.
     assume_missed: bool = False
     # Every one of the 32 cards is played in a deal: once all but one have been read, the card
-    # the deal waits for can only be that one, and is played as a correction "by elimination".
-    # Off by default: it is right only if every other read is, and one misread earlier in the
-    # deal makes the "only card left" the wrong one (2 of 3 on the 20 hold-out deals, 2026-11-30).
-    name_by_elimination: bool = False
+    # the deal waits for can only be that one, and is played as a correction "by" "elimination"
+    # (also the deal's last card when the clip ends without it being read: it is forced). At the
+    # end of the clip, with two or three cards not read, each way of placing them is played out
+    # and the one way where no card not read takes part in a violation is taken (corrections
+    # "by" "rules"; a misread elsewhere is likelier than a revoke; none or several such ways:
+    # a person decides). Both are in the record's note. Sound only if every other read is
+    # right: on the 20 hold-out deals (2026-11-30, with the conflict checks) it named 5 cards,
+    # all right (before those checks, off: 1 of 3).
+    name_by_elimination: bool = True
     # An unfinished trick whose every card has been unread this long when the next card is
     # accepted was swept off the table with its missing card unread (the reader never named it
     # surely): the new card belongs to a later trick, and the deal waits for the missing one
@@ -540,7 +549,7 @@ class Pipeline:
                 if k is not None:
                     self._push_camera(*self._held.pop(k))
                     continue
-                if self._name_by_elimination(turn):
+                if self._name_by_elimination(turn, final):
                     continue
                 self._say_stalled(turn)
                 return
@@ -561,7 +570,7 @@ class Pipeline:
                     return
                 since = self.plays[-1].frame if self.plays else 0
                 if self._unexplained[turn] > since or self.settings.assume_missed:
-                    if self._name_by_elimination(turn):
+                    if self._name_by_elimination(turn, final):
                         continue
                     self._say_stalled(turn)
                     return
@@ -585,18 +594,60 @@ class Pipeline:
         self._swept(trick)
         return True
 
-    def _name_by_elimination(self, seat: int) -> bool:
+    def _name_by_elimination(self, seat: int, final: bool = False) -> bool:
         """Play the one card not yet read for ``seat`` when the other 31 have all been read
         (played or held): a deal plays all 32 cards, so the card the deal waits for is that one.
-        It goes into the record as a correction ``by`` "elimination", so a dispute can see it."""
+        At the end of the clip (``final``), with up to ``DEDUCE_MAX`` cards not read, the one
+        whose way of playing out (``_breaks_no_rule``) breaks no rule where a card not read
+        takes part: a way that does is likelier a misread elsewhere than a revoke, and several
+        clean ways are left to a person. It goes into the record as a correction, so a dispute
+        can see it."""
         if not self.settings.name_by_elimination:
             return False
         seen = {p.card for p in self.plays} | {int(e.card) for e, _ in self._held}  # type: ignore[arg-type]
         left = [c for c in range(len(CARD_NAMES)) if c not in seen]
-        if len(left) != 1:
+        if not left or len(left) > (DEDUCE_MAX if final else 1):
             return False
-        self._name_unread(left[0], seat, self._now, "elimination")
+        if len(left) == 1:
+            self._name_unread(left[0], seat, self._now, "elimination")
+            return True
+        clean = [c for c in left if self._breaks_no_rule(c, seat)]
+        if len(clean) != 1:
+            return False
+        self._name_unread(clean[0], seat, self._now, "rules")
         return True
+
+    def _breaks_no_rule(self, card: int, seat: int) -> bool:
+        """Play ``card`` for ``seat`` and the rest of the clip out on a copy of the deal (later
+        unread cards named the same way): True when the deal is complete and no violation
+        involves a card not read (as the card, the proof, or in its trick)."""
+        trial = self._trial()
+        trial._name_unread(card, seat, trial._now, "rules")
+        trial._settle_end()
+        if not trial.referee.is_over:
+            return False
+        named = {DECK[p.card] for p in trial.plays if p.source in ("elimination", "rules")}
+        tricks = {p.trick for p in trial.plays if p.source in ("elimination", "rules")}
+        return not any(
+            v.card in named or v.trick in tricks or (v.proof is not None and v.proof[1] in named)
+            for v in trial.referee.violations
+        )
+
+    def _trial(self) -> Pipeline:
+        """A copy of the deal to play a way out on: no detector, no files, frames shared."""
+        memo: dict[int, Any] = {id(self.detector): None, id(self.out_dir): None}
+        for _, fr in self._held:
+            memo[id(fr.image)] = fr.image
+        trial = copy.deepcopy(self, memo)
+        trial.out_dir = None
+        return trial
+
+    def _settle_end(self) -> None:
+        """The clip is over: play what is held (naming cards left unread where the deal can),
+        and the deal's last card if it alone was never read (it is forced)."""
+        self._flush(self._now, final=True)
+        if not self._held and not self.referee.is_over:
+            self._name_by_elimination(self.referee.turn, final=True)
 
     def _say_stalled(self, seat: int) -> None:
         key = (self.referee.trick_number, seat)
@@ -834,7 +885,8 @@ class Pipeline:
         self._log_correction(item, frame, at)
         self.tracker.release(card)
         self.tracker.tracks[card].state = self.tracker.tracks[card].state.ON_TABLE
-        self._play(card, seat, frame, at, by if by == "elimination" else "correction", None, None)
+        source = by if by in ("elimination", "rules") else "correction"
+        self._play(card, seat, frame, at, source, None, None)
 
     def _log_correction(self, item: dict[str, Any], frame: int, at: float) -> None:
         self.corrections.append({**item, "frame": frame, "time": round(at, 3)})
@@ -886,7 +938,7 @@ class Pipeline:
 
     def finish(self) -> list[dict[str, Any]]:
         """The score (complete deal) or the state so far; writes the record and the ruling."""
-        self._flush(self._now, final=True)
+        self._settle_end()
         ref = self.referee
         match = self.setup.match
         outcome = ref.outcome(match)
@@ -972,6 +1024,8 @@ class Pipeline:
                     if c.get("replaces")
                     else " (not read, the only card left)"
                     if c.get("by") == "elimination"
+                    else " (not read; of the cards left, the only one that breaks no rule)"
+                    if c.get("by") == "rules"
                     else " (not read)"
                 )
                 + f" at frame {c['frame']}"

@@ -370,12 +370,43 @@ def test_name_by_elimination_plays_the_only_card_left_for_the_seat_the_deal_wait
 
 
 def test_name_by_elimination_never_guesses_between_two_cards_left():
-    _, _, events = _demo_with_unread({"QC", "KD"}, name_by_elimination=True)
+    # QC (trick 1's lead) and KD unread: each way of placing them puts a card not read into the
+    # deal's follow-suit violation (trick 1), so neither is taken: the deal waits for a person.
+    _, _, events = _demo_with_unread({"QC", "KD"})
     assert of(events, "correction") == [] and of(events, "play") == []
     assert len(of(events, "end")[0]["held"]) == 30
-    # Off (the default), the deal waits for a person even with one card left.
-    _, _, waiting = _demo_with_unread({"QC"})
+    # Off, the deal waits for a person even with one card left.
+    _, _, waiting = _demo_with_unread({"QC"}, name_by_elimination=False)
     assert of(waiting, "play") == [] and len(of(waiting, "end")[0]["held"]) == 31
+
+
+def test_name_by_the_rules_two_cards_left_where_only_one_way_breaks_no_rule():
+    # 8C and QD unread: at the end of the clip each way is played out; 8C in QD's place (and QD
+    # in 8C's) would make a revoke of a card not read, so the cards are named the other way.
+    truth, pipe, events = _demo_with_unread({"8C", "QD"})
+    assert pipe.record["tricks"] == truth["tricks"]
+    fixes = [(c["card"], c["by"]) for c in of(events, "correction")]
+    assert fixes == [("8C", "rules"), ("QD", "elimination")]
+    assert "(not read; of the cards left, the only one that breaks no rule)" in pipe.record["note"]
+    assert [v["rule"] for v in of(events, "violation")] == ["follow-suit"]
+    assert ruling_json(parse_deal_record(pipe.record)) == pipe.ruling()
+
+
+def test_name_by_elimination_the_deals_last_card_when_the_clip_ends_unread():
+    # The last card of the deal is forced: with the 31 others read, it is named at the end.
+    last = _demo_last_card()
+    truth, pipe, events = _demo_with_unread({last})
+    assert pipe.record["tricks"] == truth["tricks"]
+    assert [(c["card"], c["by"]) for c in of(events, "correction")] == [(last, "elimination")]
+    assert of(events, "score")[0]["complete"] is True
+
+
+def _demo_last_card() -> str:
+    from vision.sources import DEMO_RECORD, demo_clip_available
+
+    if not demo_clip_available():
+        pytest.skip("demo clip not installed")
+    return json.loads(DEMO_RECORD.read_text())["tricks"][-1]["cards"][-1]
 
 
 def test_a_trick_swept_before_its_last_card_was_read_keeps_the_next_card_out_of_it():
