@@ -257,23 +257,15 @@ def test_uncertain_read_is_corrected_with_one_click(data_dir):
     assert stored[0]["status"] == "corrected" and stored[0]["data"]["card"] == "10H"
 
 
-def test_a_notice_the_pipeline_closes_by_elimination_says_so(data_dir):
+@pytest.mark.parametrize("by, status", [("elimination", "eliminated"), ("rules", "deduced")])
+def test_a_notice_the_pipeline_closes_itself_says_how(data_dir, by, status):
     live = live_in_trick_one()
     live.on_event({"event": "uncertain", "deal": 1, "seat": 2, "trick": 2, "text": "seat 2"})
     live.on_event({"event": "correction", "deal": 1, "trick": 2, "seat": 2, "card": "10H",
-                   "by": "elimination"})  # fmt: skip
-    assert live.open_notices() == [] and live.notices[0].status == "eliminated"
+                   "by": by})  # fmt: skip
+    assert live.open_notices() == [] and live.notices[0].status == status
     stored = MatchStore().warnings(live.sheet.match_id)
-    assert stored[0]["status"] == "eliminated" and stored[0]["data"]["card"] == "10H"
-
-
-def test_a_notice_the_pipeline_closes_by_the_rules_says_so(data_dir):
-    live = live_in_trick_one()
-    live.on_event({"event": "uncertain", "deal": 1, "seat": 2, "trick": 2, "text": "seat 2"})
-    live.on_event({"event": "correction", "deal": 1, "trick": 2, "seat": 2, "card": "10H",
-                   "by": "rules"})  # fmt: skip
-    assert live.open_notices() == [] and live.notices[0].status == "deduced"
-    assert MatchStore().warnings(live.sheet.match_id)[0]["status"] == "deduced"
+    assert stored[0]["status"] == status and stored[0]["data"]["card"] == "10H"
 
 
 def test_the_readers_guesses_come_first_in_the_correction_short_list(data_dir):
