@@ -613,6 +613,16 @@ class Pipeline:
             return True
         clean = [c for c in left if self._breaks_no_rule(c, seat)]
         if len(clean) != 1:
+            names = [CARD_NAMES[c] for c in left]
+            why = "no way of placing them keeps" if not clean else f"{len(clean)} ways keep"
+            self._emit(
+                event(
+                    "uncertain", deal=self.setup.deal, seat=seat, card=None, guesses=names,
+                    frame=self._now, time=round(self._now / self.fps, 3), box=[],
+                    text=f"cards not read: {', '.join(names)}; {why} every rule: the deal "
+                    f"waits for a person (seat {seat}, trick {self.referee.trick_number})",
+                )
+            )  # fmt: skip
             return False
         self._name_unread(clean[0], seat, self._now, "rules")
         return True

@@ -375,6 +375,9 @@ def test_name_by_elimination_never_guesses_between_two_cards_left():
     _, _, events = _demo_with_unread({"QC", "KD"})
     assert of(events, "correction") == [] and of(events, "play") == []
     assert len(of(events, "end")[0]["held"]) == 30
+    said = [e for e in of(events, "uncertain") if e["text"].startswith("cards not read")]
+    assert len(said) == 1 and sorted(said[0]["guesses"]) == ["KD", "QC"]
+    assert "no way of placing them keeps every rule" in said[0]["text"]
     # Off, the deal waits for a person even with one card left.
     _, _, waiting = _demo_with_unread({"QC"}, name_by_elimination=False)
     assert of(waiting, "play") == [] and len(of(waiting, "end")[0]["held"]) == 31
