@@ -171,3 +171,18 @@ def test_run_without_headless_and_without_display_is_a_one_line_error(monkeypatc
     assert main(["run", "--source", "demo", "--detector", "oracle"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--headless" in err
+
+
+@pytest.mark.parametrize(
+    "by, why",
+    [
+        ("elimination", " (the only card not read)"),
+        ("rules", " (of the cards not read, the only one that breaks no rule)"),
+        ("caller", ""),
+    ],
+)
+def test_a_printed_correction_says_how_the_pipeline_named_the_card(by, why, capsys):
+    from vision.commands import _print_event
+
+    _print_event({"type": "correction", "card": "QS", "seat": 0, "by": by}, headless=False)
+    assert capsys.readouterr().out == f"correction: QS by seat 0{why}\n"
