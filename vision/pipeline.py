@@ -443,15 +443,12 @@ class Pipeline:
         return out
 
     def _sighting_settled(self, items: list[tuple[int, np.ndarray]]) -> bool:
-        """As the tracker accepts a card: enough reads in the window, the latest ones still."""
-        s = self.settings.tracker
-        if len(items) < self.tracker.votes_needed:
-            return False
+        """As the tracker accepts a card (``CardTracker.lies_still``)."""
         centres = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for _, b in items])
         last = items[-1][1]
-        diag = float(np.hypot(last[2] - last[0], last[3] - last[1]))
-        near = np.linalg.norm(centres - centres[-1], axis=1) <= s.rest_fraction * diag
-        return int(near.sum()) >= s.rest_reads
+        return self.tracker.lies_still(
+            centres, float(np.hypot(last[2] - last[0], last[3] - last[1]))
+        )
 
     def _conflict(self, card: int, sighting: _Sighting, now: int) -> bool:
         """A ``card`` already played (collected, or lying elsewhere) is read again: weigh the
@@ -474,13 +471,9 @@ class Pipeline:
             if card not in self._conflicts_said:
                 self._conflicts_said.add(card)
                 box = sighting.items[-1][1]
-                seat = None
-                if self.seats is not None:
-                    s, _, clear = self.seats.locate(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
-                    seat = s if clear else None
                 self._emit(
                     event(
-                        "uncertain", deal=self.setup.deal, seat=seat, card=None,
+                        "uncertain", deal=self.setup.deal, seat=self._seat_facing(box), card=None,
                         guesses=[CARD_NAMES[card]], frame=now, time=round(now / self.fps, 3),
                         box=[round(float(v), 1) for v in box],
                         text=f"a card reads as {CARD_NAMES[card]}, which seat {play.seat} "
@@ -524,8 +517,8 @@ class Pipeline:
             s.items[-1][1] for s in self._sightings.values() if s.items[-1][0] == now and s.settled
         ]
         for box in self.tracker.unplaced(now) + sighted:
-            seat, _, clear = self.seats.locate(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
-            if clear:
+            seat = self._seat_facing(box)
+            if seat is not None:
                 self._unexplained[seat] = now
 
     def _flush(self, now: int, final: bool = False) -> None:
@@ -636,8 +629,8 @@ class Pipeline:
         trial._settle_end()
         if not trial.referee.is_over:
             return False
-        named = {DECK[p.card] for p in trial.plays if p.source in ("elimination", "rules")}
-        tricks = {p.trick for p in trial.plays if p.source in ("elimination", "rules")}
+        deduced = [p for p in trial.plays if p.source in ("elimination", "rules")]
+        named, tricks = {DECK[p.card] for p in deduced}, {p.trick for p in deduced}
         return not any(
             v.card in named or v.trick in tricks or (v.proof is not None and v.proof[1] in named)
             for v in trial.referee.violations
@@ -645,7 +638,7 @@ class Pipeline:
 
     def _trial(self) -> Pipeline:
         """A copy of the deal to play a way out on: no detector, no files, frames shared."""
-        memo: dict[int, Any] = {id(self.detector): None, id(self.out_dir): None}
+        memo: dict[int, Any] = {id(self.detector): None}
         for _, fr in self._held:
             memo[id(fr.image)] = fr.image
         trial = copy.deepcopy(self, memo)
@@ -809,13 +802,16 @@ class Pipeline:
         )
         self._uncollected = []
 
+    def _seat_facing(self, box: Any) -> int | None:
+        """The seat a box lies clearly in front of (None: no calibration, no box, or between
+        two seats)."""
+        if self.seats is None or box is None:
+            return None
+        seat, _, clear = self.seats.locate(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
+        return seat if clear else None
+
     def _on_uncertain(self, ev: TrackEvent) -> None:
-        seat = None
-        if self.seats is not None and ev.box is not None:
-            s, _, clear = self.seats.locate(
-                ((ev.box[0] + ev.box[2]) / 2, (ev.box[1] + ev.box[3]) / 2)
-            )
-            seat = s if clear else None
+        seat = self._seat_facing(ev.box)
         frames = int(ev.detail.get("frames", 0))
         if seat is not None:
             self._guesses[seat] = list(ev.detail.get("guesses", []))

@@ -296,17 +296,18 @@ class CardTracker:
 
     def _settled(self, t: CardTrack) -> bool:
         """Enough votes in the window and the last reads agree in position: it lies still."""
-        s = self.settings
         if len(t.reads) < self.votes_needed:
             return False
-        # Still: enough reads of the window lie where the latest read is. Counting agreeing
-        # reads (not the spread of the last few) lets one stray misread not reset the card.
-        last = t.reads[-1]
-        pts = np.array([(r[2], r[3]) for r in t.reads])
-        near = (
-            np.linalg.norm(pts - np.array([last[2], last[3]]), axis=1) <= s.rest_fraction * last[4]
-        )
-        return int(near.sum()) >= s.rest_reads
+        return self.lies_still(np.array([(r[2], r[3]) for r in t.reads]), t.reads[-1][4])
+
+    def lies_still(self, centres: np.ndarray, diag: float) -> bool:
+        """The window's read centres (oldest first; ``diag``: the latest box's diagonal) are
+        of a card at rest: enough votes, and enough of them where the latest read is. Counting
+        agreeing reads (not the spread of the last few) lets one stray misread not reset it."""
+        if len(centres) < self.votes_needed:
+            return False
+        near = np.linalg.norm(centres - centres[-1], axis=1) <= self.settings.rest_fraction * diag
+        return int(near.sum()) >= self.settings.rest_reads
 
     def _undisputed(self, t: CardTrack) -> bool:
         """Its identity holds the spot: of the sure reads of the window that overlap its box,
