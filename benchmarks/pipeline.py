@@ -38,7 +38,7 @@ from vision.detector import (
     make_detector,
 )
 from vision.events import standing_violations
-from vision.pipeline import DealSetup, Pipeline, run_frames
+from vision.pipeline import DEDUCED, DealSetup, Pipeline, run_frames
 from vision.reader import TwoStageDetector
 from vision.sources import ArraySource, VideoSource
 
@@ -219,9 +219,7 @@ def accuracy(args: argparse.Namespace) -> None:
         right += ok
         wrong += len(set(got) - set(truth))
         whole += ok == len(truth)
-        named += sum(
-            e["type"] == "correction" and e.get("by") in ("elimination", "rules") for e in events
-        )
+        named += sum(e["type"] == "correction" and e.get("by") in DEDUCED for e in events)
         renamed += sum(e["type"] == "correction" and e.get("by") == "conflict" for e in events)
         withdrawn += sum(e["type"] == "withdrawn" for e in events)
         tally = per_deck.setdefault(data["deck"], [0, 0])

@@ -778,7 +778,10 @@ class LiveController(Observable):
                 status = {
                     "elimination": "eliminated",
                     "rules": "deduced",
+                    "reader": "read_unsurely",
+                    "same-result": "same_result",
                     "conflict": "renamed",
+                    "exchange": "exchanged",
                 }.get(by, "corrected")
                 n.status, n.card = status, str(e["card"])
                 self.sheet.store.decide_warning(n.id, status, {"card": n.card})

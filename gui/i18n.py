@@ -133,6 +133,18 @@ STRINGS: dict[str, tuple[str, str]] = {
         "of the cards left, the only one that breaks no rule",
         "من الأوراق الباقية، الوحيدة التي لا تخالف القواعد",
     ),
+    "status_read_unsurely": (
+        "of the cards that break no rule, the one the camera half read",
+        "من الأوراق التي لا تخالف القواعد، التي قرأتها الكاميرا بلا تأكّد",
+    ),
+    "status_same_result": (
+        "one of several cards that give the same score (may be exchanged)",
+        "إحدى أوراق تعطي النتيجة نفسها (قد تُبدَّل)",
+    ),
+    "status_exchanged": (
+        "exchanged with a card not read: a violation withdrawn",
+        "بُدّلت مع ورقة لم تُقرأ: سُحبت مخالفة",
+    ),
     # dispute
     "pick_deal": ("Deal", "الجولة"),
     "pick_trick": ("Trick", "الأكلة"),

@@ -37,11 +37,11 @@ def _print_event(ev: dict[str, Any], headless: bool) -> None:
     elif kind == "open_card":
         print(f"open card {ev['card']}", flush=True)
     elif kind == "correction":
-        why = {
-            "elimination": " (the only card not read)",
-            "rules": " (of the cards not read, the only one that breaks no rule)",
-        }.get(ev.get("by"), "")
-        print(f"correction: {ev['card']} by seat {ev['seat']}{why}", flush=True)
+        from vision.pipeline import NAMED_BY
+
+        was = f" instead of {ev['replaces']}" if ev.get("replaces") else ""
+        why = f" ({NAMED_BY[ev['by']]})" if ev.get("by") in NAMED_BY else ""
+        print(f"correction: {ev['card']} by seat {ev['seat']}{was}{why}", flush=True)
     elif kind == "score":
         print(f"score: {ev.get('result')} (card points {ev.get('card_points')})", flush=True)
 

@@ -31,12 +31,23 @@ from vision.sources import Frame
 from vision.tracker import CardState, CardTracker, TrackerSettings, TrackEvent
 from vision.zones import PolygonZone
 
+# What the record's note says of a card named without a person, by how (``DEDUCED``).
+NAMED_BY = {
+    "elimination": "not read, the only card left",
+    "exchange": "exchanged with a card not read: it withdraws a violation and rules none new",
+    "rules": "not read; of the cards left, the only one that breaks no rule",
+    "reader": "not read surely; of the ways that keep every rule, the one its unsure read named",
+    "same-result": "not read; one of several cards that keep every rule and give the same result",
+}
 # The earlier play is renamed only if its reads gave the new name at least this belief: two sure
 # reads of one card with no doubt in the earlier one leave the decision to a person.
 CONFLICT_FLOOR = 0.05
 # At the end of a deal, up to this many cards not read are named by the rules (each way of
 # placing them is played out on a copy of the deal): more would be a guess among many ways.
 DEDUCE_MAX = 3
+# How a card not read is named without a person: the only one left, the only way that keeps the
+# rules, the way its unsure read put first among those, or one of ways that give one result.
+DEDUCED = ("elimination", "rules", "reader", "same-result")
 
 
 def conflict_swap(
@@ -151,11 +162,12 @@ class PipelineSettings:
     # the deal waits for can only be that one, and is played as a correction "by" "elimination"
     # (also the deal's last card when the clip ends without it being read: it is forced). At the
     # end of the clip, with two or three cards not read, each way of placing them is played out
-    # and the one way where no card not read takes part in a violation is taken (corrections
-    # "by" "rules"; a misread elsewhere is likelier than a revoke; none or several such ways:
-    # a person decides). Both are in the record's note. Sound only if every other read is
-    # right: on the 20 hold-out deals (2026-11-30, with the conflict checks) it named 5 cards,
-    # all right (before those checks, off: 1 of 3).
+    # and the one way where no card not read takes part in a violation is taken ("by" "rules";
+    # a misread elsewhere is likelier than a revoke); of several such ways, the card the reader
+    # put first when it saw it unsurely ("reader"), or, when all give the same tricks, score and
+    # rulings, the first, said so ("same-result"); else a person decides. Then a card so named
+    # and a card read whose reads doubted it are exchanged if that withdraws violations and
+    # rules none new ("exchange": the read one was the misread). All are in the record's note.
     name_by_elimination: bool = True
     # An unfinished trick whose every card has been unread this long when the next card is
     # accepted was swept off the table with its missing card unread (the reader never named it
@@ -240,6 +252,7 @@ class Pipeline:
         self._stall_said: tuple[int, int] | None = None  # (trick, seat) said to be unread
         self._unexplained = [-1, -1, -1, -1]  # per seat: last frame with unexplained reads
         self._guesses: dict[int, list[str]] = {}  # per seat: the last unsure read's candidates
+        self._guess_log: dict[int, list[tuple[int, list[str]]]] = {}  # per seat: (frame, guesses)
         self._now = -1
         # An unfinished trick was swept (its missing cards lay there unread): the trick and the
         # last frame its cards were seen. Until that trick is complete only cards read before
@@ -306,6 +319,7 @@ class Pipeline:
         self.last_detections = dets
         self.last_detect_ms = 1000 * (t1 - t0)
         self._open_card_moved(dets, frame.index)
+        self.tracker.pinned = self._unfinished_trick()
         track_events = self.tracker.update(dets, frame.index, frame.time)
         t2 = time.perf_counter()
         self._now = frame.index
@@ -324,6 +338,15 @@ class Pipeline:
         self.timings["referee"] += t3 - t2
         self.frames += 1
         return self._drain()
+
+    def _unfinished_trick(self) -> set[int]:
+        """Cards of the trick in play while it is short of its four cards and nothing is held:
+        the tracker takes a new card read on one's spot for a misread of it while another
+        still lies there (``CardTracker.pinned``)."""
+        if self._held or self.referee.is_over:
+            return set()
+        n = self.referee.trick_number
+        return {p.card for p in self.plays if p.trick == n and p.source == "camera"}
 
     def _open_card_moved(self, dets: Detections, now: int) -> None:
         """The open card read away from where it lay: it went into the buyer's hand and is being
@@ -550,9 +573,15 @@ class Pipeline:
                 continue
             attr = self._position(self._held[0][0])
             if attr.seat != turn and hold:
-                # A later card lying at the seat on turn is that seat's card: it goes first.
+                # A card accepted just after, lying at the seat on turn, is that seat's card: it
+                # goes first (one accepted much later is of a later trick).
+                first = self._held[0][1].index
                 k = next(
-                    (i for i, (e, _) in enumerate(self._held) if self._position(e).seat == turn),
+                    (
+                        i
+                        for i, (e, fr) in enumerate(self._held)
+                        if self._position(e).seat == turn and fr.index - first <= hold
+                    ),
                     None,
                 )
                 if k is not None:
@@ -562,9 +591,12 @@ class Pipeline:
                 if now - fr.index < hold and not final:
                     return
                 since = self.plays[-1].frame if self.plays else 0
-                if self._unexplained[turn] > since or self.settings.assume_missed:
-                    if self._name_by_elimination(turn, final):
-                        continue
+                missed = self._unexplained[turn] > since or self.settings.assume_missed
+                # Once the clip is over, a card left unread may be the one on turn even where
+                # no box was seen (hidden all along): the rules may name it (out of turn else).
+                if (missed or final) and self._name_by_elimination(turn, final, say=missed):
+                    continue
+                if missed:
                     self._say_stalled(turn)
                     return
             ev, fr = self._held.pop(0)
@@ -587,14 +619,16 @@ class Pipeline:
         self._swept(trick)
         return True
 
-    def _name_by_elimination(self, seat: int, final: bool = False) -> bool:
+    def _name_by_elimination(self, seat: int, final: bool = False, say: bool = True) -> bool:
         """Play the one card not yet read for ``seat`` when the other 31 have all been read
         (played or held): a deal plays all 32 cards, so the card the deal waits for is that one.
-        At the end of the clip (``final``), with up to ``DEDUCE_MAX`` cards not read, the one
-        whose way of playing out (``_breaks_no_rule``) breaks no rule where a card not read
-        takes part: a way that does is likelier a misread elsewhere than a revoke, and several
-        clean ways are left to a person. It goes into the record as a correction, so a dispute
-        can see it."""
+        At the end of the clip (``final``), with up to ``DEDUCE_MAX`` cards not read, each way
+        of placing them is played out (``_ways``) and the one that is clean is taken: complete,
+        and no card not read takes part in a violation (a way where one does is likelier a
+        misread elsewhere than a revoke). Several clean ways: the one the reader put first when
+        it saw the card unsurely (``_read_among``); if none, and all give the same result, the
+        first (said so); else a person decides. ``say``: tell when a person must. It goes into
+        the record as a correction, so a dispute can see it."""
         if not self.settings.name_by_elimination:
             return False
         seen = {p.card for p in self.plays} | {int(e.card) for e, _ in self._held}  # type: ignore[arg-type]
@@ -604,9 +638,27 @@ class Pipeline:
         if len(left) == 1:
             self._name_unread(left[0], seat, self._now, "elimination")
             return True
-        clean = [c for c in left if self._breaks_no_rule(c, seat)]
+        ways = self._ways(left, seat)
+        clean = self._read_among(list(ways), seat) if len(ways) > 1 else list(ways)
+        names = [CARD_NAMES[c] for c in left]
+        if len(clean) > 1 and len(set(ways.values())) == 1:
+            # Every clean way gives the same tricks, rulings and score: the result is known,
+            # not where these cards lay. The first is taken and a person told which may change.
+            self._emit(
+                event(
+                    "uncertain", deal=self.setup.deal, seat=seat, card=None, guesses=names,
+                    frame=self._now, time=round(self._now / self.fps, 3), box=[],
+                    text=f"cards not read: {', '.join(names)}; every way of placing them that "
+                    f"keeps the rules gives the same result: {CARD_NAMES[clean[0]]} is named for "
+                    f"seat {seat} in trick {self.referee.trick_number} (a person may exchange "
+                    "them)",
+                )
+            )  # fmt: skip
+            self._name_unread(clean[0], seat, self._now, "same-result")
+            return True
         if len(clean) != 1:
-            names = [CARD_NAMES[c] for c in left]
+            if not say:
+                return False
             why = "no way of placing them keeps" if not clean else f"{len(clean)} ways keep"
             self._emit(
                 event(
@@ -617,24 +669,40 @@ class Pipeline:
                 )
             )  # fmt: skip
             return False
-        self._name_unread(clean[0], seat, self._now, "rules")
+        self._name_unread(clean[0], seat, self._now, "rules" if len(ways) == 1 else "reader")
         return True
 
-    def _breaks_no_rule(self, card: int, seat: int) -> bool:
-        """Play ``card`` for ``seat`` and the rest of the clip out on a copy of the deal (later
-        unread cards named the same way): True when the deal is complete and no violation
-        involves a card not read (as the card, the proof, or in its trick)."""
-        trial = self._trial()
-        trial._name_unread(card, seat, trial._now, "rules")
-        trial._settle_end()
-        if not trial.referee.is_over:
-            return False
-        deduced = [p for p in trial.plays if p.source in ("elimination", "rules")]
-        named, tricks = {DECK[p.card] for p in deduced}, {p.trick for p in deduced}
-        return not any(
-            v.card in named or v.trick in tricks or (v.proof is not None and v.proof[1] in named)
-            for v in trial.referee.violations
-        )
+    def _read_among(self, cards: list[int], seat: int) -> list[int]:
+        """Of several cards the rules allow, the one the reader put first among them when it
+        saw the unread card in front of ``seat`` (its first unsure read since the last play)."""
+        since = self.plays[-1].frame if self.plays else -1
+        seen = [g for f, g in self._guess_log.get(seat, []) if f > since]
+        if not seen:
+            return cards
+        first = next((CARD_NAMES.index(g) for g in seen[0] if CARD_NAMES.index(g) in cards), None)
+        return [first] if first is not None else cards
+
+    def _ways(self, cards: list[int], seat: int) -> dict[int, str]:
+        """Play each of ``cards`` for ``seat`` and the rest of the clip out on a copy of the
+        deal (later unread cards named the same way). The cards whose way is clean (the deal
+        complete, and no violation involves a card not read: as the card, the proof, or in its
+        trick), each with its way's result: trick winners, card points and rulings."""
+        clean: dict[int, str] = {}
+        for card in cards:
+            trial = self._trial()
+            trial._name_unread(card, seat, trial._now, "rules")
+            trial._settle_end()
+            ref = trial.referee
+            deduced = [p for p in trial.plays if p.source in DEDUCED]
+            named, tricks = {DECK[p.card] for p in deduced}, {p.trick for p in deduced}
+            if not ref.is_over or any(
+                v.card in named or v.trick in tricks or (v.proof and v.proof[1] in named)
+                for v in ref.violations
+            ):
+                continue
+            rulings = sorted(self._violation_keys(trial))
+            clean[card] = json.dumps([[t.winner for t in ref.tricks], ref.card_points, rulings])
+        return clean
 
     def _trial(self) -> Pipeline:
         """A copy of the deal to play a way out on: no detector, no files, frames shared."""
@@ -651,6 +719,47 @@ class Pipeline:
         self._flush(self._now, final=True)
         if not self._held and not self.referee.is_over:
             self._name_by_elimination(self.referee.turn, final=True)
+
+    def _exchange_misread(self) -> None:
+        """At the end of a complete deal, a card named without being read (``X``) and a card
+        read (``Y``) whose reads gave ``X`` some belief may be each other: Y misread, X then
+        left unread where Y lay. The exchange is taken when it withdraws violations and rules
+        none new (the fewest left; a tie is left as it is): a misread is likelier than a
+        revoke whose card the reader doubted."""
+        if not self.settings.name_by_elimination or not self.referee.is_over:
+            return
+        keys = [self._violation_keys(self)]
+        best: list[tuple[int, Play, Play]] = []
+        for d in (p for p in self.plays if p.source in DEDUCED):
+            for p in (p for p in self.plays if p.source == "camera"):
+                belief = self.tracker.belief(p.card)
+                if belief is None or belief[d.card] < CONFLICT_FLOOR:
+                    continue
+                trial = self._trial()
+                i, j = self.plays.index(d), self.plays.index(p)
+                trial.plays[i].card, trial.plays[j].card = p.card, d.card
+                trial._rereferee(self._now, self._now / self.fps)
+                after = self._violation_keys(trial)
+                if after < keys[0]:
+                    best.append((len(after), d, p))
+        best.sort(key=lambda b: b[0])
+        if not best or (len(best) > 1 and best[1][0] == best[0][0]):
+            return
+        _, d, p = best[0]
+        at = self._now / self.fps
+        for play, card in ((p, d.card), (d, p.card)):
+            item = {
+                "card": CARD_NAMES[card], "seat": play.seat, "replaces": CARD_NAMES[play.card],
+                "trick": play.trick, "by": "exchange",
+            }  # fmt: skip
+            self._log_correction(item, self._now, at)
+        p.card, d.card = d.card, p.card
+        p.source = "exchange"
+        self._rereferee(self._now, at)
+
+    @staticmethod
+    def _violation_keys(pipe: Pipeline) -> set[str]:
+        return {json.dumps(v.to_json(), sort_keys=True) for v in pipe.referee.violations}
 
     def _say_stalled(self, seat: int) -> None:
         key = (self.referee.trick_number, seat)
@@ -815,6 +924,7 @@ class Pipeline:
         frames = int(ev.detail.get("frames", 0))
         if seat is not None:
             self._guesses[seat] = list(ev.detail.get("guesses", []))
+            self._guess_log.setdefault(seat, []).append((ev.frame, self._guesses[seat]))
         self._emit(
             event(
                 "uncertain",
@@ -891,7 +1001,7 @@ class Pipeline:
         self._log_correction(item, frame, at)
         self.tracker.release(card)
         self.tracker.tracks[card].state = self.tracker.tracks[card].state.ON_TABLE
-        source = by if by in ("elimination", "rules") else "correction"
+        source = by if by in DEDUCED else "correction"
         self._play(card, seat, frame, at, source, None, None)
 
     def _log_correction(self, item: dict[str, Any], frame: int, at: float) -> None:
@@ -945,6 +1055,7 @@ class Pipeline:
     def finish(self) -> list[dict[str, Any]]:
         """The score (complete deal) or the state so far; writes the record and the ruling."""
         self._settle_end()
+        self._exchange_misread()
         ref = self.referee
         match = self.setup.match
         outcome = ref.outcome(match)
@@ -1025,15 +1136,9 @@ class Pipeline:
         if self.corrections:
             rec["note"] = "corrections: " + "; ".join(
                 f"{c['card']} by seat {c['seat']}"
-                + (
-                    f" instead of {c['replaces']}"
-                    if c.get("replaces")
-                    else " (not read, the only card left)"
-                    if c.get("by") == "elimination"
-                    else " (not read; of the cards left, the only one that breaks no rule)"
-                    if c.get("by") == "rules"
-                    else " (not read)"
-                )
+                + (f" instead of {c['replaces']}" if c.get("replaces") else "")
+                + (f" ({NAMED_BY[c['by']]})" if c.get("by") in NAMED_BY else "")
+                + (" (not read)" if not c.get("replaces") and c.get("by") not in NAMED_BY else "")
                 + f" at frame {c['frame']}"
                 for c in self.corrections
             )

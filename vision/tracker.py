@@ -124,6 +124,9 @@ class CardTracker:
         self.votes_needed = max(s.rest_reads, int(np.ceil(s.vote_share * self.window)))
         self.lost_frames = s.frames(s.lost_s, fps)
         self.ghost_frames = s.frames(s.ghost_s, fps)
+        # The unfinished trick's cards (the caller knows them): while one of them is still seen,
+        # none has been collected, so a new card read on one's spot is a misread of it.
+        self.pinned: set[int] = set()
         self.uncertain_frames = s.frames(s.uncertain_s, fps)
         self.tracks = [CardTrack(c) for c in range(len(CARD_NAMES))]
         self.blobs: list[_Blob] = []
@@ -341,18 +344,23 @@ class CardTracker:
 
     def _ghost_mask(self, sure: Detections, sure_frame: int) -> np.ndarray:
         """New cards read where an accepted card lay a moment ago but is not read now: misreads
-        of that card (a card unread for a whole window may have left, so it blocks nothing)."""
+        of that card (a card unread for a whole window may have left, so it blocks nothing,
+        unless ``pinned`` and another card of its trick is still seen: the trick lies there)."""
         mask = np.zeros(len(sure), bool)
         if not len(sure):
             return mask
         read = set() if self.settings.ghost_on_read else set(sure.class_id.tolist())
+        gap = self.ghost_frames
+        recent = {c for c in self.pinned if sure_frame - self.tracks[c].last_seen <= gap}
+        # A pinned card blocks while another card of its trick is still seen (its trick lies).
+        pinned = {c for c in self.pinned if recent - {c}}
         lying = [
             t
             for t in self.tracks
             if t.state is CardState.ON_TABLE
             and t.card not in read
             and t.box is not None
-            and sure_frame - t.last_seen <= self.ghost_frames
+            and (sure_frame - t.last_seen <= gap or t.card in pinned)
         ]
         if not lying:
             return mask

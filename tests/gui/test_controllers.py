@@ -16,6 +16,7 @@ from gui.controllers import (
     RaiseOption,
     ScoreSheetController,
 )
+from gui.i18n import STRINGS
 from gui.match_store import MatchStore
 from gui.models import EntryError, ProjectEntry, manual_entry
 
@@ -257,7 +258,11 @@ def test_uncertain_read_is_corrected_with_one_click(data_dir):
     assert stored[0]["status"] == "corrected" and stored[0]["data"]["card"] == "10H"
 
 
-@pytest.mark.parametrize("by, status", [("elimination", "eliminated"), ("rules", "deduced")])
+@pytest.mark.parametrize(
+    "by, status",
+    [("elimination", "eliminated"), ("rules", "deduced"), ("reader", "read_unsurely"),
+     ("same-result", "same_result"), ("exchange", "exchanged")],
+)  # fmt: skip
 def test_a_notice_the_pipeline_closes_itself_says_how(data_dir, by, status):
     live = live_in_trick_one()
     live.on_event({"event": "uncertain", "deal": 1, "seat": 2, "trick": 2, "text": "seat 2"})
@@ -266,6 +271,7 @@ def test_a_notice_the_pipeline_closes_itself_says_how(data_dir, by, status):
     assert live.open_notices() == [] and live.notices[0].status == status
     stored = MatchStore().warnings(live.sheet.match_id)
     assert stored[0]["status"] == status and stored[0]["data"]["card"] == "10H"
+    assert f"status_{status}" in STRINGS  # the live view says it in both languages
 
 
 def test_the_readers_guesses_come_first_in_the_correction_short_list(data_dir):

@@ -174,15 +174,23 @@ def test_run_without_headless_and_without_display_is_a_one_line_error(monkeypatc
 
 
 @pytest.mark.parametrize(
-    "by, why",
+    "by, replaces, why",
     [
-        ("elimination", " (the only card not read)"),
-        ("rules", " (of the cards not read, the only one that breaks no rule)"),
-        ("caller", ""),
+        ("elimination", None, " (not read, the only card left)"),
+        ("rules", None, " (not read; of the cards left, the only one that breaks no rule)"),
+        ("reader", None, " (not read surely; of the ways that keep every rule, the one its "
+                         "unsure read named)"),
+        ("same-result", None, " (not read; one of several cards that keep every rule and give "
+                              "the same result)"),
+        ("exchange", "QC", " instead of QC (exchanged with a card not read: it withdraws a "
+                           "violation and rules none new)"),
+        ("conflict", "QC", " instead of QC"),
+        ("caller", None, ""),
     ],
-)
-def test_a_printed_correction_says_how_the_pipeline_named_the_card(by, why, capsys):
+)  # fmt: skip
+def test_a_printed_correction_says_how_the_pipeline_named_the_card(by, replaces, why, capsys):
     from vision.commands import _print_event
 
-    _print_event({"type": "correction", "card": "QS", "seat": 0, "by": by}, headless=False)
+    ev = {"type": "correction", "card": "QS", "seat": 0, "by": by, "replaces": replaces}
+    _print_event(ev, headless=False)
     assert capsys.readouterr().out == f"correction: QS by seat 0{why}\n"

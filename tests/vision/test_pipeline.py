@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from engine.cards import Card
+from engine.cards import CARD_NAMES, Card
 from engine.contract import Contract
 from engine.record import parse_deal_record, ruling_json
 from hakam.cli import main
@@ -336,9 +336,32 @@ def test_a_trick_swept_with_two_cards_unread_waits_for_both_before_later_cards()
     assert of(first + second, "violation") == []
 
 
-def _demo_with_unread(cards: set[str], **settings):
+class Misreading(LabelDetector):
+    """The oracle with the reader's beliefs: each read sure of its card (0.95), except the
+    cards of ``misread``, read as another card with the given belief."""
+
+    def __init__(self, frames, misread: dict[str, dict[str, float]]):
+        super().__init__(frames)
+        self.misread = misread
+
+    def detect(self, image, ruled_out=()):
+        d = super().detect(image, ruled_out)
+        d.probs = np.zeros((len(d), len(CARD_NAMES)), np.float32)
+        for i, c in enumerate(d.class_id.tolist()):
+            belief = self.misread.get(CARD_NAMES[c], {CARD_NAMES[c]: 0.95})
+            for name, p in belief.items():
+                d.probs[i, CARD_NAMES.index(name)] = p
+            d.class_id[i] = int(d.probs[i].argmax())
+            d.confidence[i] = d.probs[i].max() if c != d.class_id[i] else d.confidence[i]
+        return d
+
+
+def _demo_with_unread(
+    cards: set[str], unseen: set[str] = frozenset(), misread=None, **settings
+):  # fmt: skip
     """The demo clip's truth, calibration and labels, with ``cards`` never read surely (a card
-    the finder sees but the reader cannot name)."""
+    the finder sees but the reader cannot name), ``unseen`` never seen at all (hidden all
+    along), and ``misread`` cards read as others (``Misreading``)."""
     from vision.sources import DEMO_CALIBRATION, DEMO_LABELS, DEMO_RECORD, demo_clip_available
 
     if not demo_clip_available():
@@ -346,8 +369,12 @@ def _demo_with_unread(cards: set[str], **settings):
     truth = json.loads(DEMO_RECORD.read_text())
     frames = json.loads(DEMO_LABELS.read_text())["frames"]
     weak = {"visible": 0.4, "index_visible": 0.0}
-    frames = [[{**lb, **weak} if lb["card"] in cards else lb for lb in f] for f in frames]
-    pipe = Pipeline(DealSetup.from_record(truth), LabelDetector(frames),
+    frames = [
+        [{**lb, **weak} if lb["card"] in cards else lb for lb in f if lb["card"] not in unseen]
+        for f in frames
+    ]
+    det = LabelDetector(frames) if misread is None else Misreading(frames, misread)
+    pipe = Pipeline(DealSetup.from_record(truth), det,
                     calibration=Calibration.load(DEMO_CALIBRATION),
                     settings=PipelineSettings(**settings))  # fmt: skip
     images = [cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)
@@ -395,6 +422,69 @@ def test_name_by_the_rules_two_cards_left_where_only_one_way_breaks_no_rule():
     assert ruling_json(parse_deal_record(pipe.record)) == pipe.ruling()
 
 
+def test_name_by_the_rules_a_card_never_seen_when_the_clip_ends_instead_of_out_of_turn():
+    # 9S (trick 6) and 10S (trick 8's lead) are hidden all along: no box is ever seen where
+    # they lie, so live each next card waits and then counts as out of turn. Once the clip is
+    # over a card left unread may be the one on turn: the rules place both, and the record is
+    # the deal's.
+    truth, pipe, events = _demo_with_unread(set(), unseen={"9S", "10S"})
+    assert pipe.record["tricks"] == truth["tricks"]
+    assert [(c["card"], c["by"]) for c in of(events, "correction")] == [
+        ("9S", "rules"), ("10S", "elimination"),
+    ]  # fmt: skip
+    assert [v["rule"] for v in standing_violations(events)] == ["follow-suit"]
+
+
+def test_name_by_the_rules_and_the_unsure_read_where_two_ways_keep_every_rule():
+    # KD and AD (trick 7, seats 3 and 2) are seen but never read surely. Either way of placing
+    # them keeps every rule; the reader's unsure read of seat 3's card put KD first.
+    truth, pipe, events = _demo_with_unread({"KD", "AD"})
+    assert pipe.record["tricks"] == truth["tricks"]
+    fixes = [(c["card"], c["seat"], c["by"]) for c in of(events, "correction")]
+    assert fixes == [("KD", 3, "reader"), ("AD", 2, "elimination")]
+    assert (
+        "KD by seat 3 (not read surely; of the ways that keep every rule, the one its unsure "
+        "read named)" in pipe.record["note"]
+    )
+
+
+def test_name_by_the_rules_one_of_two_ways_that_give_the_same_result():
+    # 8C and 10S hidden all along; both ways keep every rule and give the same tricks, score
+    # and rulings: the first is named, and the deal says a person may exchange them.
+    truth, pipe, events = _demo_with_unread(set(), unseen={"8C", "10S"})
+    assert len(pipe.plays) == 32
+    said = [e for e in of(events, "uncertain") if "the same result" in e["text"]]
+    assert len(said) == 1 and sorted(said[0]["guesses"]) == ["10S", "8C"]
+    assert [c["by"] for c in of(events, "correction")] == ["same-result", "elimination"]
+    assert pipe.ruling() == ruling_json(parse_deal_record(truth))
+
+
+def test_at_the_end_a_card_held_much_later_at_the_seat_on_turn_is_not_pulled_into_the_trick():
+    # KD (trick 7's lead, seat 3) and 8D are never read surely. When the held cards are played
+    # out at the end, seat 3's next card (8S, trick 8) must not be taken for his trick-7 card.
+    truth, pipe, _ = _demo_with_unread({"KD", "8D"})
+    assert pipe.record["tricks"] == truth["tricks"]
+
+
+def test_exchange_a_misread_card_with_the_card_not_read_when_it_withdraws_violations():
+    # Seat 1's 8D (trick 4) is read as 8C (the reader half believes 8D); the real 8C (trick 3,
+    # seat 1) is never seen. 8D is named there as the only card left, which makes seat 1's
+    # trick-4 card a revoke; exchanged, the violation is withdrawn and the record is the deal's.
+    misread = {"8D": {"8C": 0.6, "8D": 0.3}}
+    truth, pipe, events = _demo_with_unread(set(), unseen={"8C"}, misread=misread)
+    assert pipe.record["tricks"] == truth["tricks"]
+    fixes = [(c["card"], c.get("replaces"), c["by"]) for c in of(events, "correction")]
+    assert fixes == [("8D", None, "elimination"), ("8D", "8C", "exchange"),
+                     ("8C", "8D", "exchange")]  # fmt: skip
+    assert of(events, "withdrawn")
+    assert [v["rule"] for v in standing_violations(events)] == ["follow-suit"]
+    assert "8C by seat 1 instead of 8D (exchanged with a card not read" in pipe.record["note"]
+    # A card the reader never doubted is not exchanged.
+    sure = {"8D": {"8C": 0.95}}
+    _, pipe, events = _demo_with_unread(set(), unseen={"8C"}, misread=sure)
+    assert [c["by"] for c in of(events, "correction")] == ["elimination"]
+
+
 def test_name_by_elimination_the_deals_last_card_when_the_clip_ends_unread():
     # The last card of the deal is forced: with the 31 others read, it is named at the end.
     last = _demo_last_card()
@@ -427,6 +517,20 @@ def test_a_trick_swept_before_its_last_card_was_read_keeps_the_next_card_out_of_
     off = dataclasses.replace(_settings(False), sweep_s=0.0)
     _, events = run_labels(frames, settings=off)
     assert [p["card"] for p in of(events, "play")] == ["7C", "8C", "9C", "10D"]
+
+
+def test_a_card_of_the_unfinished_trick_read_otherwise_on_its_spot_is_a_misread_of_it():
+    # Seats 0 and 1 play 7C and 8C; then, for 2 s, the reader names 7C KC where it lies (and
+    # never 7C again), before seat 2 plays 9C. While 8C still lies there, the trick has not
+    # been collected: KC on 7C's spot is 7C misread, however long 7C goes unread.
+    seven, eight, misread = lying("7C", 0), lying("8C", 1), lying("KC", 0)
+    frames = scripted([([seven], 15), ([seven, eight], 15), ([misread, eight], 30),
+                       ([misread, eight, lying("9C", 2)], 20)])  # fmt: skip
+    _, events = run_labels(frames, settings=_settings(False))
+    assert [(p["card"], p["seat"]) for p in of(events, "play")] == [
+        ("7C", 0), ("8C", 1), ("9C", 2),
+    ]  # fmt: skip
+    assert of(events, "violation") == []
 
 
 class Recording(LabelDetector):
