@@ -69,6 +69,12 @@ def conflict_swap(
     return None
 
 
+def _whatever_card(v: Violation) -> str:
+    """A violation's rule, seat, trick and proof, not the card it names."""
+    proof = None if v.proof is None else [v.proof[0], str(v.proof[1])]
+    return json.dumps([v.rule, v.seat, v.trick, proof])
+
+
 def best_in_play(probs: np.ndarray, gone: Collection[int]) -> tuple[np.ndarray, np.ndarray]:
     """Each belief row's likeliest card not in ``gone`` and that card's share of what is left
     (as ``vision.reader.rule_out``, without its drop)."""
@@ -684,25 +690,33 @@ class Pipeline:
 
     def _ways(self, cards: list[int], seat: int) -> dict[int, str]:
         """Play each of ``cards`` for ``seat`` and the rest of the clip out on a copy of the
-        deal (later unread cards named the same way). The cards whose way is clean (the deal
-        complete, and no violation involves a card not read: as the card, the proof, or in its
-        trick), each with its way's result: trick winners, card points and rulings."""
-        clean: dict[int, str] = {}
+        deal (later unread cards named the same way). The cards whose way is clean, each with
+        its way's result (trick winners, card points and rulings): the deal complete, and no
+        violation involves a card not read (as the card, the proof, or in its trick) unless
+        every complete way rules it, whatever card it names (a revoke with either of two clubs
+        is a revoke: the placing did not make it; out of turn excepted, a sign of a card
+        placed in the wrong trick)."""
+        ways: dict[int, tuple[set[str], set[str], str]] = {}  # card -> involved, all, result
         for card in cards:
             trial = self._trial()
             trial._name_unread(card, seat, trial._now, "rules")
             trial._settle_end()
             ref = trial.referee
+            if not ref.is_over:
+                continue
             deduced = [p for p in trial.plays if p.source in DEDUCED]
             named, tricks = {DECK[p.card] for p in deduced}, {p.trick for p in deduced}
-            if not ref.is_over or any(
-                v.card in named or v.trick in tricks or (v.proof and v.proof[1] in named)
+            involved = {
+                _whatever_card(v)
                 for v in ref.violations
-            ):
-                continue
+                if v.card in named or v.trick in tricks or (v.proof and v.proof[1] in named)
+            }
             rulings = sorted(self._violation_keys(trial))
-            clean[card] = json.dumps([[t.winner for t in ref.tricks], ref.card_points, rulings])
-        return clean
+            result = json.dumps([[t.winner for t in ref.tricks], ref.card_points, rulings])
+            ways[card] = (involved, {_whatever_card(v) for v in ref.violations}, result)
+        every = set.intersection(*(a for _, a, _ in ways.values())) if ways else set()
+        every = {k for k in every if not k.startswith('["out-of-turn"')}
+        return {c: r for c, (involved, _, r) in ways.items() if involved <= every}
 
     def _trial(self) -> Pipeline:
         """A copy of the deal to play a way out on: no detector, no files, frames shared."""

@@ -448,6 +448,17 @@ def test_name_by_the_rules_and_the_unsure_read_where_two_ways_keep_every_rule():
     )
 
 
+def test_name_by_the_rules_a_violation_every_way_rules_whatever_the_card_counts_against_none():
+    # AS (seat 2's revoke in trick 1, the deal's violation) and AH are never read surely.
+    # Either card there is the same revoke (neither is a club; the same proof): the placing
+    # did not make it, so it counts against neither way; the unsure read put AS first.
+    truth, pipe, events = _demo_with_unread({"AS", "AH"})
+    assert pipe.record["tricks"] == truth["tricks"]
+    first = of(events, "correction")[0]
+    assert (first["card"], first["seat"], first["by"]) == ("AS", 2, "reader")
+    assert [v["card"] for v in standing_violations(events)] == ["AS"]
+
+
 def test_name_by_the_rules_one_of_two_ways_that_give_the_same_result():
     # 8C and 10S hidden all along; both ways keep every rule and give the same tricks, score
     # and rulings: the first is named, and the deal says a person may exchange them.
