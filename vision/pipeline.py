@@ -42,6 +42,9 @@ NAMED_BY = {
 # The earlier play is renamed only if its reads gave the new name at least this belief: two sure
 # reads of one card with no doubt in the earlier one leave the decision to a person.
 CONFLICT_FLOOR = 0.05
+# ... and only if that way out is at least this many times likelier than the other (two reads
+# sure of one card, with a few hundredths on others, are not renamed on a near-even guess).
+CONFLICT_MARGIN = 2.0
 # At the end of a deal, up to this many cards not read are named by the rules (each way of
 # placing them is played out on a copy of the deal): more would be a guess among many ways.
 DEDUCE_MAX = 3
@@ -57,14 +60,15 @@ def conflict_swap(
     one's. The likelier of the two ways out, by each read's belief over the 32 cards: the
     earlier read was wrong (it becomes its likeliest ``possible`` card, the later read is
     ``card``), or the later one is (it is a possible card, the earlier play stands). Returns
-    the earlier play's new card, or None where it stands (or no card is possible for it)."""
+    the earlier play's new card when that way is ``CONFLICT_MARGIN`` times likelier, or None
+    where it stands (or no card is possible for it)."""
     cand = np.array(sorted(possible), np.int64)
     if not len(cand):
         return None
     other = int(cand[np.argmax(earlier[cand])])
     if earlier[other] < CONFLICT_FLOOR:
         return None  # the earlier reads never took it for another card that is still possible
-    if earlier[other] * later[card] > earlier[card] * float(later[cand].max()):
+    if earlier[other] * later[card] > CONFLICT_MARGIN * earlier[card] * float(later[cand].max()):
         return other
     return None
 

@@ -658,6 +658,12 @@ def test_conflict_swap_takes_the_likelier_of_the_two_ways_out():
     later[[qc, kc]] = 0.5, 0.4
     assert conflict_swap(earlier, later, qc, {qs, kc}) is None  # 0.3 x 0.5 against 0.6 x 0.4
     assert conflict_swap(earlier, later, qc, set()) is None
+    # Both reads sure of QC, the other ways out near even: no rename (twice as likely needed).
+    later[[qc, qs, kc]] = 0.7, 0.0, 0.04
+    earlier[[qc, qs, kc]] = 0.78, 0.0, 0.06  # 0.06 x 0.7 against 0.78 x 0.04: 1.35 to 1
+    assert conflict_swap(earlier, later, qc, {kc}) is None
+    later[kc] = 0.02  # 0.06 x 0.7 against 0.78 x 0.02: 2.7 to 1
+    assert conflict_swap(earlier, later, qc, {kc}) == kc
 
 
 def test_a_card_misread_as_a_collected_card_for_a_moment_renames_nothing():
