@@ -695,12 +695,14 @@ class Pipeline:
     def _ways(self, cards: list[int], seat: int) -> dict[int, str]:
         """Play each of ``cards`` for ``seat`` and the rest of the clip out on a copy of the
         deal (later unread cards named the same way). The cards whose way is clean, each with
-        its way's result (trick winners, card points and rulings): the deal complete, and no
-        violation involves a card not read (as the card, the proof, or in its trick) unless
-        every complete way rules it, whatever card it names (a revoke with either of two clubs
-        is a revoke: the placing did not make it; out of turn excepted, a sign of a card
-        placed in the wrong trick)."""
-        ways: dict[int, tuple[set[str], set[str], str]] = {}  # card -> involved, all, result
+        its way's result (trick winners, card points and rulings): the deal complete, and each
+        violation it rules either stood before (the placing did not make it) or is ruled by
+        every complete way, whatever card it names (a revoke with either of two clubs), when
+        two or more complete; out of turn is never excused: it is the sign of a card missing
+        or in the wrong trick (a placing that changes a trick's winner puts every later card
+        out of turn)."""
+        before = {_whatever_card(v) for v in self.referee.violations if v.rule != "out-of-turn"}
+        ways: dict[int, tuple[set[str], str]] = {}  # card -> (its rulings, result)
         for card in cards:
             trial = self._trial()
             trial._name_unread(card, seat, trial._now, "rules")
@@ -708,19 +710,12 @@ class Pipeline:
             ref = trial.referee
             if not ref.is_over:
                 continue
-            deduced = [p for p in trial.plays if p.source in DEDUCED]
-            named, tricks = {DECK[p.card] for p in deduced}, {p.trick for p in deduced}
-            involved = {
-                _whatever_card(v)
-                for v in ref.violations
-                if v.card in named or v.trick in tricks or (v.proof and v.proof[1] in named)
-            }
             rulings = sorted(self._violation_keys(trial))
             result = json.dumps([[t.winner for t in ref.tricks], ref.card_points, rulings])
-            ways[card] = (involved, {_whatever_card(v) for v in ref.violations}, result)
-        every = set.intersection(*(a for _, a, _ in ways.values())) if ways else set()
-        every = {k for k in every if not k.startswith('["out-of-turn"')}
-        return {c: r for c, (involved, _, r) in ways.items() if involved <= every}
+            ways[card] = ({_whatever_card(v) for v in ref.violations}, result)
+        every = set.intersection(*(v for v, _ in ways.values())) if len(ways) > 1 else set()
+        excused = before | {k for k in every if not k.startswith('["out-of-turn"')}
+        return {c: r for c, (v, r) in ways.items() if v <= excused}
 
     def _trial(self) -> Pipeline:
         """A copy of the deal to play a way out on: no detector, no files, frames shared."""

@@ -436,14 +436,15 @@ def test_name_by_the_rules_a_card_never_seen_when_the_clip_ends_instead_of_out_o
 
 
 def test_name_by_the_rules_and_the_unsure_read_where_two_ways_keep_every_rule():
-    # KD and AD (trick 7, seats 3 and 2) are seen but never read surely. Either way of placing
-    # them keeps every rule; the reader's unsure read of seat 3's card put KD first.
-    truth, pipe, events = _demo_with_unread({"KD", "AD"})
+    # 7S and 8S (seat 2's lead of trick 6, seat 3's card of trick 8) are seen but never read
+    # surely. Either way of placing them keeps every rule; the reader's unsure read of seat 2's
+    # card put 7S first.
+    truth, pipe, events = _demo_with_unread({"7S", "8S"})
     assert pipe.record["tricks"] == truth["tricks"]
     fixes = [(c["card"], c["seat"], c["by"]) for c in of(events, "correction")]
-    assert fixes == [("KD", 3, "reader"), ("AD", 2, "elimination")]
+    assert fixes == [("7S", 2, "reader"), ("8S", 3, "elimination")]
     assert (
-        "KD by seat 3 (not read surely; of the ways that keep every rule, the one its unsure "
+        "7S by seat 2 (not read surely; of the ways that keep every rule, the one its unsure "
         "read named)" in pipe.record["note"]
     )
 
