@@ -172,8 +172,8 @@ class PipelineSettings:
     # the deal waits for can only be that one, and is played as a correction "by" "elimination"
     # (also the deal's last card when the clip ends without it being read: it is forced). At the
     # end of the clip, with two or three cards not read, each way of placing them is played out
-    # and the one way where no card not read takes part in a violation is taken ("by" "rules";
-    # a misread elsewhere is likelier than a revoke); of several such ways, the card the reader
+    # and the one way that makes no violation is taken ("by" "rules"; a misread elsewhere is
+    # likelier than a revoke; see ``Pipeline._ways``); of several such ways, the card the reader
     # put first when it saw it unsurely ("reader"), or, when all give the same tricks, score and
     # rulings, the first, said so ("same-result"); else a person decides. Then a card so named
     # and a card read whose reads doubted it are exchanged if that withdraws violations and
@@ -633,12 +633,12 @@ class Pipeline:
         """Play the one card not yet read for ``seat`` when the other 31 have all been read
         (played or held): a deal plays all 32 cards, so the card the deal waits for is that one.
         At the end of the clip (``final``), with up to ``DEDUCE_MAX`` cards not read, each way
-        of placing them is played out (``_ways``) and the one that is clean is taken: complete,
-        and no card not read takes part in a violation (a way where one does is likelier a
-        misread elsewhere than a revoke). Several clean ways: the one the reader put first when
-        it saw the card unsurely (``_read_among``); if none, and all give the same result, the
-        first (said so); else a person decides. ``say``: tell when a person must. It goes into
-        the record as a correction, so a dispute can see it."""
+        of placing them is played out and the one clean way is taken (``_ways``: a way that
+        makes a violation is likelier a misread elsewhere than a revoke). Several clean ways:
+        the one the reader put first when it saw the card unsurely (``_read_among``); if none,
+        and all give the same result, the first (said so); else a person decides. ``say``:
+        tell when a person must. It goes into the record as a correction, so a dispute can
+        see it."""
         if not self.settings.name_by_elimination:
             return False
         seen = {p.card for p in self.plays} | {int(e.card) for e, _ in self._held}  # type: ignore[arg-type]
@@ -741,7 +741,7 @@ class Pipeline:
         revoke whose card the reader doubted."""
         if not self.settings.name_by_elimination or not self.referee.is_over:
             return
-        keys = [self._violation_keys(self)]
+        before = self._violation_keys(self)
         best: list[tuple[int, Play, Play]] = []
         for d in (p for p in self.plays if p.source in DEDUCED):
             for p in (p for p in self.plays if p.source == "camera"):
@@ -753,7 +753,7 @@ class Pipeline:
                 trial.plays[i].card, trial.plays[j].card = p.card, d.card
                 trial._rereferee(self._now, self._now / self.fps)
                 after = self._violation_keys(trial)
-                if after < keys[0]:
+                if after < before:
                     best.append((len(after), d, p))
         best.sort(key=lambda b: b[0])
         if not best or (len(best) > 1 and best[1][0] == best[0][0]):
