@@ -34,7 +34,7 @@ from vision.zones import PolygonZone
 # What the record's note says of a card named without a person, by how (``DEDUCED``).
 NAMED_BY = {
     "elimination": "not read, the only card left",
-    "exchange": "exchanged with a card not read: it withdraws a violation and rules none new",
+    "exchange": "exchanged with a card not read: the deal breaks fewer rules so",
     "rules": "not read; of the cards left, the only one that breaks no rule",
     "reader": "not read surely; of the ways that keep every rule, the one its unsure read named",
     "same-result": "not read; one of several cards that keep every rule and give the same result",
@@ -263,6 +263,7 @@ class Pipeline:
         self._unexplained = [-1, -1, -1, -1]  # per seat: last frame with unexplained reads
         self._guesses: dict[int, list[str]] = {}  # per seat: the last unsure read's candidates
         self._guess_log: dict[int, list[tuple[int, list[str]]]] = {}  # per seat: (frame, guesses)
+        self._is_trial = False  # a copy playing a way out (``_trial``): it exchanges no read
         self._now = -1
         # An unfinished trick was swept (its missing cards lay there unread): the trick and the
         # last frame its cards were seen. Until that trick is complete only cards read before
@@ -649,6 +650,8 @@ class Pipeline:
             self._name_unread(left[0], seat, self._now, "elimination")
             return True
         ways = self._ways(left, seat)
+        if not ways and not self._is_trial and self._named_by_exchange(left, seat):
+            return True
         clean = self._read_among(list(ways), seat) if len(ways) > 1 else list(ways)
         names = [CARD_NAMES[c] for c in left]
         if len(clean) > 1 and len(set(ways.values())) == 1:
@@ -692,7 +695,7 @@ class Pipeline:
         first = next((CARD_NAMES.index(g) for g in seen[0] if CARD_NAMES.index(g) in cards), None)
         return [first] if first is not None else cards
 
-    def _ways(self, cards: list[int], seat: int) -> dict[int, str]:
+    def _ways(self, cards: list[int], seat: int, before: set[str] | None = None) -> dict[int, str]:
         """Play each of ``cards`` for ``seat`` and the rest of the clip out on a copy of the
         deal (later unread cards named the same way). The cards whose way is clean, each with
         its way's result (trick winners, card points and rulings): the deal complete, and each
@@ -700,8 +703,9 @@ class Pipeline:
         every complete way, whatever card it names (a revoke with either of two clubs), when
         two or more complete; out of turn is never excused: it is the sign of a card missing
         or in the wrong trick (a placing that changes a trick's winner puts every later card
-        out of turn)."""
-        before = {_whatever_card(v) for v in self.referee.violations if v.rule != "out-of-turn"}
+        out of turn). ``before``: the violations that stood before (default: those now)."""
+        if before is None:
+            before = {_whatever_card(v) for v in self.referee.violations if v.rule != "out-of-turn"}
         ways: dict[int, tuple[set[str], str]] = {}  # card -> (its rulings, result)
         for card in cards:
             trial = self._trial()
@@ -717,6 +721,53 @@ class Pipeline:
         excused = before | {k for k in every if not k.startswith('["out-of-turn"')}
         return {c: r for c, (v, r) in ways.items() if v <= excused}
 
+    def _named_by_exchange(self, left: list[int], seat: int) -> bool:
+        """No way of placing the cards left is clean: perhaps one of them (``L``) was read as
+        another card (``Y``, played), whose reads gave ``L`` some belief, and ``Y`` is one of
+        the cards the deal still waits for. Each such exchange is made on a copy of the deal
+        and the cards then left are placed as ``_ways`` places them, against the violations
+        that stood before the exchange; the one clean exchange and placing is taken
+        (the play renamed ``by`` "exchange", the card named ``by`` "rules"; several placings:
+        the reader's unsure read decides, as ``_read_among``; several exchanges: the one the
+        reads believed twice as much as the next), else nothing changes."""
+        before = {_whatever_card(v) for v in self.referee.violations if v.rule != "out-of-turn"}
+        found: list[tuple[float, int, int, int]] = []  # belief, play index, its card, named
+        for j, p in enumerate(self.plays):
+            belief = self.tracker.belief(p.card) if p.source == "camera" else None
+            for other in left if belief is not None else ():
+                if belief[other] < CONFLICT_FLOOR:
+                    continue
+                trial = self._trial()
+                trial._exchange_play(j, other)
+                rest = [c for c in left if c != other] + [p.card]
+                ways = list(trial._ways(rest, seat, before))
+                ways = trial._read_among(ways, seat) if len(ways) > 1 else ways
+                found += [(float(belief[other]), j, other, c) for c in ways]
+        found.sort(reverse=True)
+        # The exchange the reads believed most, if twice as much as the next (as a conflict).
+        if not found or (len(found) > 1 and found[0][0] < CONFLICT_MARGIN * found[1][0]):
+            return False
+        _, j, other, card = found[0]
+        self._exchange_play(j, other)
+        self._name_unread(card, seat, self._now, "rules")
+        return True
+
+    def _exchange_play(self, j: int, card: int) -> None:
+        """Play ``j`` was ``card`` misread: rename it (a correction ``by`` "exchange")."""
+        play = self.plays[j]
+        item = {
+            "card": CARD_NAMES[card], "seat": play.seat, "replaces": CARD_NAMES[play.card],
+            "trick": play.trick, "by": "exchange",
+        }  # fmt: skip
+        self._log_correction(item, self._now, self._now / self.fps)
+        if self.tracker.state(play.card) is CardState.COLLECTED:
+            self.tracker.release(play.card)
+            self.tracker.collect(card)
+        else:
+            self.tracker.rename(play.card, card)
+        play.card, play.source = card, "exchange"
+        self._rereferee(self._now, self._now / self.fps)
+
     def _trial(self) -> Pipeline:
         """A copy of the deal to play a way out on: no detector, no files, frames shared."""
         memo: dict[int, Any] = {id(self.detector): None}
@@ -724,6 +775,7 @@ class Pipeline:
             memo[id(fr.image)] = fr.image
         trial = copy.deepcopy(self, memo)
         trial.out_dir = None
+        trial._is_trial = True
         return trial
 
     def _settle_end(self) -> None:

@@ -182,8 +182,8 @@ def test_run_without_headless_and_without_display_is_a_one_line_error(monkeypatc
                          "unsure read named)"),
         ("same-result", None, " (not read; one of several cards that keep every rule and give "
                               "the same result)"),
-        ("exchange", "QC", " instead of QC (exchanged with a card not read: it withdraws a "
-                           "violation and rules none new)"),
+        ("exchange", "QC", " instead of QC (exchanged with a card not read: the deal breaks "
+                           "fewer rules so)"),
         ("conflict", "QC", " instead of QC"),
         ("caller", None, ""),
     ],

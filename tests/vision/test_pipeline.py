@@ -490,11 +490,31 @@ def test_exchange_a_misread_card_with_the_card_not_read_when_it_withdraws_violat
                      ("8C", "8D", "exchange")]  # fmt: skip
     assert of(events, "withdrawn")
     assert [v["rule"] for v in standing_violations(events)] == ["follow-suit"]
-    assert "8C by seat 1 instead of 8D (exchanged with a card not read" in pipe.record["note"]
+    assert (
+        "8C by seat 1 instead of 8D (exchanged with a card not read: the deal breaks fewer "
+        "rules so)" in pipe.record["note"]
+    )
     # A card the reader never doubted is not exchanged.
     sure = {"8D": {"8C": 0.95}}
     _, pipe, events = _demo_with_unread(set(), unseen={"8C"}, misread=sure)
     assert [c["by"] for c in of(events, "correction")] == ["elimination"]
+
+
+def test_a_card_left_read_as_another_card_is_exchanged_when_no_way_is_clean():
+    # Seat 0's KC (trick 1) is read as KD (the reader half believes KC); the real KD (trick 7's
+    # lead) is hidden all along and seat 3's 8H (trick 2) is never read surely. No way of
+    # placing the cards left (KC, 8H) is clean; exchanged (seat 0's card was KC), the cards then
+    # left (KD, 8H) have one clean way: the record is the deal's.
+    misread = {"KC": {"KD": 0.6, "KC": 0.3}}
+    truth, pipe, events = _demo_with_unread({"8H"}, unseen={"KD"}, misread=misread)
+    assert pipe.record["tricks"] == truth["tricks"]
+    fixes = [(c["card"], c.get("replaces"), c["by"]) for c in of(events, "correction")]
+    assert fixes == [
+        ("KC", "KD", "exchange"),
+        ("8H", None, "rules"),
+        ("KD", None, "elimination"),
+    ]
+    assert [v["rule"] for v in standing_violations(events)] == ["follow-suit"]
 
 
 def test_name_by_elimination_the_deals_last_card_when_the_clip_ends_unread():
