@@ -51,6 +51,7 @@ DEDUCE_MAX = 3
 # How a card not read is named without a person: the only one left, the only way that keeps the
 # rules, the way its unsure read put first among those, or one of ways that give one result.
 DEDUCED = ("elimination", "rules", "reader", "same-result")
+UNREAD = (*DEDUCED, "correction")  # plays of cards the camera did not read (a person named some)
 
 
 def conflict_swap(
@@ -1088,12 +1089,15 @@ class Pipeline:
             while rest:
                 # As live (``_flush``): of cards played within the hold time of each other, the
                 # one at the seat on turn goes first; a correction can change whose turn it is.
+                # A card not read (named later) has no time of its own: it goes when its seat
+                # is on turn.
                 turn = self.referee.turn
                 k = next(
                     (
                         i
                         for i, p in enumerate(rest)
-                        if p.seat == turn and p.frame - rest[0].frame <= hold
+                        if p.seat == turn
+                        and (p.frame - rest[0].frame <= hold or p.source in UNREAD)
                     ),
                     0,
                 )

@@ -500,6 +500,19 @@ def test_exchange_a_misread_card_with_the_card_not_read_when_it_withdraws_violat
     assert [c["by"] for c in of(events, "correction")] == ["elimination"]
 
 
+def test_a_card_not_read_goes_when_its_seat_is_on_turn_when_the_deal_is_refereed_again():
+    # Seat 0's KC (trick 1) is read as KD; the real KD (trick 7's lead, seat 3) is hidden all
+    # along, and KC is named there (the only card left) when the clip ends. Exchanged, the
+    # deal is refereed again: the named card has no time of its own, so it leads trick 7 when
+    # seat 3 is on turn instead of coming after the cards read (which would be out of turn,
+    # and the exchange would rule a new violation and not be taken).
+    misread = {"KC": {"KD": 0.6, "KC": 0.3}}
+    truth, pipe, events = _demo_with_unread(set(), unseen={"KD"}, misread=misread)
+    assert pipe.record["tricks"] == truth["tricks"]
+    assert [c["by"] for c in of(events, "correction")] == ["elimination", "exchange", "exchange"]
+    assert [v["rule"] for v in standing_violations(events)] == ["follow-suit"]
+
+
 def test_a_card_left_read_as_another_card_is_exchanged_when_no_way_is_clean():
     # Seat 0's KC (trick 1) is read as KD (the reader half believes KC); the real KD (trick 7's
     # lead) is hidden all along and seat 3's 8H (trick 2) is never read surely. No way of
