@@ -516,25 +516,31 @@ class Pipeline:
                     )
                 )  # fmt: skip
             return False
-        at = now / self.fps
-        item = {
-            "card": CARD_NAMES[swap],
-            "seat": play.seat,
-            "replaces": CARD_NAMES[card],
-            "trick": play.trick,
-            "by": "conflict",
-        }
-        self._log_correction(item, now, at)
-        play.card, play.source = swap, "conflict"
         del self._sightings[card]
-        if self.tracker.state(card) is CardState.COLLECTED:
-            self.tracker.release(card)  # read as itself from now on
-            self.tracker.collect(swap)  # the earlier play's card left with its trick
-        else:
-            self.tracker.rename(card, swap)  # it lies where the earlier play was accepted
-        self._uncollected = [swap if c == card else c for c in self._uncollected]
-        self._rereferee(now, at)
+        self._rename_play(play, swap, "conflict", now)
         return False
+
+    def _rename_play(self, play: Play, card: int, by: str, now: int) -> None:
+        """A played card was ``card`` misread: rename the play (a correction ``by`` ``by``),
+        move the tracker's knowledge to ``card`` and referee the deal again."""
+        old = play.card
+        self._log_correction(self._renaming(play, card, by), now, now / self.fps)
+        play.card, play.source = card, by
+        if self.tracker.state(old) is CardState.COLLECTED:
+            self.tracker.release(old)  # read as itself from now on
+            self.tracker.collect(card)  # the play's card left with its trick
+        else:
+            self.tracker.rename(old, card)  # it lies where the play was accepted
+        self._uncollected = [card if c == old else c for c in self._uncollected]
+        self._rereferee(now, now / self.fps)
+
+    @staticmethod
+    def _renaming(play: Play, card: int, by: str) -> dict[str, Any]:
+        """The correction that says ``play`` was ``card``."""
+        return {
+            "card": CARD_NAMES[card], "seat": play.seat, "replaces": CARD_NAMES[play.card],
+            "trick": play.trick, "by": by,
+        }  # fmt: skip
 
     def _possible(self) -> set[int]:
         """Cards that may still be unplayed: not played, not held, not lying accepted."""
@@ -655,36 +661,37 @@ class Pipeline:
             return True
         clean = self._read_among(list(ways), seat) if len(ways) > 1 else list(ways)
         names = [CARD_NAMES[c] for c in left]
+        trick = self.referee.trick_number
         if len(clean) > 1 and len(set(ways.values())) == 1:
             # Every clean way gives the same tricks, rulings and score: the result is known,
             # not where these cards lay. The first is taken and a person told which may change.
-            self._emit(
-                event(
-                    "uncertain", deal=self.setup.deal, seat=seat, card=None, guesses=names,
-                    frame=self._now, time=round(self._now / self.fps, 3), box=[],
-                    text=f"cards not read: {', '.join(names)}; every way of placing them that "
-                    f"keeps the rules gives the same result: {CARD_NAMES[clean[0]]} is named for "
-                    f"seat {seat} in trick {self.referee.trick_number} (a person may exchange "
-                    "them)",
-                )
+            self._say_cards_left(
+                seat, names, f"every way of placing them that keeps the rules gives the same "
+                f"result: {CARD_NAMES[clean[0]]} is named for seat {seat} in trick {trick} (a "
+                "person may exchange them)",
             )  # fmt: skip
             self._name_unread(clean[0], seat, self._now, "same-result")
             return True
         if len(clean) != 1:
-            if not say:
-                return False
-            why = "no way of placing them keeps" if not clean else f"{len(clean)} ways keep"
-            self._emit(
-                event(
-                    "uncertain", deal=self.setup.deal, seat=seat, card=None, guesses=names,
-                    frame=self._now, time=round(self._now / self.fps, 3), box=[],
-                    text=f"cards not read: {', '.join(names)}; {why} every rule: the deal "
-                    f"waits for a person (seat {seat}, trick {self.referee.trick_number})",
-                )
-            )  # fmt: skip
+            if say:
+                why = "no way of placing them keeps" if not clean else f"{len(clean)} ways keep"
+                self._say_cards_left(
+                    seat, names, f"{why} every rule: the deal waits for a person (seat {seat}, "
+                    f"trick {trick})",
+                )  # fmt: skip
             return False
         self._name_unread(clean[0], seat, self._now, "rules" if len(ways) == 1 else "reader")
         return True
+
+    def _say_cards_left(self, seat: int, names: list[str], what: str) -> None:
+        """An ``uncertain`` event: the cards no read named, and what became of them."""
+        self._emit(
+            event(
+                "uncertain", deal=self.setup.deal, seat=seat, card=None, guesses=names,
+                frame=self._now, time=round(self._now / self.fps, 3), box=[],
+                text=f"cards not read: {', '.join(names)}; {what}",
+            )
+        )  # fmt: skip
 
     def _read_among(self, cards: list[int], seat: int) -> list[int]:
         """Of several cards the rules allow, the one the reader put first among them when it
@@ -705,8 +712,7 @@ class Pipeline:
         two or more complete; out of turn is never excused: it is the sign of a card missing
         or in the wrong trick (a placing that changes a trick's winner puts every later card
         out of turn). ``before``: the violations that stood before (default: those now)."""
-        if before is None:
-            before = {_whatever_card(v) for v in self.referee.violations if v.rule != "out-of-turn"}
+        before = self._ruled_before() if before is None else before
         ways: dict[int, tuple[set[str], str]] = {}  # card -> (its rulings, result)
         for card in cards:
             trial = self._trial()
@@ -731,7 +737,7 @@ class Pipeline:
         (the play renamed ``by`` "exchange", the card named ``by`` "rules"; several placings:
         the reader's unsure read decides, as ``_read_among``; several exchanges: the one the
         reads believed twice as much as the next), else nothing changes."""
-        before = {_whatever_card(v) for v in self.referee.violations if v.rule != "out-of-turn"}
+        before = self._ruled_before()
         found: list[tuple[float, int, int, int]] = []  # belief, play index, its card, named
         for j, p in enumerate(self.plays):
             belief = self.tracker.belief(p.card) if p.source == "camera" else None
@@ -739,7 +745,7 @@ class Pipeline:
                 if belief[other] < CONFLICT_FLOOR:
                     continue
                 trial = self._trial()
-                trial._exchange_play(j, other)
+                trial._rename_play(trial.plays[j], other, "exchange", trial._now)
                 rest = [c for c in left if c != other] + [p.card]
                 ways = list(trial._ways(rest, seat, before))
                 ways = trial._read_among(ways, seat) if len(ways) > 1 else ways
@@ -749,25 +755,9 @@ class Pipeline:
         if not found or (len(found) > 1 and found[0][0] < CONFLICT_MARGIN * found[1][0]):
             return False
         _, j, other, card = found[0]
-        self._exchange_play(j, other)
+        self._rename_play(self.plays[j], other, "exchange", self._now)
         self._name_unread(card, seat, self._now, "rules")
         return True
-
-    def _exchange_play(self, j: int, card: int) -> None:
-        """Play ``j`` was ``card`` misread: rename it (a correction ``by`` "exchange")."""
-        play = self.plays[j]
-        item = {
-            "card": CARD_NAMES[card], "seat": play.seat, "replaces": CARD_NAMES[play.card],
-            "trick": play.trick, "by": "exchange",
-        }  # fmt: skip
-        self._log_correction(item, self._now, self._now / self.fps)
-        if self.tracker.state(play.card) is CardState.COLLECTED:
-            self.tracker.release(play.card)
-            self.tracker.collect(card)
-        else:
-            self.tracker.rename(play.card, card)
-        play.card, play.source = card, "exchange"
-        self._rereferee(self._now, self._now / self.fps)
 
     def _trial(self) -> Pipeline:
         """A copy of the deal to play a way out on: no detector, no files, frames shared."""
@@ -814,14 +804,15 @@ class Pipeline:
         _, d, p = best[0]
         at = self._now / self.fps
         for play, card in ((p, d.card), (d, p.card)):
-            item = {
-                "card": CARD_NAMES[card], "seat": play.seat, "replaces": CARD_NAMES[play.card],
-                "trick": play.trick, "by": "exchange",
-            }  # fmt: skip
-            self._log_correction(item, self._now, at)
+            self._log_correction(self._renaming(play, card, "exchange"), self._now, at)
         p.card, d.card = d.card, p.card
         p.source = "exchange"
         self._rereferee(self._now, at)
+
+    def _ruled_before(self) -> set[str]:
+        """The violations standing now that a way may rule again (``_whatever_card``): not out
+        of turn, the sign of a card missing."""
+        return {_whatever_card(v) for v in self.referee.violations if v.rule != "out-of-turn"}
 
     @staticmethod
     def _violation_keys(pipe: Pipeline) -> set[str]:
