@@ -2,7 +2,9 @@
 # Install the card art the generator needs (nothing here is committed to the repo):
 #  Debian gnome-cards-data (aisleriot decks), kdegames-card-data-kf5 (KDE decks), librsvg2-bin,
 #  gimp-data (photographic wood, cloth and stone patterns for table textures),
-#  npm cardsJS (LGPL) and @heruka_urgyen/react-playing-cards (CC0) unpacked under .art/npm.
+#  npm cardsJS (LGPL) and @heruka_urgyen/react-playing-cards (CC0) unpacked under .art/npm;
+#  and typefaces for the corner indices drawn by hakam.lettering (fonts-liberation,
+#  fonts-freefont-ttf, fonts-urw-base35, fonts-texgyre).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ART="${HAKAM_ART_DIR:-.art}"
@@ -11,6 +13,10 @@ command -v rsvg-convert >/dev/null || need+=(librsvg2-bin)
 [ -d /usr/share/aisleriot/cards ] || need+=(gnome-cards-data)
 [ -d /usr/share/carddecks/svg-standard ] || need+=(kdegames-card-data-kf5)
 [ -d /usr/share/gimp/2.0/patterns ] || need+=(gimp-data)
+[ -d /usr/share/fonts/truetype/liberation ] || need+=(fonts-liberation)
+[ -d /usr/share/fonts/truetype/freefont ] || need+=(fonts-freefont-ttf)
+[ -d /usr/share/fonts/opentype/urw-base35 ] || need+=(fonts-urw-base35)
+[ -d /usr/share/texmf/fonts/opentype/public/tex-gyre ] || need+=(fonts-texgyre)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
   $SUDO apt-get update -qq

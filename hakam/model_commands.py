@@ -195,6 +195,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="index only: share of samples given art under the index (default "
         "corner_training.BUSY_SHARE; 0 as before index round 3)",
     )
+    c.add_argument(
+        "--lettering",
+        type=int,
+        default=0,
+        help="index only: add this many corner indices drawn in the system's typefaces "
+        "(hakam.lettering; built once into <first --data>-lettering)",
+    )
     c.set_defaults(func=_train_corners)
 
     e = msub.add_parser(
@@ -572,13 +579,16 @@ def _train_corners(args) -> int:
         if (folder / "card.npy").exists() and summary.exists():
             info = json.loads(summary.read_text())
             cut = info.get("left_out", [])
-            if "real" not in info and sorted(cut) != sorted(leave_out):  # photos have no design
+            drawn = "real" in info or "lettering" in info  # photos and lettering: no design
+            if not drawn and sorted(cut) != sorted(leave_out):
                 raise CliError(
                     f"--data {folder}: its samples leave out {cut or 'no design'}, not "
                     f"{list(leave_out) or 'no design'}; use another --data folder"
                 )
     if args.epochs < 1:
         raise CliError(f"--epochs {args.epochs}: must be at least 1")
+    if args.lettering < 0 or (args.lettering and args.network != "index"):
+        raise CliError(f"--lettering {args.lettering}: a number of index samples (index only)")
     for k, folder in enumerate(folders):
         if not (folder / "card.npy").exists():
             print(f"[corners] cutting samples from {args.scenes} scenes into {folder}", flush=True)
@@ -602,6 +612,8 @@ def _train_corners(args) -> int:
             print(f"[corners] cutting {real}'s cards into {folder}", flush=True)
             corner_training.build_real_samples(folder, real, args.outline)
         folders.append(folder)
+    if args.lettering:
+        folders.append(_lettering_folder(folders[0], args.lettering, args.seed))
     out = args.out or ROOT / "runs" / args.network
     best = corner_training.train_net(
         args.network,
@@ -616,6 +628,30 @@ def _train_corners(args) -> int:
     )
     print(f"[corners] best: {best}; next: hakam model export-corners {best}", flush=True)
     return 0
+
+
+def _lettering_folder(first: Path, n: int, seed: int) -> Path:
+    """``n`` lettering samples of ``seed`` next to the first sample folder: built once, and
+    refused if the folder there holds another number or seed."""
+    from hakam import lettering
+    from hakam.cli import CliError
+
+    folder = first.with_name(first.name + "-lettering")
+    summary = folder / "summary.json"
+    if summary.exists():
+        info = json.loads(summary.read_text())
+        if (info.get("lettering"), info.get("seed")) != (n, seed):
+            raise CliError(
+                f"{folder} holds {info.get('lettering')} lettering samples of seed "
+                f"{info.get('seed')}, not {n} of seed {seed}; remove it to draw them again"
+            )
+        return folder
+    try:
+        print(f"[corners] drawing {n} corner indices into {folder}", flush=True)
+        lettering.build_lettering(folder, n, seed)
+    except RuntimeError as exc:
+        raise CliError(str(exc)) from None
+    return folder
 
 
 def _export_corners(args) -> int:

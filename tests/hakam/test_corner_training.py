@@ -219,3 +219,34 @@ def test_train_corners_leaves_tuning_designs_out_and_refuses_samples_cut_otherwi
     assert r.returncode == 2 and r.stderr.strip().splitlines() == [
         "hakam: error: --epochs 0: must be at least 1"
     ]
+
+
+def test_train_corners_draws_lettering_once_and_refuses_a_folder_drawn_otherwise(tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+
+    def run(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "hakam", "model", "train-corners", *args, "--real", "none",
+             "--data", str(tmp_path / "d")],
+            capture_output=True, text=True, cwd=root, timeout=120,
+        )  # fmt: skip
+
+    (tmp_path / "d").mkdir()
+    np.save(tmp_path / "d" / "card.npy", np.zeros(1, np.int16))
+    (tmp_path / "d" / "summary.json").write_text(json.dumps({"left_out": []}))
+    r = run("outline", "--lettering", "5")
+    assert r.returncode == 2 and r.stderr.strip().splitlines() == [
+        "hakam: error: --lettering 5: a number of index samples (index only)"
+    ]
+    drawn = tmp_path / "d-lettering"
+    drawn.mkdir()
+    (drawn / "summary.json").write_text(json.dumps({"lettering": 5, "seed": 2}))
+    r = run("index", "--lettering", "5", "--seed", "3")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+    assert "holds 5 lettering samples of seed 2, not 5 of seed 3" in r.stderr
+    assert sorted(p.name for p in drawn.iterdir()) == ["summary.json"]
