@@ -80,6 +80,20 @@ def _whatever_card(v: Violation) -> str:
     return json.dumps([v.rule, v.seat, v.trick, proof])
 
 
+def _made_before(
+    v: Violation, made: Collection[tuple[int, int, str]], named: Collection[str]
+) -> bool:
+    """A violation on a play the camera read before cards left unread were named, and proven
+    by a card read (not one of ``named``): no way of placing those cards made it. It was
+    committed before the first of them was played, and the cards a seat held are known from
+    what it played; only the proof was to come."""
+    if v.rule == "out-of-turn" or v.card is None:
+        return False
+    if v.proof is not None and str(v.proof[1]) in named:
+        return False
+    return (v.trick, v.seat, str(v.card)) in made
+
+
 def best_in_play(probs: np.ndarray, gone: Collection[int]) -> tuple[np.ndarray, np.ndarray]:
     """Each belief row's likeliest card not in ``gone`` and that card's share of what is left
     (as ``vision.reader.rule_out``, without its drop)."""
@@ -711,8 +725,12 @@ class Pipeline:
         every complete way, whatever card it names (a revoke with either of two clubs), when
         two or more complete; out of turn is never excused: it is the sign of a card missing
         or in the wrong trick (a placing that changes a trick's winner puts every later card
-        out of turn). ``before``: the violations that stood before (default: those now)."""
+        out of turn). Nor is a violation on a play read before the naming, proven by a card
+        read, held against any way (``_made_before``). ``before``: the violations that stood
+        before (default: those now)."""
         before = self._ruled_before() if before is None else before
+        made = {(p.trick, p.seat, CARD_NAMES[p.card]) for p in self.plays if p.source == "camera"}
+        named = {CARD_NAMES[c] for c in cards}
         ways: dict[int, tuple[set[str], str]] = {}  # card -> (its rulings, result)
         for card in cards:
             trial = self._trial()
@@ -723,7 +741,8 @@ class Pipeline:
                 continue
             rulings = sorted(self._violation_keys(trial))
             result = json.dumps([[t.winner for t in ref.tricks], ref.card_points, rulings])
-            ways[card] = ({_whatever_card(v) for v in ref.violations}, result)
+            rest = [v for v in ref.violations if not _made_before(v, made, named)]
+            ways[card] = ({_whatever_card(v) for v in rest}, result)
         every = set.intersection(*(v for v, _ in ways.values())) if len(ways) > 1 else set()
         excused = before | {k for k in every if not k.startswith('["out-of-turn"')}
         return {c: r for c, (v, r) in ways.items() if v <= excused}

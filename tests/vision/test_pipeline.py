@@ -460,6 +460,20 @@ def test_name_by_the_rules_a_violation_every_way_rules_whatever_the_card_counts_
     assert [v["card"] for v in standing_violations(events)] == ["AS"]
 
 
+def test_name_by_the_rules_a_violation_read_before_the_card_not_read_counts_against_no_way():
+    # KC (seat 0, last of trick 1) and JH are never read surely: the deal waits for KC from
+    # trick 1 to the end of the clip. Seat 2's revoke (AS, second in trick 1) was committed
+    # before KC was played and is proven by a card read later: no placing made it, so the one
+    # way that completes the deal is taken, though it rules the revoke.
+    truth, pipe, events = _demo_with_unread({"KC", "JH"})
+    assert pipe.record["tricks"] == truth["tricks"]
+    assert [(c["card"], c["by"]) for c in of(events, "correction")] == [
+        ("KC", "rules"),
+        ("JH", "elimination"),
+    ]
+    assert [v["card"] for v in standing_violations(events)] == ["AS"]
+
+
 def test_name_by_the_rules_one_of_two_ways_that_give_the_same_result():
     # 8C and 10S hidden all along; both ways keep every rule and give the same tricks, score
     # and rulings: the first is named, and the deal says a person may exchange them.
