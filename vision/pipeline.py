@@ -9,6 +9,7 @@ of the frame for every accepted card: ``hakam referee`` on that record gives the
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator
@@ -45,6 +46,8 @@ CONFLICT_FLOOR = 0.05
 # ... and only if that way out is at least this many times likelier than the other (two reads
 # sure of one card, with a few hundredths on others, are not renamed on a near-even guess).
 CONFLICT_MARGIN = 2.0
+# Marks a way's result where two cards not read may lie at each other's places, same result.
+IN_DOUBT = " (places in doubt)"
 # At the end of a deal, up to this many cards not read are named by the rules (each way of
 # placing them is played out on a copy of the deal): more would be a guess among many ways.
 DEDUCE_MAX = 3
@@ -676,7 +679,9 @@ class Pipeline:
         clean = self._read_among(list(ways), seat) if len(ways) > 1 else list(ways)
         names = [CARD_NAMES[c] for c in left]
         trick = self.referee.trick_number
-        if len(clean) > 1 and len(set(ways.values())) == 1:
+        if (len(clean) > 1 and len(set(ways.values())) == 1) or (
+            len(clean) == 1 and ways[clean[0]].endswith(IN_DOUBT)
+        ):
             # Every clean way gives the same tricks, rulings and score: the result is known,
             # not where these cards lay. The first is taken and a person told which may change.
             self._say_cards_left(
@@ -731,7 +736,8 @@ class Pipeline:
         before = self._ruled_before() if before is None else before
         made = {(p.trick, p.seat, CARD_NAMES[p.card]) for p in self.plays if p.source == "camera"}
         named = {CARD_NAMES[c] for c in cards}
-        ways: dict[int, tuple[set[str], str]] = {}  # card -> (its rulings, result)
+        # card -> its rulings, its result, (violations, whether a misread was exchanged)
+        ways: dict[int, tuple[set[str], str, tuple[int, bool]]] = {}
         for card in cards:
             trial = self._trial()
             trial._name_unread(card, seat, trial._now, "rules")
@@ -739,13 +745,25 @@ class Pipeline:
             ref = trial.referee
             if not ref.is_over:
                 continue
+            # As the deal's end will: a misread that the naming brings to light.
+            exchanged = trial._exchange_misread()
+            doubt = trial._places_in_doubt() if exchanged else None
+            if doubt == "result":
+                continue
+            ref = trial.referee
             rulings = sorted(self._violation_keys(trial))
             result = json.dumps([[t.winner for t in ref.tricks], ref.card_points, rulings])
+            result += IN_DOUBT if doubt else ""
             rest = [v for v in ref.violations if not _made_before(v, made, named)]
-            ways[card] = ({_whatever_card(v) for v in rest}, result)
-        every = set.intersection(*(v for v, _ in ways.values())) if len(ways) > 1 else set()
+            ways[card] = ({_whatever_card(v) for v in rest}, result, (len(rulings), exchanged))
+        every = set.intersection(*(w[0] for w in ways.values())) if len(ways) > 1 else set()
         excused = before | {k for k in every if not k.startswith('["out-of-turn"')}
-        return {c: r for c, (v, r) in ways.items() if v <= excused}
+        clean = {c: w for c, w in ways.items() if w[0] <= excused}
+        # Of the clean ways, those that leave the fewest violations (a misread is likelier than
+        # a revoke), and of those the ones clean as read (likelier than a read taken for a
+        # misread).
+        best = min((w[2] for w in clean.values()), default=None)
+        return {c: w[1] for c, w in clean.items() if w[2] == best}
 
     def _named_by_exchange(self, left: list[int], seat: int) -> bool:
         """No way of placing the cards left is clean: perhaps one of them (``L``) was read as
@@ -795,14 +813,14 @@ class Pipeline:
         if not self._held and not self.referee.is_over:
             self._name_by_elimination(self.referee.turn, final=True)
 
-    def _exchange_misread(self) -> None:
+    def _exchange_misread(self) -> bool:
         """At the end of a complete deal, a card named without being read (``X``) and a card
         read (``Y``) whose reads gave ``X`` some belief may be each other: Y misread, X then
         left unread where Y lay. The exchange is taken when it withdraws violations and rules
         none new (the fewest left; a tie is left as it is): a misread is likelier than a
-        revoke whose card the reader doubted."""
+        revoke whose card the reader doubted. True when it exchanged them."""
         if not self.settings.name_by_elimination or not self.referee.is_over:
-            return
+            return False
         before = self._violation_keys(self)
         best: list[tuple[int, Play, Play]] = []
         for d in (p for p in self.plays if p.source in DEDUCED):
@@ -819,7 +837,7 @@ class Pipeline:
                     best.append((len(after), d, p))
         best.sort(key=lambda b: b[0])
         if not best or (len(best) > 1 and best[1][0] == best[0][0]):
-            return
+            return False
         _, d, p = best[0]
         at = self._now / self.fps
         for play, card in ((p, d.card), (d, p.card)):
@@ -827,6 +845,27 @@ class Pipeline:
         p.card, d.card = d.card, p.card
         p.source = "exchange"
         self._rereferee(self._now, at)
+        return True
+
+    def _places_in_doubt(self) -> str | None:
+        """After an exchange, whether two cards not read may lie at each other's places: the
+        exchange settled which cards were not read, not where each lay. "result" where the two
+        swapped break no new rule and change the result (neither placing can be taken),
+        "places" where they change only where the cards lay (a person may exchange them)."""
+        keys = self._violation_keys(self)
+        result = [[t.winner for t in self.referee.tricks], self.referee.card_points]
+        named = [i for i, p in enumerate(self.plays) if p.source in DEDUCED]
+        doubt = None
+        for i, j in itertools.combinations(named, 2):
+            trial = self._trial()
+            trial.plays[i].card, trial.plays[j].card = self.plays[j].card, self.plays[i].card
+            trial._rereferee(self._now, self._now / self.fps)
+            ref = trial.referee
+            if ref.is_over and self._violation_keys(trial) <= keys:
+                if [[t.winner for t in ref.tricks], ref.card_points] != result:
+                    return "result"
+                doubt = "places"
+        return doubt
 
     def _ruled_before(self) -> set[str]:
         """The violations standing now that a way may rule again (``_whatever_card``): not out

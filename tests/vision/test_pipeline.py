@@ -514,6 +514,44 @@ def test_exchange_a_misread_card_with_the_card_not_read_when_it_withdraws_violat
     assert [c["by"] for c in of(events, "correction")] == ["elimination"]
 
 
+def test_name_by_the_rules_a_way_the_end_of_deal_exchange_makes_clean():
+    # 8D (trick 4, seat 1) is read as 8C (the reader a third sure of 8D); the real 8C (trick
+    # 3, seat 1) is hidden all along and KC (trick 1, seat 0) is never read surely. Placing
+    # KC, 8D is left for 8C's place: a revoke, which the end of the deal withdraws by
+    # exchanging 8D with the doubted read, as it will; so the way is clean, and it is taken.
+    misread = {"8D": {"8C": 0.6, "8D": 0.3}}
+    truth, pipe, events = _demo_with_unread({"KC"}, unseen={"8C"}, misread=misread)
+    assert pipe.record["tricks"] == truth["tricks"]
+    assert [(c["card"], c.get("replaces"), c["by"]) for c in of(events, "correction")] == [
+        ("KC", None, "rules"),
+        ("8D", None, "elimination"),
+        ("8D", "8C", "exchange"),
+        ("8C", "8D", "exchange"),
+    ]
+
+
+def test_name_by_the_rules_says_where_an_exchange_leaves_two_cards_places_in_doubt():
+    # KD (trick 7, seat 3) is read as KC; the real KC (trick 1, seat 0) is hidden all along
+    # and 9C (trick 4, seat 2) is never read surely. The exchange tells which cards were not
+    # read, not where each lay: 9C and KC at each other's places break no rule and give the
+    # same tricks and score, so the naming is said to be one of two (a person may exchange them).
+    misread = {"KD": {"KC": 0.6, "KD": 0.3}}
+    truth, pipe, events = _demo_with_unread({"9C"}, unseen={"KC"}, misread=misread)
+    assert len(pipe.plays) == 32
+    assert [c["by"] for c in of(events, "correction")][:2] == ["same-result", "elimination"]
+    said = [e for e in of(events, "uncertain") if "the same result" in e["text"]]
+    assert len(said) == 1
+    got, want = pipe.ruling(), ruling_json(parse_deal_record(truth))
+    assert got["tricks"] != want["tricks"]  # KC and 9C exchanged ...
+    assert [t["winner"] for t in got["tricks"]] == [t["winner"] for t in want["tricks"]]
+    assert {k: v for k, v in got.items() if k != "tricks"} == {  # ... the same result
+        k: v for k, v in want.items() if k != "tricks"
+    }
+    # Where the two places change the result, neither is taken: the deal waits for a person.
+    _, pipe, events = _demo_with_unread({"JC"}, unseen={"KC"}, misread=misread)
+    assert len(pipe.plays) < 32 and not of(events, "correction")
+
+
 def test_a_card_not_read_goes_when_its_seat_is_on_turn_when_the_deal_is_refereed_again():
     # Seat 0's KC (trick 1) is read as KD; the real KD (trick 7's lead, seat 3) is hidden all
     # along, and KC is named there (the only card left) when the clip ends. Exchanged, the
@@ -529,16 +567,17 @@ def test_a_card_not_read_goes_when_its_seat_is_on_turn_when_the_deal_is_refereed
 
 def test_a_card_left_read_as_another_card_is_exchanged_when_no_way_is_clean():
     # Seat 0's KC (trick 1) is read as KD (the reader half believes KC); the real KD (trick 7's
-    # lead) is hidden all along and seat 3's 8H (trick 2) is never read surely. No way of
-    # placing the cards left (KC, 8H) is clean; exchanged (seat 0's card was KC), the cards then
-    # left (KD, 8H) have one clean way: the record is the deal's.
+    # lead) is hidden all along and seat 0's 10D (trick 6) is never read surely. No way of
+    # placing the cards left (KC, 10D) is clean, even with the end of the deal's exchange;
+    # exchanged first (seat 0's card was KC), the cards then left (KD, 10D) have one clean way:
+    # the record is the deal's.
     misread = {"KC": {"KD": 0.6, "KC": 0.3}}
-    truth, pipe, events = _demo_with_unread({"8H"}, unseen={"KD"}, misread=misread)
+    truth, pipe, events = _demo_with_unread({"10D"}, unseen={"KD"}, misread=misread)
     assert pipe.record["tricks"] == truth["tricks"]
     fixes = [(c["card"], c.get("replaces"), c["by"]) for c in of(events, "correction")]
     assert fixes == [
         ("KC", "KD", "exchange"),
-        ("8H", None, "rules"),
+        ("10D", None, "rules"),
         ("KD", None, "elimination"),
     ]
     assert [v["rule"] for v in standing_violations(events)] == ["follow-suit"]
