@@ -35,7 +35,8 @@ def _print_event(ev: dict[str, Any], headless: bool) -> None:
     elif kind in ("uncertain", "source"):
         print(ev.get("text", kind), flush=True)
     elif kind == "open_card":
-        print(f"open card {ev['card']}", flush=True)
+        was = f" (read as {ev['read_as']}, the deal's open card)" if ev.get("read_as") else ""
+        print(f"open card {ev['card']}{was}", flush=True)
     elif kind == "correction":
         from vision.pipeline import NAMED_BY
 

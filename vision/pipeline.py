@@ -398,6 +398,10 @@ class Pipeline:
         card = int(ev.card)  # type: ignore[arg-type]
         if self._phase == "open":
             expected = self.setup.open_card
+            read_as = None
+            if expected is not None and self._open_card_misread(card, expected.index):
+                self.tracker.rename(card, expected.index)
+                read_as, card = CARD_NAMES[card], expected.index
             if expected is None or expected.index == card:
                 self.open_card = card
                 self._open_on_table = True
@@ -410,6 +414,7 @@ class Pipeline:
                         frame=frame.index,
                         time=round(frame.time, 3),
                         box=list(ev.box or ()),
+                        **({"read_as": read_as} if read_as else {}),
                     )
                 )
                 return
@@ -429,6 +434,16 @@ class Pipeline:
             )
             return
         self._held.append((ev, frame))
+
+    def _open_card_misread(self, card: int, expected: int) -> bool:
+        """The first card accepted before any play is not the open card the deal was set up
+        with, but its reads gave that card some belief (``CONFLICT_FLOOR``): it is the open
+        card misread (as a card of its rank in the other suit of its colour, often), not a
+        play made before the bidding was over."""
+        if card == expected or self.tracker.state(expected) is not CardState.UNSEEN:
+            return False
+        belief = self.tracker.belief(card)
+        return belief is not None and float(belief[expected]) >= CONFLICT_FLOOR
 
     # --- holding cards that lie in front of a seat not on turn --------------------------
 

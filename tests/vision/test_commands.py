@@ -194,3 +194,13 @@ def test_a_printed_correction_says_how_the_pipeline_named_the_card(by, replaces,
     ev = {"type": "correction", "card": "QS", "seat": 0, "by": by, "replaces": replaces}
     _print_event(ev, headless=False)
     assert capsys.readouterr().out == f"correction: QS by seat 0{why}\n"
+
+
+def test_a_printed_open_card_says_when_it_was_read_as_another(capsys):
+    from vision.commands import _print_event
+
+    _print_event({"type": "open_card", "card": "7S", "read_as": "7C"}, headless=False)
+    _print_event({"type": "open_card", "card": "7S"}, headless=False)
+    assert capsys.readouterr().out == (
+        "open card 7S (read as 7C, the deal's open card)\nopen card 7S\n"
+    )

@@ -340,15 +340,17 @@ class Misreading(LabelDetector):
     """The oracle with the reader's beliefs: each read sure of its card (0.95), except the
     cards of ``misread``, read as another card with the given belief."""
 
-    def __init__(self, frames, misread: dict[str, dict[str, float]]):
+    def __init__(self, frames, misread: dict[str, dict[str, float]], until: int | None = None):
         super().__init__(frames)
         self.misread = misread
+        self.until = until  # misread only in the frames before this one
 
     def detect(self, image, ruled_out=()):
+        misread = self.misread if self.until is None or self.frame < self.until else {}
         d = super().detect(image, ruled_out)
         d.probs = np.zeros((len(d), len(CARD_NAMES)), np.float32)
         for i, c in enumerate(d.class_id.tolist()):
-            belief = self.misread.get(CARD_NAMES[c], {CARD_NAMES[c]: 0.95})
+            belief = misread.get(CARD_NAMES[c], {CARD_NAMES[c]: 0.95})
             for name, p in belief.items():
                 d.probs[i, CARD_NAMES.index(name)] = p
             d.class_id[i] = int(d.probs[i].argmax())
@@ -379,6 +381,32 @@ def _demo_with_unread(
                     settings=PipelineSettings(**settings))  # fmt: skip
     images = [cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)
     return truth, pipe, run_frames(pipe, ArraySource(images, 15.0))
+
+
+def test_the_open_card_misread_is_the_open_card_the_deal_was_set_up_with():
+    # The open card (7S) lies alone on the stock from frame 4 and is read as 7C, the reader a
+    # third sure of 7S; the deal was set up with 7S: it is that card, not a play made before
+    # the bidding was over (which was played out of turn and stalled the deal).
+    from vision.sources import DEMO_CALIBRATION, DEMO_LABELS, DEMO_RECORD, demo_clip_available
+
+    if not demo_clip_available():
+        pytest.skip("demo clip not installed")
+    truth = json.loads(DEMO_RECORD.read_text())
+    frames = json.loads(DEMO_LABELS.read_text())["frames"]
+
+    def run(belief):
+        pipe = Pipeline(DealSetup.from_record(truth), Misreading(frames, belief, until=33),
+                        calibration=Calibration.load(DEMO_CALIBRATION))  # fmt: skip
+        images = [cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)
+        return pipe, run_frames(pipe, ArraySource(images, 15.0))
+
+    pipe, events = run({"7S": {"7C": 0.6, "7S": 0.3}})
+    shown = of(events, "open_card")
+    assert [(e["card"], e.get("read_as")) for e in shown] == [("7S", "7C")]
+    assert pipe.record["tricks"] == truth["tricks"] and not of(events, "correction")
+    # Reads that never doubted their card: it is not the open card (a person decides).
+    pipe, events = run({"7S": {"7C": 0.98}})
+    assert not of(events, "open_card")
 
 
 def test_name_by_elimination_plays_the_only_card_left_for_the_seat_the_deal_waits_for():
