@@ -831,25 +831,29 @@ class Pipeline:
     def _exchange_misread(self) -> bool:
         """At the end of a complete deal, a card named without being read (``X``) and a card
         read (``Y``) whose reads gave ``X`` some belief may be each other: Y misread, X then
-        left unread where Y lay. The exchange is taken when it withdraws violations and rules
-        none new (the fewest left; a tie is left as it is): a misread is likelier than a
-        revoke whose card the reader doubted. True when it exchanged them."""
+        left unread where Y lay; so may two cards read, each read with some belief in the
+        other (``_doubted``: misread for each other). The exchange is taken when it withdraws
+        violations and rules none new (the fewest left; a tie is left as it is): a misread is
+        likelier than a revoke whose card the reader doubted. True when it exchanged them."""
         if not self.settings.name_by_elimination or not self.referee.is_over:
             return False
         before = self._violation_keys(self)
         best: list[tuple[int, Play, Play]] = []
-        for d in (p for p in self.plays if p.source in DEDUCED):
-            for p in (p for p in self.plays if p.source == "camera"):
-                belief = self.tracker.belief(p.card)
-                if belief is None or belief[d.card] < CONFLICT_FLOOR:
-                    continue
-                trial = self._trial()
-                i, j = self.plays.index(d), self.plays.index(p)
-                trial.plays[i].card, trial.plays[j].card = p.card, d.card
-                trial._rereferee(self._now, self._now / self.fps)
-                after = self._violation_keys(trial)
-                if after < before:
-                    best.append((len(after), d, p))
+        read = [p for p in self.plays if p.source == "camera"]
+        pairs = [(d, p) for d in self.plays if d.source in DEDUCED for p in read]
+        pairs += [
+            (a, b) for i, a in enumerate(read) for b in read[i + 1 :] if self._misread_for(a, b)
+        ]
+        for d, p in pairs:
+            if not self._doubted(p, d):
+                continue
+            trial = self._trial()
+            i, j = self.plays.index(d), self.plays.index(p)
+            trial.plays[i].card, trial.plays[j].card = p.card, d.card
+            trial._rereferee(self._now, self._now / self.fps)
+            after = self._violation_keys(trial)
+            if after < before:
+                best.append((len(after), d, p))
         best.sort(key=lambda b: b[0])
         if not best or (len(best) > 1 and best[1][0] == best[0][0]):
             return False
@@ -859,6 +863,8 @@ class Pipeline:
             self._log_correction(self._renaming(play, card, "exchange"), self._now, at)
         p.card, d.card = d.card, p.card
         p.source = "exchange"
+        if d.source == "camera":
+            d.source = "exchange"
         self._rereferee(self._now, at)
         return True
 
@@ -881,6 +887,22 @@ class Pipeline:
                     return "result"
                 doubt = "places"
         return doubt
+
+    def _doubted(self, a: Play, b: Play) -> bool:
+        """Two cards read, each read with some belief in the other (``CONFLICT_FLOOR``): they
+        may have been misread for each other."""
+        belief = self.tracker.belief(a.card)
+        return belief is not None and float(belief[b.card]) >= CONFLICT_FLOOR
+
+    def _misread_for(self, a: Play, b: Play) -> bool:
+        """Two cards read that may have been misread for each other: each read with some
+        belief in the other, and the reads finding the exchange at most ``CONFLICT_MARGIN``
+        times less likely than the cards as played (two sure reads are not exchanged to
+        withdraw a violation: it may be real)."""
+        ba, bb = self.tracker.belief(a.card), self.tracker.belief(b.card)
+        if ba is None or bb is None or not (self._doubted(a, b) and self._doubted(b, a)):
+            return False
+        return CONFLICT_MARGIN * float(ba[b.card] * bb[a.card]) >= float(ba[a.card] * bb[b.card])
 
     def _ruled_before(self) -> set[str]:
         """The violations standing now that a way may rule again (``_whatever_card``): not out

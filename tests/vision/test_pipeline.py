@@ -580,6 +580,22 @@ def test_name_by_the_rules_says_where_an_exchange_leaves_two_cards_places_in_dou
     assert len(pipe.plays) < 32 and not of(events, "correction")
 
 
+def test_exchange_two_cards_read_as_each_other_when_it_withdraws_a_violation():
+    # Seat 0's JH and seat 1's JD (trick 8) are each read as the other, the reader nearly as
+    # sure of the right card: as read, seat 1 revokes. Exchanged, the revoke is withdrawn and
+    # the record is the deal's. Reads that hardly doubted their cards are not exchanged: the
+    # revoke may be real.
+    doubt = {"JH": {"JD": 0.52, "JH": 0.45}, "JD": {"JH": 0.52, "JD": 0.45}}
+    truth, pipe, events = _demo_with_unread(set(), misread=doubt)
+    assert pipe.record["tricks"] == truth["tricks"]
+    fixes = [(c["card"], c.get("replaces"), c["by"]) for c in of(events, "correction")]
+    assert fixes == [("JD", "JH", "exchange"), ("JH", "JD", "exchange")]
+    assert [v["card"] for v in standing_violations(events)] == ["AS"]
+    sure = {"JH": {"JD": 0.8, "JH": 0.15}, "JD": {"JH": 0.8, "JD": 0.15}}
+    _, pipe, events = _demo_with_unread(set(), misread=sure)
+    assert not of(events, "correction") and len(standing_violations(events)) == 2
+
+
 def test_a_card_not_read_goes_when_its_seat_is_on_turn_when_the_deal_is_refereed_again():
     # Seat 0's KC (trick 1) is read as KD; the real KD (trick 7's lead, seat 3) is hidden all
     # along, and KC is named there (the only card left) when the clip ends. Exchanged, the
