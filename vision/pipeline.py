@@ -437,10 +437,14 @@ class Pipeline:
 
     def _open_card_misread(self, card: int, expected: int) -> bool:
         """The first card accepted before any play is not the open card the deal was set up
-        with, but its reads gave that card some belief (``CONFLICT_FLOOR``): it is the open
-        card misread (as a card of its rank in the other suit of its colour, often), not a
-        play made before the bidding was over."""
-        if card == expected or self.tracker.state(expected) is not CardState.UNSEEN:
+        with, but its reads gave that card some belief (``CONFLICT_FLOOR``) and that card is
+        not accepted elsewhere (at most a candidate: read right a few times, short of the
+        vote): it is the open card misread (as a card of its rank in the other suit of its
+        colour, often), not a play made before the bidding was over."""
+        if card == expected or self.tracker.state(expected) not in (
+            CardState.UNSEEN,
+            CardState.CANDIDATE,
+        ):
             return False
         belief = self.tracker.belief(card)
         return belief is not None and float(belief[expected]) >= CONFLICT_FLOOR

@@ -340,13 +340,16 @@ class Misreading(LabelDetector):
     """The oracle with the reader's beliefs: each read sure of its card (0.95), except the
     cards of ``misread``, read as another card with the given belief."""
 
-    def __init__(self, frames, misread: dict[str, dict[str, float]], until: int | None = None):
+    def __init__(
+        self, frames, misread: dict[str, dict[str, float]], until: int | None = None, since=0
+    ):  # fmt: skip
         super().__init__(frames)
         self.misread = misread
-        self.until = until  # misread only in the frames before this one
+        self.since, self.until = since, until  # misread only in the frames from since to until
 
     def detect(self, image, ruled_out=()):
-        misread = self.misread if self.until is None or self.frame < self.until else {}
+        now = self.since <= self.frame and (self.until is None or self.frame < self.until)
+        misread = self.misread if now else {}
         d = super().detect(image, ruled_out)
         d.probs = np.zeros((len(d), len(CARD_NAMES)), np.float32)
         for i, c in enumerate(d.class_id.tolist()):
@@ -394,8 +397,9 @@ def test_the_open_card_misread_is_the_open_card_the_deal_was_set_up_with():
     truth = json.loads(DEMO_RECORD.read_text())
     frames = json.loads(DEMO_LABELS.read_text())["frames"]
 
-    def run(belief):
-        pipe = Pipeline(DealSetup.from_record(truth), Misreading(frames, belief, until=33),
+    def run(belief, since=0):
+        det = Misreading(frames, belief, until=33, since=since)
+        pipe = Pipeline(DealSetup.from_record(truth), det,
                         calibration=Calibration.load(DEMO_CALIBRATION))  # fmt: skip
         images = [cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)
         return pipe, run_frames(pipe, ArraySource(images, 15.0))
@@ -404,6 +408,10 @@ def test_the_open_card_misread_is_the_open_card_the_deal_was_set_up_with():
     shown = of(events, "open_card")
     assert [(e["card"], e.get("read_as")) for e in shown] == [("7S", "7C")]
     assert pipe.record["tricks"] == truth["tricks"] and not of(events, "correction")
+    # Read right on its first frames (7S a candidate, short of the vote), then misread.
+    pipe, events = run({"7S": {"7C": 0.6, "7S": 0.3}}, since=9)
+    assert [(e["card"], e.get("read_as")) for e in of(events, "open_card")] == [("7S", "7C")]
+    assert pipe.record["tricks"] == truth["tricks"]
     # Reads that never doubted their card: it is not the open card (a person decides).
     pipe, events = run({"7S": {"7C": 0.98}})
     assert not of(events, "open_card")
