@@ -835,10 +835,10 @@ class Pipeline:
     def _exchange_misread(self) -> bool:
         """At the end of a complete deal, a card named without being read (``X``) and a card
         read (``Y``) whose reads gave ``X`` some belief may be each other: Y misread, X then
-        left unread where Y lay; so may two cards read, each read with some belief in the
-        other (``_doubted``: misread for each other). The exchange is taken when it withdraws
-        violations and rules none new (the fewest left; a tie is left as it is): a misread is
-        likelier than a revoke whose card the reader doubted. True when it exchanged them."""
+        left unread where Y lay; so may two cards read as each other (``_misread_for``). The
+        exchange is taken when it withdraws violations and rules none new (the fewest left; a
+        tie is left as it is): a misread is likelier than a revoke whose card the reader
+        doubted. True when it exchanged them."""
         if not self.settings.name_by_elimination or not self.referee.is_over:
             return False
         before = self._violation_keys(self)
@@ -893,8 +893,8 @@ class Pipeline:
         return doubt
 
     def _doubted(self, a: Play, b: Play) -> bool:
-        """Two cards read, each read with some belief in the other (``CONFLICT_FLOOR``): they
-        may have been misread for each other."""
+        """The reads of ``a``'s card gave ``b``'s some belief (``CONFLICT_FLOOR``): ``a`` may
+        be ``b`` misread."""
         belief = self.tracker.belief(a.card)
         return belief is not None and float(belief[b.card]) >= CONFLICT_FLOOR
 
