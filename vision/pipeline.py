@@ -843,6 +843,7 @@ class Pipeline:
             return False
         before = self._violation_keys(self)
         best: list[tuple[int, Play, Play]] = []
+        open_: list[tuple[Play, Play]] = []  # exchanges the rules cannot tell from the record
         read = [p for p in self.plays if p.source == "camera"]
         pairs = [(d, p) for d in self.plays if d.source in DEDUCED for p in read]
         pairs += [
@@ -858,8 +859,11 @@ class Pipeline:
             after = self._violation_keys(trial)
             if after < before:
                 best.append((len(after), d, p))
+            elif after == before and d.source in DEDUCED:
+                open_.append((d, p))
         best.sort(key=lambda b: b[0])
         if not best or (len(best) > 1 and best[1][0] == best[0][0]):
+            self._say_may_be_exchanged(open_)
             return False
         _, d, p = best[0]
         at = self._now / self.fps
@@ -871,6 +875,25 @@ class Pipeline:
             d.source = "exchange"
         self._rereferee(self._now, at)
         return True
+
+    def _say_may_be_exchanged(self, pairs: list[tuple[Play, Play]]) -> None:
+        """An ``uncertain`` event for each card named without being read that may be a card
+        read as another: the read doubted it, and exchanged the deal breaks the same rules, so
+        the record may hold the two the wrong way round (a person may exchange them)."""
+        if self._is_trial:
+            return
+        for d, p in pairs:
+            self._emit(
+                event(
+                    "uncertain", deal=self.setup.deal, seat=d.seat, card=None,
+                    guesses=[CARD_NAMES[d.card], CARD_NAMES[p.card]], frame=self._now,
+                    time=round(self._now / self.fps, 3), box=[],
+                    text=f"{CARD_NAMES[d.card]} (seat {d.seat}, trick {d.trick}, not read) and "
+                    f"{CARD_NAMES[p.card]} (seat {p.seat}, trick {p.trick}, read with a doubt of "
+                    f"{CARD_NAMES[d.card]}) may be each other: exchanged, the deal breaks the same "
+                    "rules (a person may exchange them)",
+                )
+            )  # fmt: skip
 
     def _places_in_doubt(self) -> str | None:
         """After an exchange, whether two cards not read may lie at each other's places: the

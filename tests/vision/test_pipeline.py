@@ -604,6 +604,24 @@ def test_exchange_two_cards_read_as_each_other_when_it_withdraws_a_violation():
     assert not of(events, "correction") and len(standing_violations(events)) == 2
 
 
+def test_say_when_a_card_named_and_a_card_read_with_a_doubt_of_it_may_be_each_other():
+    # Seat 0's JH (trick 8) is read as JD (a third sure of JH), the real JD is hidden all along
+    # and seat 0's 10D (trick 6) is never read surely. The deal completes, but exchanging the
+    # named JH with the doubted read breaks the same rules: the rules cannot tell, so it says
+    # the two may be each other (and the record, as read, is not the deal's).
+    misread = {"JH": {"JD": 0.6, "JH": 0.3}}
+    truth, pipe, events = _demo_with_unread({"10D"}, unseen={"JD"}, misread=misread)
+    assert len(pipe.plays) == 32 and pipe.record["tricks"] != truth["tricks"]
+    said = [e for e in of(events, "uncertain") if "may be each other" in e["text"]]
+    assert [e["text"] for e in said] == [
+        "JH (seat 0, trick 6, not read) and JD (seat 0, trick 8, read with a doubt of JH) may "
+        "be each other: exchanged, the deal breaks the same rules (a person may exchange them)"
+    ]
+    # A deal read whole and surely says nothing of the kind.
+    _, _, events = _demo_with_unread(set())
+    assert not [e for e in of(events, "uncertain") if "may be each other" in e["text"]]
+
+
 def test_a_card_not_read_goes_when_its_seat_is_on_turn_when_the_deal_is_refereed_again():
     # Seat 0's KC (trick 1) is read as KD; the real KD (trick 7's lead, seat 3) is hidden all
     # along, and KC is named there (the only card left) when the clip ends. Exchanged, the
