@@ -13,7 +13,7 @@ import itertools
 import json
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -741,7 +741,9 @@ class Pipeline:
         first = next((CARD_NAMES.index(g) for g in seen[0] if CARD_NAMES.index(g) in cards), None)
         return [first] if first is not None else cards
 
-    def _ways(self, cards: list[int], seat: int, before: set[str] | None = None) -> dict[int, str]:
+    def _ways(
+        self, cards: list[int], seat: int, before: set[str] | None = None, exchange: bool = True
+    ) -> dict[int, str]:
         """Play each of ``cards`` for ``seat`` and the rest of the clip out on a copy of the
         deal (later unread cards named the same way). The cards whose way is clean, each with
         its way's result (trick winners, card points and rulings): the deal complete, and each
@@ -765,7 +767,7 @@ class Pipeline:
             if not ref.is_over:
                 continue
             # As the deal's end will: a misread that the naming brings to light.
-            exchanged = trial._exchange_misread()
+            exchanged = exchange and trial._exchange_misread()
             doubt = trial._places_in_doubt() if exchanged else None
             if doubt == "result":
                 continue
@@ -786,34 +788,48 @@ class Pipeline:
 
     def _named_by_exchange(self, left: list[int], seat: int) -> bool:
         """No way of placing the cards left is clean: perhaps one of them (``L``) was read as
-        another card (``Y``, played), whose reads gave ``L`` some belief, and ``Y`` is one of
-        the cards the deal still waits for. Each such exchange is made on a copy of the deal
+        another card (``Y``, played or held for its seat's turn), whose reads gave ``L`` some
+        belief, and ``Y`` is one of the cards the deal still waits for. Each such exchange is made on a copy of the deal
         and the cards then left are placed as ``_ways`` places them, against the violations
         that stood before the exchange; the one clean exchange and placing is taken
         (the play renamed ``by`` "exchange", the card named ``by`` "rules"; several placings:
         the reader's unsure read decides, as ``_read_among``; several exchanges: the one the
-        reads believed twice as much as the next), else nothing changes."""
+        reads believed twice as much as the next), else nothing changes. One exchange only:
+        the placings it is tried with take no end-of-deal exchange of their own."""
         before = self._ruled_before()
-        found: list[tuple[float, int, int, int]] = []  # belief, play index, its card, named
-        for j, p in enumerate(self.plays):
-            belief = self.tracker.belief(p.card) if p.source == "camera" else None
+        # belief, play (0) or held card (1), its index, the card it becomes, the card named
+        found: list[tuple[float, int, int, int, int]] = []
+        read = [(0, j, p.card) for j, p in enumerate(self.plays) if p.source == "camera"]
+        read += [(1, k, int(ev.card)) for k, (ev, _) in enumerate(self._held)]  # type: ignore[arg-type]
+        for where, j, card in read:
+            belief = self.tracker.belief(card)
             for other in left if belief is not None else ():
                 if belief[other] < CONFLICT_FLOOR:
                     continue
                 trial = self._trial()
-                trial._rename_play(trial.plays[j], other, "exchange", trial._now)
-                rest = [c for c in left if c != other] + [p.card]
-                ways = list(trial._ways(rest, seat, before))
+                trial._exchange_read(where, j, other)
+                rest = [c for c in left if c != other] + [card]
+                ways = list(trial._ways(rest, seat, before, exchange=False))  # one exchange
                 ways = trial._read_among(ways, seat) if len(ways) > 1 else ways
-                found += [(float(belief[other]), j, other, c) for c in ways]
+                found += [(float(belief[other]), where, j, other, c) for c in ways]
         found.sort(reverse=True)
         # The exchange the reads believed most, if twice as much as the next (as a conflict).
         if not found or (len(found) > 1 and found[0][0] < CONFLICT_MARGIN * found[1][0]):
             return False
-        _, j, other, card = found[0]
-        self._rename_play(self.plays[j], other, "exchange", self._now)
+        _, where, j, other, card = found[0]
+        self._exchange_read(where, j, other)
         self._name_unread(card, seat, self._now, "rules")
         return True
+
+    def _exchange_read(self, where: int, j: int, card: int) -> None:
+        """A card read was ``card`` misread: a play (``where`` 0: renamed now) or a card held
+        for its seat's turn (1: played as ``card`` when its turn comes, the correction then)."""
+        if where == 0:
+            self._rename_play(self.plays[j], card, "exchange", self._now)
+            return
+        ev, fr = self._held[j]
+        self.tracker.rename(int(ev.card), card)  # type: ignore[arg-type]
+        self._held[j] = (replace(ev, card=card, detail={**ev.detail, "read_as": ev.card}), fr)
 
     def _trial(self) -> Pipeline:
         """A copy of the deal to play a way out on: no detector, no files, frames shared."""
@@ -977,8 +993,13 @@ class Pipeline:
         attr = self._position(ev)
         evidence = self._save_crop(frame, ev, attr.seat)
         at = max(frame.index, self._now)  # a held card is played when it is released
+        was = ev.detail.get("read_as")  # held, then taken for a misread (``_exchange_read``)
+        if was is not None:
+            fix = {"card": CARD_NAMES[card], "seat": attr.seat, "replaces": CARD_NAMES[was],
+                   "trick": self.referee.trick_number, "by": "exchange"}  # fmt: skip
+            self._log_correction(fix, at, at / self.fps)
         self._play(card, attr.seat, at, frame.time + (at - frame.index) / self.fps,
-                   "camera", evidence, ev.box, extra={
+                   "camera" if was is None else "exchange", evidence, ev.box, extra={
             "confidence": ev.confidence,
             "position_seat": attr.by_position,
             "position_clear": attr.clear,

@@ -583,9 +583,25 @@ def test_name_by_the_rules_says_where_an_exchange_leaves_two_cards_places_in_dou
     assert {k: v for k, v in got.items() if k != "tricks"} == {  # ... the same result
         k: v for k, v in want.items() if k != "tricks"
     }
-    # Where the two places change the result, neither is taken: the deal waits for a person.
-    _, pipe, events = _demo_with_unread({"JC"}, unseen={"KC"}, misread=misread)
+    # Where the two places change the result, that way is left out: seat 0's KC (trick 1) read
+    # as KD, the real KD (trick 7) hidden, AD (trick 7) never read surely: the deal waits.
+    other = {"KC": {"KD": 0.6, "KC": 0.3}}
+    _, pipe, events = _demo_with_unread({"AD"}, unseen={"KD"}, misread=other)
     assert len(pipe.plays) < 32 and not of(events, "correction")
+
+
+def test_a_card_left_read_as_a_card_held_for_its_turn_is_exchanged_when_no_way_is_clean():
+    # Seat 3's KD (trick 7's lead) is read as KC, the real KC (seat 0, trick 1) is hidden all
+    # along and JC (trick 3) is never read surely: the deal waits from trick 1, every later
+    # card held. No way of placing the cards left (JC, KD) is clean; the held card read as KC,
+    # its reads a third sure of KD, is KD: then KC is trick 1's card and JC the last one left.
+    misread = {"KD": {"KC": 0.6, "KD": 0.3}}
+    truth, pipe, events = _demo_with_unread({"JC"}, unseen={"KC"}, misread=misread)
+    assert pipe.record["tricks"] == truth["tricks"]
+    fixes = [(c["card"], c.get("replaces"), c["by"]) for c in of(events, "correction")]
+    assert fixes == [("KC", None, "rules"), ("JC", None, "elimination"), ("KD", "KC", "exchange")]
+    kd = [e for e in of(events, "play") if e["card"] == "KD"]
+    assert [(e["trick"], e["seat"], e["source"]) for e in kd] == [(7, 3, "exchange")]
 
 
 def test_exchange_two_cards_read_as_each_other_when_it_withdraws_a_violation():
