@@ -789,9 +789,10 @@ class Pipeline:
     def _named_by_exchange(self, left: list[int], seat: int) -> bool:
         """No way of placing the cards left is clean: perhaps one of them (``L``) was read as
         another card (``Y``, played or held for its seat's turn), whose reads gave ``L`` some
-        belief, and ``Y`` is one of the cards the deal still waits for. Each such exchange is made on a copy of the deal
-        and the cards then left are placed as ``_ways`` places them, against the violations
-        that stood before the exchange; the one clean exchange and placing is taken
+        belief, and ``Y`` is one of the cards the deal still waits for. Each such exchange is
+        made on a copy of the deal and the cards then left are placed as ``_ways`` places them,
+        against the violations that stood before the exchange; the one clean exchange and
+        placing is taken
         (the play renamed ``by`` "exchange", the card named ``by`` "rules"; several placings:
         the reader's unsure read decides, as ``_read_among``; several exchanges: the one the
         reads believed twice as much as the next), else nothing changes. One exchange only:
