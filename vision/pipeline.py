@@ -792,11 +792,11 @@ class Pipeline:
         belief, and ``Y`` is one of the cards the deal still waits for. Each such exchange is
         made on a copy of the deal and the cards then left are placed as ``_ways`` places them,
         against the violations that stood before the exchange; the one clean exchange and
-        placing is taken
-        (the play renamed ``by`` "exchange", the card named ``by`` "rules"; several placings:
-        the reader's unsure read decides, as ``_read_among``; several exchanges: the one the
-        reads believed twice as much as the next), else nothing changes. One exchange only:
-        the placings it is tried with take no end-of-deal exchange of their own."""
+        placing is taken (the read renamed ``by`` "exchange", the card named ``by`` "rules";
+        several placings: the reader's unsure read decides, as ``_read_among``; several
+        exchanges: the one the reads believed twice as much as the next), else nothing
+        changes. One exchange only: the placings it is tried with take no end-of-deal exchange
+        of their own."""
         before = self._ruled_before()
         # belief, play (0) or held card (1), its index, the card it becomes, the card named
         found: list[tuple[float, int, int, int, int]] = []
