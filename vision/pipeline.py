@@ -628,13 +628,14 @@ class Pipeline:
             attr = self._position(self._held[0][0])
             if attr.seat != turn and hold:
                 # A card accepted just after, lying at the seat on turn, is that seat's card: it
-                # goes first (one accepted much later is of a later trick).
+                # goes first (one accepted much later is of a later trick); just after, counted
+                # from when it was first read surely, not when the vote accepted it.
                 first = self._held[0][1].index
                 k = next(
                     (
                         i
                         for i, (e, fr) in enumerate(self._held)
-                        if self._position(e).seat == turn and fr.index - first <= hold
+                        if self._position(e).seat == turn and self._appeared(e, fr) - first <= hold
                     ),
                     None,
                 )
@@ -655,6 +656,12 @@ class Pipeline:
                     return
             ev, fr = self._held.pop(0)
             self._push_camera(ev, fr)
+
+    def _appeared(self, ev: TrackEvent, fr: Frame) -> int:
+        """When a held card first read surely as itself (its track a candidate since), or its
+        acceptance: a card the vote took long to accept lay there from then on."""
+        t = self.tracker.tracks[int(ev.card)]  # type: ignore[arg-type]
+        return min(fr.index, t.first_frame) if t.first_frame >= 0 else fr.index
 
     def _trick_swept(self, at: int) -> bool:
         """True (and the trick marked swept) when every card of the unfinished trick that the

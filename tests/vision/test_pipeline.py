@@ -521,6 +521,45 @@ def test_name_by_the_rules_one_of_two_ways_that_give_the_same_result():
     assert pipe.ruling() == ruling_json(parse_deal_record(truth))
 
 
+class LateVote(LabelDetector):
+    """The oracle with one card read surely only every third frame until ``until``: it is a
+    candidate from when it lands, accepted only once its reads are sure enough to vote."""
+
+    def __init__(self, frames, card: str, until: int):
+        super().__init__(frames)
+        self.card, self.until = CARD_NAMES.index(card), until
+
+    def detect(self, image, ruled_out=()):
+        now = self.frame
+        d = super().detect(image, ruled_out)
+        if now < self.until and now % 3:
+            d.confidence[d.class_id == self.card] = 0.3
+        return d
+
+
+def test_at_the_end_a_card_accepted_late_goes_first_if_it_was_read_surely_when_it_landed():
+    # Seat 1's QC (trick 1's lead) is never read: the deal waits, every later card held. Seat
+    # 1's QH (trick 2) lands at frame 133 and is read surely on every third frame only until
+    # 175, so the vote accepts it after seat 2's 10C (156, more than the hold time before).
+    # Played out at the end, QH goes first: it was seen there, surely, from frame 133.
+    from vision.sources import DEMO_CALIBRATION, DEMO_LABELS, DEMO_RECORD, demo_clip_available
+
+    if not demo_clip_available():
+        pytest.skip("demo clip not installed")
+    truth = json.loads(DEMO_RECORD.read_text())
+    frames = json.loads(DEMO_LABELS.read_text())["frames"]
+    weak = {"visible": 0.4, "index_visible": 0.0}
+    frames = [[{**lb, **weak} if lb["card"] == "QC" else lb for lb in f] for f in frames]
+    pipe = Pipeline(DealSetup.from_record(truth), LateVote(frames, "QH", until=175),
+                    calibration=Calibration.load(DEMO_CALIBRATION))  # fmt: skip
+    images = [cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)
+    events = run_frames(pipe, ArraySource(images, 15.0))
+    accepted = {e["card"]: e["accepted_frame"] for e in of(events, "play") if e["card"] != "QC"}
+    assert accepted["QH"] - accepted["10C"] > 15  # accepted after 10C, beyond the hold time
+    assert pipe.record["tricks"] == truth["tricks"]
+    assert [v["rule"] for v in of(events, "violation")] == ["follow-suit"]
+
+
 def test_at_the_end_a_card_held_much_later_at_the_seat_on_turn_is_not_pulled_into_the_trick():
     # KD (trick 7's lead, seat 3) and 8D are never read surely. When the held cards are played
     # out at the end, seat 3's next card (8S, trick 8) must not be taken for his trick-7 card.
