@@ -25,17 +25,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.cards import CARD_NAMES
+from engine.cards import CARD_NAMES, RANKS, SUITS
 from vision.corners import PATCH_H, PATCH_W
 from vision.reader import OTHER
 
 FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/share/texmf/fonts/opentype"))
 # Faces whose letters are symbols, or whose figures are not a card maker's: never an index.
 NOT_LETTERING = ("symbol", "d050000l", "dingbat", "math", "chorus", "z003")
-RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
 OTHER_RANKS = ("2", "3", "4", "5", "6")
 OTHER_SHARE = 0.2  # samples of ranks 2-6 ("not a Baloot card")
-SUITS = "CDHS"
 SUIT_GLYPHS = {"S": "\u2660", "C": "\u2663", "H": "\u2665", "D": "\u2666"}
 SCALE = 4  # tiles are drawn this many times larger, then reduced (smooth edges)
 
@@ -155,7 +153,7 @@ def suit_shape(suit: str, size: int, rng: np.random.Generator) -> np.ndarray:
         m = np.zeros((size, size), np.uint8)
         cv2.fillPoly(m, [np.round(np.concatenate(sides) * size).astype(np.int32)], 255, 16)
     else:
-        raise ValueError(f"suit: {suit!r} (one of {SUITS})")
+        raise ValueError(f"suit: {suit!r} (one of {''.join(SUITS)})")
     return m.astype(np.float32) / 255.0
 
 
@@ -364,17 +362,8 @@ def build_lettering(out: Path, n: int, seed: int = 0, progress: bool = True) -> 
     return summary
 
 
-def contact_sheet(n: int = 48, seed: int = 0, cols: int = 12) -> np.ndarray:
-    """``n`` samples side by side (BGR), to look at what the index network is taught."""
-    rng = np.random.default_rng([seed, 84])
-    tiles = [lettering_sample(rng, lettering_card(rng)[0]) for _ in range(n)]
-    rows = [np.hstack(tiles[i : i + cols]) for i in range(0, n - n % cols, cols)]
-    return np.vstack(rows) if rows else np.zeros((1, 1, 3), np.uint8)
-
-
 __all__ = [
     "build_lettering",
-    "contact_sheet",
     "corner_tile",
     "font_files",
     "lettering_card",

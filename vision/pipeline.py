@@ -778,11 +778,9 @@ class Pipeline:
             doubt = trial._places_in_doubt() if exchanged else None
             if doubt == "result":
                 continue
-            ref = trial.referee
             rulings = sorted(self._violation_keys(trial))
-            result = json.dumps([[t.winner for t in ref.tricks], ref.card_points, rulings])
-            result += IN_DOUBT if doubt else ""
-            rest = [v for v in ref.violations if not _made_before(v, made, named)]
+            result = json.dumps([*self._outcome(trial), rulings]) + (IN_DOUBT if doubt else "")
+            rest = [v for v in trial.referee.violations if not _made_before(v, made, named)]
             ways[card] = ({_whatever_card(v) for v in rest}, result, (len(rulings), exchanged))
         every = set.intersection(*(w[0] for w in ways.values())) if len(ways) > 1 else set()
         excused = before | {k for k in every if not k.startswith('["out-of-turn"')}
@@ -876,10 +874,7 @@ class Pipeline:
         for d, p in pairs:
             if not self._doubted(p, d):
                 continue
-            trial = self._trial()
-            i, j = self.plays.index(d), self.plays.index(p)
-            trial.plays[i].card, trial.plays[j].card = p.card, d.card
-            trial._rereferee(self._now, self._now / self.fps)
+            trial = self._with_exchanged(self.plays.index(d), self.plays.index(p))
             after = self._violation_keys(trial)
             if after < before:
                 best.append((len(after), d, p))
@@ -924,20 +919,29 @@ class Pipeline:
         exchange settled which cards were not read, not where each lay. "result" where the two
         swapped break no new rule and change the result (neither placing can be taken),
         "places" where they change only where the cards lay (a person may exchange them)."""
-        keys = self._violation_keys(self)
-        result = [[t.winner for t in self.referee.tricks], self.referee.card_points]
+        keys, result = self._violation_keys(self), self._outcome(self)
         named = [i for i, p in enumerate(self.plays) if p.source in DEDUCED]
         doubt = None
         for i, j in itertools.combinations(named, 2):
-            trial = self._trial()
-            trial.plays[i].card, trial.plays[j].card = self.plays[j].card, self.plays[i].card
-            trial._rereferee(self._now, self._now / self.fps)
-            ref = trial.referee
-            if ref.is_over and self._violation_keys(trial) <= keys:
-                if [[t.winner for t in ref.tricks], ref.card_points] != result:
+            trial = self._with_exchanged(i, j)
+            if trial.referee.is_over and self._violation_keys(trial) <= keys:
+                if self._outcome(trial) != result:
                     return "result"
                 doubt = "places"
         return doubt
+
+    def _with_exchanged(self, i: int, j: int) -> Pipeline:
+        """A copy of the deal with plays ``i`` and ``j`` holding each other's card, refereed
+        again."""
+        trial = self._trial()
+        trial.plays[i].card, trial.plays[j].card = self.plays[j].card, self.plays[i].card
+        trial._rereferee(self._now, self._now / self.fps)
+        return trial
+
+    @staticmethod
+    def _outcome(pipe: Pipeline) -> list[Any]:
+        """The trick winners and the card points: what a way's placing changes of the result."""
+        return [[t.winner for t in pipe.referee.tricks], pipe.referee.card_points]
 
     def _doubted(self, a: Play, b: Play) -> bool:
         """The reads of ``a``'s card gave ``b``'s some belief (``CONFLICT_FLOOR``): ``a`` may
