@@ -48,6 +48,8 @@ CONFLICT_FLOOR = 0.05
 CONFLICT_MARGIN = 2.0
 # Marks a way's result where two cards not read may lie at each other's places, same result.
 IN_DOUBT = " (places in doubt)"
+# A card's result where the clean ways on from it (later cards not read) give different ones.
+OPEN = "open"
 # At the end of a deal, up to this many cards not read are named by the rules (each way of
 # placing them is played out on a copy of the deal): more would be a guess among many ways.
 DEDUCE_MAX = 3
@@ -55,6 +57,11 @@ DEDUCE_MAX = 3
 # rules, the way its unsure read put first among those, or one of ways that give one result.
 DEDUCED = ("elimination", "rules", "reader", "same-result")
 UNREAD = (*DEDUCED, "correction")  # plays of cards the camera did not read (a person named some)
+
+
+# A way of placing cards not read, played to the end: the first card named, the violations of
+# the complete deal, its result, and (violations, whether a misread was exchanged) to rank it.
+_Way = tuple[int, list[Violation], str, tuple[int, bool]]
 
 
 def conflict_swap(
@@ -282,7 +289,9 @@ class Pipeline:
         self._guesses: dict[int, list[str]] = {}  # per seat: the last unsure read's candidates
         self._guess_log: dict[int, list[tuple[int, list[str]]]] = {}  # per seat: (frame, guesses)
         self._is_trial = False  # a copy playing a way out (``_trial``): it exchanges no read
+        self._open_ways: list[_Way] = []  # clean ways where the deal stopped for a card in doubt
         self._now = -1
+        self._ended = False  # the clip is over (``finish``): a correction settles the end again
         # An unfinished trick was swept (its missing cards lay there unread): the trick and the
         # last frame its cards were seen. Until that trick is complete only cards read before
         # then can be its cards; later ones wait.
@@ -651,7 +660,7 @@ class Pipeline:
                 # no box was seen (hidden all along): the rules may name it (out of turn else).
                 if (missed or final) and self._name_by_elimination(turn, final, say=missed):
                     continue
-                if missed:
+                if missed or self._open_ways:
                     self._say_stalled(turn)
                     return
             ev, fr = self._held.pop(0)
@@ -687,11 +696,13 @@ class Pipeline:
         of placing them is played out and the one clean way is taken (``_ways``: a way that
         makes a violation is likelier a misread elsewhere than a revoke). Several clean ways:
         the one the reader put first when it saw the card unsurely (``_read_among``); if none,
-        and all give the same result, the first (said so); else a person decides. ``say``:
-        tell when a person must. It goes into the record as a correction, so a dispute can
-        see it."""
+        and all give the same result, the first (said so); else a person decides and the
+        deal stops there (``_open_ways``: a card lies there unread, so no later card is played
+        out of turn). ``say``: tell when no way is clean (several always are). It goes into
+        the record as a correction, so a dispute can see it."""
         if not self.settings.name_by_elimination:
             return False
+        self._open_ways = []
         seen = {p.card for p in self.plays} | {int(e.card) for e, _ in self._held}  # type: ignore[arg-type]
         left = [c for c in range(len(CARD_NAMES)) if c not in seen]
         if not left or len(left) > (DEDUCE_MAX if final else 1):
@@ -699,7 +710,8 @@ class Pipeline:
         if len(left) == 1:
             self._name_unread(left[0], seat, self._now, "elimination")
             return True
-        ways = self._ways(left, seat)
+        found = self._clean_ways(left, seat, None, True)
+        ways = self._results(found)
         if not ways and not self._is_trial and self._named_by_exchange(left, seat):
             return True
         clean = self._read_among(list(ways), seat) if len(ways) > 1 else list(ways)
@@ -718,7 +730,10 @@ class Pipeline:
             self._name_unread(clean[0], seat, self._now, "same-result")
             return True
         if len(clean) != 1:
-            if say:
+            # Several clean ways: a card lies here unread, the deal stops for it (not a later
+            # card played out of turn); a copy playing a way out leaves each to its caller.
+            self._open_ways = [w for w in found if w[0] in clean]
+            if say or self._open_ways:
                 why = "no way of placing them keeps" if not clean else f"{len(clean)} ways keep"
                 self._say_cards_left(
                     seat, names, f"{why} every rule: the deal waits for a person (seat {seat}, "
@@ -752,8 +767,9 @@ class Pipeline:
         self, cards: list[int], seat: int, before: set[str] | None = None, exchange: bool = True
     ) -> dict[int, str]:
         """Play each of ``cards`` for ``seat`` and the rest of the clip out on a copy of the
-        deal (later unread cards named the same way). The cards whose way is clean, each with
-        its way's result (trick winners, card points and rulings): the deal complete, and each
+        deal (later unread cards named the same way, ``_completions``). The cards whose way is
+        clean, each with its way's result (trick winners, card points and rulings; ``OPEN``
+        where the clean ways on from that card differ): the deal complete, and each
         violation it rules either stood before (the placing did not make it) or is ruled by
         every complete way, whatever card it names (a revoke with either of two clubs), when
         two or more complete; out of turn is never excused: it is the sign of a card missing
@@ -761,17 +777,48 @@ class Pipeline:
         out of turn). Nor is a violation on a play read before the naming, proven by a card
         read, held against any way (``_made_before``). ``before``: the violations that stood
         before (default: those now)."""
+        return self._results(self._clean_ways(cards, seat, before, exchange))
+
+    @staticmethod
+    def _results(ways: list[_Way]) -> dict[int, str]:
+        """Each card's result over its ways (``OPEN`` where they differ)."""
+        results: dict[int, str] = {}
+        for card, _, result, _ in ways:
+            results[card] = result if results.get(card, result) == result else OPEN
+        return results
+
+    def _clean_ways(
+        self, cards: list[int], seat: int, before: set[str] | None, exchange: bool
+    ) -> list[_Way]:
+        """The clean ways of ``_ways``, each played to the end (``_completions``)."""
         before = self._ruled_before() if before is None else before
         made = {(p.trick, p.seat, CARD_NAMES[p.card]) for p in self.plays if p.source == "camera"}
         named = {CARD_NAMES[c] for c in cards}
-        # card -> its rulings, its result, (violations, whether a misread was exchanged)
-        ways: dict[int, tuple[set[str], str, tuple[int, bool]]] = {}
+        ways = self._completions(cards, seat, exchange)
+        rest = [{_whatever_card(v) for v in w[1] if not _made_before(v, made, named)} for w in ways]
+        every = set.intersection(*rest) if len(ways) > 1 else set()
+        excused = before | {k for k in every if not k.startswith('["out-of-turn"')}
+        clean = [w for w, r in zip(ways, rest) if r <= excused]
+        # Of the clean ways, those that leave the fewest violations (a misread is likelier than
+        # a revoke), and of those the ones clean as read (likelier than a read taken for a
+        # misread).
+        best = min((w[3] for w in clean), default=None)
+        return [w for w in clean if w[3] == best]
+
+    def _completions(self, cards: list[int], seat: int, exchange: bool) -> list[_Way]:
+        """Each way of playing one of ``cards`` for ``seat`` to the end of the deal: where a
+        later card not read has several clean ways whose results differ, each of them (the
+        copy stops there, ``_open_ways``), so a card here is judged by every way on from it,
+        not left out because a later one is in doubt."""
+        ways: list[_Way] = []
         for card in cards:
             trial = self._trial()
             trial._name_unread(card, seat, trial._now, "rules")
             trial._settle_end()
-            ref = trial.referee
-            if not ref.is_over:
+            if trial._open_ways:
+                ways += [(card, *w[1:]) for w in trial._open_ways]
+                continue
+            if not trial.referee.is_over:
                 continue
             # As the deal's end will: a misread that the naming brings to light.
             exchanged = exchange and trial._exchange_misread()
@@ -780,16 +827,8 @@ class Pipeline:
                 continue
             rulings = sorted(self._violation_keys(trial))
             result = json.dumps([*self._outcome(trial), rulings]) + (IN_DOUBT if doubt else "")
-            rest = [v for v in trial.referee.violations if not _made_before(v, made, named)]
-            ways[card] = ({_whatever_card(v) for v in rest}, result, (len(rulings), exchanged))
-        every = set.intersection(*(w[0] for w in ways.values())) if len(ways) > 1 else set()
-        excused = before | {k for k in every if not k.startswith('["out-of-turn"')}
-        clean = {c: w for c, w in ways.items() if w[0] <= excused}
-        # Of the clean ways, those that leave the fewest violations (a misread is likelier than
-        # a revoke), and of those the ones clean as read (likelier than a read taken for a
-        # misread).
-        best = min((w[2] for w in clean.values()), default=None)
-        return {c: w[1] for c, w in clean.items() if w[2] == best}
+            ways.append((card, list(trial.referee.violations), result, (len(rulings), exchanged)))
+        return ways
 
     def _named_by_exchange(self, left: list[int], seat: int) -> bool:
         """No way of placing the cards left is clean: perhaps one of them (``L``) was read as
@@ -1182,6 +1221,8 @@ class Pipeline:
             given = self.referee.turn if seat is None else seat
             self._name_unread(new_card, given, at_frame, by)
             self._flush(max(self._now, at_frame))  # cards held for it follow
+            if self._ended:  # the clip is over: what is left is settled as at its end
+                self._settle_end()
             return self._drain()
         try:
             old = parse_card(replaces).index
@@ -1268,7 +1309,9 @@ class Pipeline:
     # --- end of deal ----------------------------------------------------------------------
 
     def finish(self) -> list[dict[str, Any]]:
-        """The score (complete deal) or the state so far; writes the record and the ruling."""
+        """The score (complete deal) or the state so far; writes the record and the ruling.
+        Again after a person's correction at the end, with the score then."""
+        self._ended = True
         self._settle_end()
         self._exchange_misread()
         ref = self.referee

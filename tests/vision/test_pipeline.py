@@ -967,3 +967,25 @@ def test_a_rename_that_changes_a_tricks_winner_replays_the_next_trick_in_turn_or
     assert tricks[2] == {"cards": ["QC"], "seats": [1]}
     assert standing_violations(events) == [] and pipe.referee.violations == []
     assert ruling_json(parse_deal_record(pipe.record)) == pipe.ruling()
+
+
+def test_name_by_the_rules_a_card_whose_later_ways_are_in_doubt_is_still_named():
+    # QC (trick 1's lead) is never read surely, nor are 10D (trick 6, seat 0) and JD (trick 8,
+    # seat 1). Each of 10D and JD keeps every rule at trick 6 and they give different scores:
+    # a person must say which. That doubt comes later: of the cards for trick 1, only QC has a
+    # clean way on, so it is named, and the deal waits at trick 6, not trick 1.
+    truth, pipe, events = _demo_with_unread({"QC", "10D", "JD"})
+    assert [(c["card"], c["seat"], c["by"]) for c in of(events, "correction")] == [
+        ("QC", 1, "rules")
+    ]
+    assert [p["card"] for p in of(events, "play")] == [
+        c for t in truth["tricks"] for c in t["cards"]
+    ][:22]  # fmt: skip
+    said = [e for e in of(events, "uncertain") if e["text"].startswith("cards not read")]
+    assert len(said) == 1 and sorted(said[0]["guesses"]) == ["10D", "JD"]
+    assert "2 ways keep every rule: the deal waits for a person (seat 0, trick 6)" in said[0]["text"]
+    # The deal stops there: no later card is played out of turn meanwhile.
+    assert not [v for v in of(events, "violation") if v["rule"] == "out-of-turn"]
+    # A person names 10D: the deal goes on to the end as it was.
+    pipe.correct("10D", seat=0)
+    assert pipe.record["tricks"] == truth["tricks"]
