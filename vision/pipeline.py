@@ -798,7 +798,7 @@ class Pipeline:
         rest = [{_whatever_card(v) for v in w[1] if not _made_before(v, made, named)} for w in ways]
         every = set.intersection(*rest) if len(ways) > 1 else set()
         excused = before | {k for k in every if not k.startswith('["out-of-turn"')}
-        clean = [w for w, r in zip(ways, rest) if r <= excused]
+        clean = [w for w, r in zip(ways, rest, strict=True) if r <= excused]
         # Of the clean ways, those that leave the fewest violations (a misread is likelier than
         # a revoke), and of those the ones clean as read (likelier than a read taken for a
         # misread).

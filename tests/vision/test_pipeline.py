@@ -983,7 +983,8 @@ def test_name_by_the_rules_a_card_whose_later_ways_are_in_doubt_is_still_named()
     ][:22]  # fmt: skip
     said = [e for e in of(events, "uncertain") if e["text"].startswith("cards not read")]
     assert len(said) == 1 and sorted(said[0]["guesses"]) == ["10D", "JD"]
-    assert "2 ways keep every rule: the deal waits for a person (seat 0, trick 6)" in said[0]["text"]
+    text = said[0]["text"]
+    assert "2 ways keep every rule: the deal waits for a person (seat 0, trick 6)" in text
     # The deal stops there: no later card is played out of turn meanwhile.
     assert not [v for v in of(events, "violation") if v["rule"] == "out-of-turn"]
     # A person names 10D: the deal goes on to the end as it was.
