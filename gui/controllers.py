@@ -787,8 +787,12 @@ class LiveController(Observable):
                 self.sheet.store.decide_warning(n.id, status, {"card": n.card})
 
     def _on_score(self, e: dict[str, Any]) -> None:
+        """A complete deal goes on the score sheet (one the camera could not finish waits for
+        the table's corrections: its score comes again when they complete it)."""
         log = self.deals.get(self._deal_no(e))
         if log is None or log.contract is None or log.sheet_index is not None:
+            return
+        if e.get("complete") is False:
             return
         log.score = e
         contract = Contract.from_json(log.contract)

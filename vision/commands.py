@@ -248,23 +248,30 @@ def _run_window(args: argparse.Namespace, source: Any, pipeline: Any, emit: Any,
     """Without ``--headless``: the table overlay window, fed by the pipeline off the GUI thread.
 
     Every event still goes to ``events.jsonl``, and the record and evidence are written as in a
-    headless run.
+    headless run. The card a person picks for a card not read goes to the pipeline, which plays
+    it (and, after the clip, finishes the deal with it).
     """
+    import queue
+
     from gui.feed import FeedItem
     from gui.views.main_window import run as run_window
     from vision.pipeline import iter_feed
 
+    corrections: queue.Queue = queue.Queue()  # the table's clicks, from the GUI thread
+
     def feed():
         try:
             with source:
-                for frame, detections, events, ms in iter_feed(pipeline, source):
+                for frame, detections, events, ms in iter_feed(pipeline, source, corrections):
                     for ev in events:
                         emit(ev)
                     yield FeedItem(frame, detections, events, ms)
         finally:
             log.close()
 
-    return run_window(language=args.lang, fps=source.fps, feed=feed())
+    return run_window(
+        language=args.lang, fps=source.fps, feed=feed(), on_correction=corrections.put
+    )
 
 
 # --- hakam calibrate ----------------------------------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import queue
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import asdict, dataclass, field, fields, replace
@@ -1216,13 +1217,20 @@ class Pipeline:
         if replaces is None:
             if any(p.card == new_card for p in self.plays):
                 raise PipelineError(f"correction: {DECK[new_card]} was already played")
+            held = [self._position(e).seat for e, _ in self._held if e.card == new_card]
+            if held:
+                raise PipelineError(
+                    f"correction: {DECK[new_card]} was read in front of seat {held[0]}; it is "
+                    "played when that seat is on turn"
+                )
             if self.referee.is_over:
                 raise PipelineError("correction: the deal's 8 tricks are complete")
             given = self.referee.turn if seat is None else seat
             self._name_unread(new_card, given, at_frame, by)
-            self._flush(max(self._now, at_frame))  # cards held for it follow
-            if self._ended:  # the clip is over: what is left is settled as at its end
+            if self._ended:  # the clip is over: what is held and left settles as at its end
                 self._settle_end()
+            else:
+                self._flush(max(self._now, at_frame))  # cards held for it follow
             return self._drain()
         try:
             old = parse_card(replaces).index
@@ -1246,6 +1254,38 @@ class Pipeline:
         self.tracker.release(old)
         self._rereferee(at_frame, at)
         return self._drain()
+
+    def table_correction(
+        self, card: str, seat: int | None = None, deal: int | None = None
+    ) -> list[dict[str, Any]]:
+        """A person at the table names the card the deal waits for (the overlay's one click):
+        played for ``seat`` if that seat is on turn, and after the end of the clip the deal is
+        settled and scored again. A correction that cannot be taken (a card already played, a
+        seat not on turn, the deal complete) changes nothing and comes back as an
+        ``uncertain`` event saying why in one line."""
+        try:
+            if deal is not None and deal != self.setup.deal:
+                raise PipelineError(
+                    f"correction: deal {deal} is over (this is deal {self.setup.deal})"
+                )
+            if self.referee.is_over:
+                raise PipelineError("correction: the deal's 8 tricks are complete")
+            turn = self.referee.turn
+            if seat is not None and seat != turn:
+                raise PipelineError(
+                    f"correction: seat {seat} is not on turn (the deal waits for seat {turn})"
+                )
+            events = self.correct(card, seat=turn, by="table")
+        except PipelineError as exc:
+            frame = max(self._now, 0)
+            self._emit(
+                event(
+                    "uncertain", deal=self.setup.deal, seat=seat, card=None, guesses=[],
+                    frame=frame, time=round(frame / self.fps, 3), box=[], text=str(exc),
+                )
+            )  # fmt: skip
+            return self._drain()
+        return events + (self.finish() if self._ended else [])
 
     def _name_unread(self, card: int, seat: int, frame: int, by: str) -> None:
         """Play a card the camera did not read, named by ``by`` (a person, or elimination)."""
@@ -1473,16 +1513,22 @@ def run_frames(
 
 
 def iter_feed(
-    pipeline: Pipeline, frames: Iterable[Frame]
-) -> Iterator[tuple[np.ndarray, list[dict[str, Any]], list[dict[str, Any]], float]]:
+    pipeline: Pipeline, frames: Iterable[Frame], corrections: queue.Queue | None = None
+) -> Iterator[tuple[np.ndarray | None, list[dict[str, Any]], list[dict[str, Any]], float]]:
     """For a live view: (frame, detections as dicts, events, detector ms) per frame; the
-    ``finish`` events come with the last frame. Fits ``gui.feed.FeedItem`` field for field."""
+    ``finish`` events come with the last frame. Fits ``gui.feed.FeedItem`` field for field.
+
+    ``corrections``: the table's one-click answers (dicts with ``card`` and ``seat``, as
+    ``gui.controllers.LiveController.correct`` sends them), taken between frames
+    (``Pipeline.table_correction``). When the clip ends with the deal incomplete, the feed
+    goes on waiting for them (an item with no frame every ``IDLE_S`` while none comes), so
+    the deal the camera could not finish is finished at the table; it ends with the deal."""
     pending = pipeline.start_events()
     last = None
     for frame in frames:
         if last is not None:
             yield last
-        events = pending + pipeline.process(frame)
+        events = pending + _table_corrections(pipeline, corrections) + pipeline.process(frame)
         pending = []
         last = (frame.image, pipeline.last_detections.to_json(), events, pipeline.last_detect_ms)
     end = pipeline.finish()
@@ -1490,6 +1536,38 @@ def iter_feed(
         yield (last[0], last[1], last[2] + end, last[3])
     elif pending or end:
         yield (np.zeros((1, 1, 3), np.uint8), [], pending + end, 0.0)
+    while corrections is not None and not pipeline.referee.is_over:
+        try:
+            item = corrections.get(timeout=IDLE_S)
+        except queue.Empty:
+            yield (None, [], [], 0.0)
+            continue
+        yield (None, [], _table_corrections(pipeline, corrections, [item]), 0.0)
+
+
+# How often a feed waiting for the table's corrections after the clip hands back control.
+IDLE_S = 0.25
+
+
+def _table_corrections(
+    pipeline: Pipeline, corrections: queue.Queue | None, got: list[dict[str, Any]] | None = None
+) -> list[dict[str, Any]]:
+    """The events of the corrections ``got`` and those waiting in the queue, each in turn."""
+    items = list(got or [])
+    while corrections is not None:
+        try:
+            items.append(corrections.get_nowait())
+        except queue.Empty:
+            break
+    events: list[dict[str, Any]] = []
+    for item in items:
+        seat, deal = item.get("seat"), item.get("deal")
+        events += pipeline.table_correction(
+            str(item.get("card")),
+            None if seat is None else int(seat),
+            None if deal is None else int(deal),
+        )
+    return events
 
 
 def settings_json(settings: PipelineSettings) -> dict[str, Any]:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -157,6 +158,7 @@ def run(
     demo: bool = False,
     fps: float = 4.0,
     feed: Iterable[FeedItem] | None = None,
+    on_correction: Callable[[dict[str, Any]], None] | None = None,
 ) -> int:
     """``hakam gui``: open the window; with ``demo`` the bundled match plays as if filmed, with
     ``feed`` (``hakam run`` without ``--headless``) the camera pipeline drives the live view."""
@@ -164,6 +166,8 @@ def run(
     store = MatchStore(Path(data_dir) / "matches.sqlite3" if data_dir else None)
     window = MainWindow(store, language)
     window.show()
+    if on_correction is not None:  # the pipeline takes the table's one-click corrections
+        window.live.subscribe_corrections(on_correction)
     if feed is not None:
         window.start_feed(feed, max_fps=fps or None)
     elif demo:

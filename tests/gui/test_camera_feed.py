@@ -81,3 +81,54 @@ def test_alert_sound_plays_the_wav_with_the_desktop_player(qtbot, tmp_path):
         time.sleep(0.05)
     assert got.read_text().strip() == str(sound.path) and sound.played == 1
     assert sound.path.read_bytes()[:4] == b"RIFF"
+
+
+def test_the_tables_click_finishes_a_deal_the_camera_could_not(
+    qtbot, data_dir, tmp_path, monkeypatch
+):
+    # QC (trick 1's lead) and KD are never read surely: the deal waits for seat 1 from trick 1
+    # to the end of the clip, and nothing goes on the sheet. The table picks QC in the notice:
+    # the pipeline plays it, names KD as the one card left, and the complete deal is scored.
+    from vision.sources import DEMO_LABELS
+
+    make_app()
+    w = MainWindow(MatchStore(), "en")
+    qtbot.addWidget(w)
+    labels = json.loads(DEMO_LABELS.read_text())
+    weak = {"visible": 0.4, "index_visible": 0.0}
+    labels["frames"] = [
+        [{**lb, **weak} if lb["card"] in ("QC", "KD") else lb for lb in f] for f in labels["frames"]
+    ]
+    path = tmp_path / "labels.json"
+    path.write_text(json.dumps(labels))
+    clicked: list[int] = []
+
+    def window(language=None, fps=None, feed=None, on_correction=None, **_):
+        w.live.subscribe_corrections(on_correction)
+        for item in feed:  # the worker thread's job, done inline
+            if item.frame is None and not item.events:  # the feed waits for the table
+                assert not clicked, "one click finishes the deal"
+                assert w.sheet.rows() == []
+                notice = next(n for n in w.live.open_notices() if n.seat == 1)
+                assert "QC" in w.live.possible_cards(notice)
+                w.live.correct(notice.id, "QC")
+                clicked.append(notice.id)
+                continue
+            w.feed_item(item)
+        return 0
+
+    monkeypatch.setattr(main_window, "run", window)
+    out = tmp_path / "run"
+    argv = ["run", "--source", "demo", "--detector", "oracle", "--labels", str(path)]
+    assert main([*argv, "--out", str(out)]) == 0
+    assert clicked
+    truth = json.loads(DEMO_RECORD.read_text())
+    record = json.loads((out / "deal.json").read_text())
+    assert record["tricks"] == truth["tricks"]
+    ruling = json.loads((out / "ruling.json").read_text())
+    rows = w.sheet.rows()
+    assert len(rows) == 1 and list(rows[0].result) == ruling["violations"][0]["penalty"]["result"]
+    logged = [json.loads(line) for line in (out / "events.jsonl").read_text().splitlines()]
+    assert [(e["card"], e["by"]) for e in logged if e["type"] == "correction"] == [
+        ("QC", "table"), ("KD", "elimination"),
+    ]  # fmt: skip

@@ -990,3 +990,63 @@ def test_name_by_the_rules_a_card_whose_later_ways_are_in_doubt_is_still_named()
     # A person names 10D: the deal goes on to the end as it was.
     pipe.correct("10D", seat=0)
     assert pipe.record["tricks"] == truth["tricks"]
+
+
+def test_table_correction_plays_the_card_the_deal_waits_for_and_refuses_what_it_cannot():
+    # QC (trick 1's lead, seat 1) and KD are never read surely: no way of placing them keeps
+    # every rule, so the deal waits for a person at seat 1, trick 1, to the end of the clip.
+    truth, pipe, events = _demo_with_unread({"QC", "KD"})
+    assert pipe.plays == [] and of(events, "score")[0]["complete"] is False
+    # What cannot be taken changes nothing and says why in one line.
+    for card, seat, why in [
+        ("QC", 2, "correction: seat 2 is not on turn (the deal waits for seat 1)"),
+        ("AS", 1, "correction: AS was read in front of seat 2; it is played when that seat"),
+        ("ZZ", 1, "correction: "),
+    ]:  # fmt: skip
+        refused = pipe.table_correction(card, seat=seat)
+        assert [e["type"] for e in refused] == ["uncertain"]
+        assert refused[0]["text"].startswith(why) and "\n" not in refused[0]["text"]
+        assert pipe.plays == [] and not pipe.corrections
+    # The card lying there: played, the held cards follow, KD is then the one card left, and
+    # the deal is scored again, complete, as the truth.
+    done = pipe.table_correction("QC", seat=1)
+    fixes = [(e["card"], e["by"]) for e in of(done, "correction")]
+    assert fixes == [("QC", "table"), ("KD", "elimination")]
+    assert pipe.record["tricks"] == truth["tricks"]
+    assert of(done, "score")[0]["complete"] is True
+    assert "deal's 8 tricks are complete" in pipe.table_correction("7S")[0]["text"]
+
+
+def test_iter_feed_takes_the_tables_corrections_and_waits_for_them_after_the_clip():
+    # The live window's feed: the deal waits at trick 1 when the clip ends; the feed goes on
+    # (items without a frame) until the table's click on QC arrives, then ends with the deal.
+    import queue
+
+    from vision.pipeline import iter_feed
+    from vision.sources import DEMO_CALIBRATION, DEMO_LABELS, DEMO_RECORD, demo_clip_available
+
+    if not demo_clip_available():
+        pytest.skip("demo clip not installed")
+    truth = json.loads(DEMO_RECORD.read_text())
+    frames = json.loads(DEMO_LABELS.read_text())["frames"]
+    weak = {"visible": 0.4, "index_visible": 0.0}
+    frames = [[{**lb, **weak} if lb["card"] in ("QC", "KD") else lb for lb in f] for f in frames]
+    pipe = Pipeline(DealSetup.from_record(truth), LabelDetector(frames),
+                    calibration=Calibration.load(DEMO_CALIBRATION))  # fmt: skip
+    images = [cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)
+    clicks: queue.Queue = queue.Queue()
+    events, idle = [], 0
+    for image, _, got, _ in iter_feed(pipe, ArraySource(images, 15.0), clicks):
+        events += got
+        if image is None and not got:
+            idle += 1
+            clicks.put({"event": "correction", "deal": 1, "seat": 1, "card": "QC"})
+        assert idle < 5, "the feed must end once the deal is complete"
+    assert idle == 1
+    assert [e["complete"] for e in of(events, "score")] == [False, True]
+    assert pipe.record["tricks"] == truth["tricks"]
+    # Without a queue the feed ends with the clip, as before.
+    pipe = Pipeline(DealSetup.from_record(truth), LabelDetector(frames),
+                    calibration=Calibration.load(DEMO_CALIBRATION))  # fmt: skip
+    items = list(iter_feed(pipe, ArraySource(images, 15.0)))
+    assert len(items) == len(frames) and pipe.plays == []
