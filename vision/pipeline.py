@@ -1296,6 +1296,11 @@ class Pipeline:
         self.tracker.tracks[card].state = self.tracker.tracks[card].state.ON_TABLE
         source = by if by in DEDUCED else "correction"
         self._play(card, seat, frame, at, source, None, None)
+        trick = self.plays[-1].trick
+        if any(v.rule == "out-of-turn" and v.trick == trick for v in self.referee.violations):
+            # A card not read has no time of its own: it went when its seat was on turn, so a
+            # card of its trick that seemed to come before its turn did not (``_rereferee``).
+            self._rereferee(frame, at)
 
     def _log_correction(self, item: dict[str, Any], frame: int, at: float) -> None:
         self.corrections.append({**item, "frame": frame, "time": round(at, 3)})

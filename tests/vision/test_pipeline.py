@@ -623,9 +623,10 @@ def test_name_by_the_rules_says_where_an_exchange_leaves_two_cards_places_in_dou
         k: v for k, v in want.items() if k != "tricks"
     }
     # Where the two places change the result, that way is left out: seat 0's KC (trick 1) read
-    # as KD, the real KD (trick 7) hidden, AD (trick 7) never read surely: the deal waits.
-    other = {"KC": {"KD": 0.6, "KC": 0.3}}
-    _, pipe, events = _demo_with_unread({"AD"}, unseen={"KD"}, misread=other)
+    # as KS, the real KS (trick 5) hidden, JS (trick 6) never read surely: the deal waits (with
+    # such a way taken, the record would be complete and wrong).
+    other = {"KC": {"KS": 0.6, "KC": 0.3}}
+    _, pipe, events = _demo_with_unread({"JS"}, unseen={"KS"}, misread=other)
     assert len(pipe.plays) < 32 and not of(events, "correction")
 
 
@@ -1050,3 +1051,17 @@ def test_iter_feed_takes_the_tables_corrections_and_waits_for_them_after_the_cli
                     calibration=Calibration.load(DEMO_CALIBRATION))  # fmt: skip
     items = list(iter_feed(pipe, ArraySource(images, 15.0)))
     assert len(items) == len(frames) and pipe.plays == []
+
+
+def test_a_card_never_seen_named_later_was_played_on_its_turn_not_the_card_after_it():
+    # 7H (trick 2's lead, seat 0) is hidden all along: live, seat 1's QH waits the hold time
+    # with nothing seen in front of seat 0 and is ruled out of turn. 7H is then named as the
+    # one card left; a card never seen has no time of its own, so it went on its seat's turn:
+    # QH was not out of turn, that ruling is withdrawn, and the record is the deal's.
+    truth, pipe, events = _demo_with_unread(set(), unseen={"7H"})
+    ruled = [(v["rule"], v["card"]) for v in of(events, "violation")]
+    assert ("out-of-turn", "QH") in ruled
+    assert [(v["rule"], v["card"]) for v in of(events, "withdrawn")] == [("out-of-turn", "QH")]
+    assert [c["card"] for c in of(events, "correction")] == ["7H"]
+    assert pipe.record["tricks"] == truth["tricks"]
+    assert [v["rule"] for v in standing_violations(events)] == ["follow-suit"]
