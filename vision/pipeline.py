@@ -13,6 +13,7 @@ import itertools
 import json
 import queue
 import time
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
@@ -289,6 +290,8 @@ class Pipeline:
         self._unexplained = [-1, -1, -1, -1]  # per seat: last frame with unexplained reads
         self._guesses: dict[int, list[str]] = {}  # per seat: the last unsure read's candidates
         self._guess_log: dict[int, list[tuple[int, list[str]]]] = {}  # per seat: (frame, guesses)
+        # Per seat: (frame, card) of each sure read of a card the vote had not (yet) accepted.
+        self._sure_log: dict[int, list[tuple[int, int]]] = {}
         self._is_trial = False  # a copy playing a way out (``_trial``): it exchanges no read
         self._open_ways: list[_Way] = []  # clean ways where the deal stopped for a card in doubt
         self._now = -1
@@ -363,6 +366,7 @@ class Pipeline:
         t2 = time.perf_counter()
         self._now = frame.index
         self._note_unexplained(frame.index)
+        self._note_sure_reads(frame.index)
         for ev in track_events:
             if ev.kind == "accepted":
                 self._on_accepted(ev, frame)
@@ -377,6 +381,16 @@ class Pipeline:
         self.timings["referee"] += t3 - t2
         self.frames += 1
         return self._drain()
+
+    def _note_sure_reads(self, now: int) -> None:
+        """Log the sure reads of cards the vote has not accepted, by the seat they face: a card
+        read now as one card, now as another, is never accepted, but its sure reads still tell
+        which card it likely is (``_read_among``)."""
+        for t in self.tracker.tracks:
+            if t.state is CardState.CANDIDATE and t.last_seen == now:
+                seat = self._seat_facing(t.box)
+                if seat is not None:
+                    self._sure_log.setdefault(seat, []).append((now, t.card))
 
     def _unfinished_trick(self) -> set[int]:
         """Cards of the trick in play while it is short of its four cards and nothing is held:
@@ -756,13 +770,22 @@ class Pipeline:
 
     def _read_among(self, cards: list[int], seat: int) -> list[int]:
         """Of several cards the rules allow, the one the reader put first among them when it
-        saw the unread card in front of ``seat`` (its first unsure read since the last play)."""
+        saw the unread card in front of ``seat`` (its first unsure read since the last play);
+        else the one read surely there most often since the last play, if ``CONFLICT_MARGIN``
+        times as often as the next (a card the vote never accepted, its reads split)."""
         since = self.plays[-1].frame if self.plays else -1
         seen = [g for f, g in self._guess_log.get(seat, []) if f > since]
-        if not seen:
-            return cards
-        first = next((CARD_NAMES.index(g) for g in seen[0] if CARD_NAMES.index(g) in cards), None)
-        return [first] if first is not None else cards
+        if seen:
+            first = next(
+                (CARD_NAMES.index(g) for g in seen[0] if CARD_NAMES.index(g) in cards), None
+            )
+            if first is not None:
+                return [first]
+        counts = Counter(c for f, c in self._sure_log.get(seat, []) if f > since and c in cards)
+        ranked = [*counts.most_common(2), (-1, 0)]
+        if ranked[0][1] and ranked[0][1] >= CONFLICT_MARGIN * ranked[1][1]:
+            return [ranked[0][0]]
+        return cards
 
     def _ways(
         self, cards: list[int], seat: int, before: set[str] | None = None, exchange: bool = True
