@@ -305,6 +305,9 @@ class Pipeline:
         # are weighed (``_conflict``).
         self._sightings: dict[int, _Sighting] = {}
         self._conflicts_said: set[int] = set()
+        # Cards whose reads elsewhere a conflict with a held card showed to be right: accepted
+        # with this frame's events (``_held_conflict``).
+        self._accept_now: list[tuple[int, _Sighting]] = []
         self.timings: dict[str, float] = {"detect": 0.0, "track": 0.0, "referee": 0.0}
         self.frames = 0
         self.last_detections = Detections.empty()  # the last frame's reads (GUI overlay)
@@ -363,6 +366,13 @@ class Pipeline:
         self._open_card_moved(dets, frame.index)
         self.tracker.pinned = self._unfinished_trick()
         track_events = self.tracker.update(dets, frame.index, frame.time)
+        for card, sighting in self._accept_now:  # read again where it lies, still: accepted
+            ev = self.tracker.accept(
+                card, sighting.items, frame.index, frame.time, sighting.belief(),
+                self.settings.tracker.min_confidence,
+            )  # fmt: skip
+            track_events = [ev, *track_events] if ev is not None else track_events
+        self._accept_now = []
         t2 = time.perf_counter()
         self._now = frame.index
         self._note_unexplained(frame.index)
@@ -501,10 +511,12 @@ class Pipeline:
             return out
         if self.roi is not None:
             seen = self.roi.filter(seen)
+        # Accepted cards seen lately: one unseen for ``lost_s`` (hidden) may have left with a
+        # trick the deal, waiting for a card, has not yet collected; it hides no read.
         lying = [
             t.box
             for t in self.tracker.tracks
-            if t.state is CardState.ON_TABLE and t.box is not None
+            if t.state is CardState.ON_TABLE and t.box is not None and not t.hidden
         ]
         collected = set(self.tracker.collected())
         played = collected | set(self.tracker.on_table())
@@ -552,7 +564,7 @@ class Pipeline:
         to be read as the cards still in play."""
         play = next((p for p in self.plays if p.card == card), None)
         if play is None:
-            return False
+            return self._held_conflict(card, sighting)
         now_belief = sighting.belief()
         swap = None
         earlier = self.tracker.belief(card)
@@ -578,6 +590,23 @@ class Pipeline:
             return False
         del self._sightings[card]
         self._rename_play(play, swap, "conflict", now)
+        return False
+
+    def _held_conflict(self, card: int, sighting: _Sighting) -> bool:
+        """A ``card`` held for its seat's turn is read again elsewhere: where the two reads
+        find it likelier that the held card was another card misread (``conflict_swap``), the
+        held card becomes that card (a correction ``by`` "conflict" when it is played) and the
+        new read, which lay still there for ``conflict_s``, is accepted as ``card`` (it may be
+        gone before a new vote could take it). Returns False: the new read is not dropped."""
+        k = next((i for i, (e, _) in enumerate(self._held) if e.card == card), None)
+        earlier, later = self.tracker.belief(card), sighting.belief()
+        if k is None or earlier is None or later is None:
+            return False
+        swap = conflict_swap(earlier, later, card, self._possible())
+        if swap is not None:
+            self._sightings.pop(card)
+            self._exchange_read(1, k, swap, "conflict")
+            self._accept_now.append((card, sighting))
         return False
 
     def _rename_play(self, play: Play, card: int, by: str, now: int) -> None:
@@ -890,15 +919,16 @@ class Pipeline:
         self._name_unread(card, seat, self._now, "rules")
         return True
 
-    def _exchange_read(self, where: int, j: int, card: int) -> None:
+    def _exchange_read(self, where: int, j: int, card: int, by: str = "exchange") -> None:
         """A card read was ``card`` misread: a play (``where`` 0: renamed now) or a card held
         for its seat's turn (1: played as ``card`` when its turn comes, the correction then)."""
         if where == 0:
-            self._rename_play(self.plays[j], card, "exchange", self._now)
+            self._rename_play(self.plays[j], card, by, self._now)
             return
         ev, fr = self._held[j]
         self.tracker.rename(int(ev.card), card)  # type: ignore[arg-type]
-        self._held[j] = (replace(ev, card=card, detail={**ev.detail, "read_as": ev.card}), fr)
+        detail = {**ev.detail, "read_as": ev.card, "by": by}
+        self._held[j] = (replace(ev, card=card, detail=detail), fr)
 
     def _trial(self) -> Pipeline:
         """A copy of the deal to play a way out on: no detector, no files, frames shared."""
@@ -1069,12 +1099,13 @@ class Pipeline:
         evidence = self._save_crop(frame, ev, attr.seat)
         at = max(frame.index, self._now)  # a held card is played when it is released
         was = ev.detail.get("read_as")  # held, then taken for a misread (``_exchange_read``)
+        by = ev.detail.get("by", "exchange")
         if was is not None:
             fix = {"card": CARD_NAMES[card], "seat": attr.seat, "replaces": CARD_NAMES[was],
-                   "trick": self.referee.trick_number, "by": "exchange"}  # fmt: skip
+                   "trick": self.referee.trick_number, "by": by}  # fmt: skip
             self._log_correction(fix, at, at / self.fps)
         self._play(card, attr.seat, at, frame.time + (at - frame.index) / self.fps,
-                   "camera" if was is None else "exchange", evidence, ev.box, extra={
+                   "camera" if was is None else by, evidence, ev.box, extra={
             "confidence": ev.confidence,
             "position_seat": attr.by_position,
             "position_clear": attr.clear,

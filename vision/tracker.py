@@ -189,6 +189,34 @@ class CardTracker:
         )  # fmt: skip
         self.release(card)
 
+    def accept(
+        self,
+        card: int,
+        reads: list[tuple[int, np.ndarray]],
+        frame: int,
+        time: float,
+        belief: np.ndarray | None,
+        confidence: float,
+    ) -> TrackEvent | None:
+        """Accept an unseen card from earlier reads, ``(frame, box)``, that lay still where it
+        lies: they were set aside while its identity belonged to another card (now renamed by
+        the caller, who weighed the two). None if the card is no longer unseen."""
+        t = self.tracks[card]
+        if t.state is not CardState.UNSEEN or not reads:
+            return None
+        box = np.asarray(reads[-1][1], dtype=np.float32).copy()
+        t.state, t.box, t.first_frame, t.last_seen = (
+            CardState.ON_TABLE,
+            box,
+            reads[0][0],
+            reads[-1][0],
+        )
+        t.accepted_frame = frame
+        t.accepted_at = (float(box[0] + box[2]) / 2, float(box[1] + box[3]) / 2)
+        if belief is not None:
+            t.belief_sum, t.belief_n = belief.copy(), 1
+        return self._event("accepted", t, frame, time, confidence)
+
     # --- the update -----------------------------------------------------------------------
 
     def update(self, detections: Detections, frame: int, time: float) -> list[TrackEvent]:

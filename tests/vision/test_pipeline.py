@@ -1107,3 +1107,19 @@ def test_name_by_the_rules_and_the_sure_reads_of_a_card_the_vote_never_accepted(
         ("9H", 3, "reader"), ("10D", 0, "elimination"),
     ]  # fmt: skip
     assert pipe.record["tricks"] == truth["tricks"]
+
+
+def test_a_held_card_read_as_a_card_that_lands_later_is_renamed_and_the_later_card_accepted():
+    # QC (trick 1's lead) is never read: the deal waits, every later card held. Seat 0's 7H
+    # (trick 2) is read as 9H, its reads a third sure of 7H. The real 9H (trick 3, seat 3)
+    # lands later and lies still, read surely as 9H where no card lies: the two reads weighed,
+    # the held "9H" was 7H (a correction by conflict when it is played) and the new card is
+    # 9H. QC is then the one card left: the record is the deal's.
+    truth, pipe, events = _demo_with_unread({"QC"}, misread={"7H": {"9H": 0.6, "7H": 0.3}})
+    assert pipe.record["tricks"] == truth["tricks"]
+    assert [(c["card"], c.get("replaces"), c["by"]) for c in of(events, "correction")] == [
+        ("QC", None, "elimination"), ("7H", "9H", "conflict"),
+    ]  # fmt: skip
+    # A card the reader never doubted is not renamed: the deal waits for a person.
+    _, pipe, events = _demo_with_unread({"QC"}, misread={"7H": {"9H": 0.95}})
+    assert pipe.plays == [] and not of(events, "correction")
