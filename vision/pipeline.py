@@ -224,8 +224,11 @@ class PipelineSettings:
     # sight at once are a trick shown again, not a misread: nothing is changed.
     resolve_conflicts: bool = True
     # ... once it has been read so this long: a card landing is often misread for a moment (as
-    # long as the deal holds a card for its seat, ``hold_s``, plus a vote window).
-    conflict_s: float = 1.5
+    # long as the deal holds a card for its seat, ``hold_s``). 1.5 s (plus a vote window) let
+    # the last card of a trick, collected soon after it lands, leave before the conflict was
+    # weighed: 1.0 read 37 more cards over 13 sets of 20 hold-out deals, 14 fewer wrong plays,
+    # 5 fewer spurious violations (0.8, 0.9 and 1.2 no better; tuning clips the same).
+    conflict_s: float = 1.0
 
 
 @dataclass
