@@ -241,6 +241,7 @@ class Play:
     source: str  # "camera" or "correction"
     evidence: str | None = None
     box: tuple[float, ...] | None = None
+    landed: int = -1  # the frame the camera accepted its card (-1: a card not read)
 
 
 def profile_json(profile: RuleProfile) -> Any:
@@ -802,22 +803,34 @@ class Pipeline:
 
     def _read_among(self, cards: list[int], seat: int) -> list[int]:
         """Of several cards the rules allow, the one the reader put first among them when it
-        saw the unread card in front of ``seat`` (its first unsure read since the last play);
-        else the one read surely there most often since the last play, if ``CONFLICT_MARGIN``
-        times as often as the next (a card the vote never accepted, its reads split)."""
-        since = self.plays[-1].frame if self.plays else -1
-        seen = [g for f, g in self._guess_log.get(seat, []) if f > since]
+        saw the unread card in front of ``seat`` (its first unsure read while that card can
+        have lain there, ``_landing``); else the one read surely there most often then, if
+        ``CONFLICT_MARGIN`` times as often as the next (a card the vote never accepted, its
+        reads split)."""
+        since, until = self._landing()
+        seen = [g for f, g in self._guess_log.get(seat, []) if since < f <= until]
         if seen:
             first = next(
                 (CARD_NAMES.index(g) for g in seen[0] if CARD_NAMES.index(g) in cards), None
             )
             if first is not None:
                 return [first]
-        counts = Counter(c for f, c in self._sure_log.get(seat, []) if f > since and c in cards)
+        counts = Counter(
+            c for f, c in self._sure_log.get(seat, []) if since < f <= until and c in cards
+        )
         ranked = [*counts.most_common(2), (-1, 0)]
         if ranked[0][1] and ranked[0][1] >= CONFLICT_MARGIN * ranked[1][1]:
             return [ranked[0][0]]
         return cards
+
+    def _landing(self) -> tuple[int, int]:
+        """The frames in which the card the deal waits for can have landed: after the last
+        card read was accepted, up to the next card held (a card pushed at the end of the
+        clip was accepted long before it was played; a later trick's card at the same seat
+        comes after)."""
+        since = max((p.landed for p in self.plays), default=-1)
+        until = self._held[0][1].index if self._held else self._now
+        return since, max(until, since + 1)
 
     def _ways(
         self, cards: list[int], seat: int, before: set[str] | None = None, exchange: bool = True
@@ -1130,7 +1143,8 @@ class Pipeline:
         trick = self.referee.trick_number
         expected = self.referee.turn
         new = self.referee.push_index(card, seat)
-        self.plays.append(Play(trick, seat, card, frame, at, source, evidence, box))
+        landed = (extra or {}).get("accepted_frame", -1)
+        self.plays.append(Play(trick, seat, card, frame, at, source, evidence, box, landed))
         self._emit(
             event(
                 "play",

@@ -1123,3 +1123,28 @@ def test_a_held_card_read_as_a_card_that_lands_later_is_renamed_and_the_later_ca
     # A card the reader never doubted is not renamed: the deal waits for a person.
     _, pipe, events = _demo_with_unread({"QC"}, misread={"7H": {"9H": 0.95}})
     assert pipe.plays == [] and not of(events, "correction")
+
+
+def test_the_reads_that_name_a_card_are_those_of_when_it_landed_not_of_when_it_was_named():
+    # KC (trick 1, seat 0) is never read: the deal waits from trick 1, and every later card is
+    # played only at the end of the clip. 10D (trick 6, seat 0) is read surely on a third of
+    # its frames (never enough for the vote) and JD is never read surely: at trick 6 the two
+    # keep every rule with different results. The reads that tell them apart are those seat 0
+    # had while its trick-6 card lay there (after trick 6's lead landed, before the next card
+    # held), not those since the last card was played (at the end of the clip): 10D is named.
+    from vision.sources import DEMO_CALIBRATION, DEMO_LABELS, DEMO_RECORD, demo_clip_available
+
+    if not demo_clip_available():
+        pytest.skip("demo clip not installed")
+    truth = json.loads(DEMO_RECORD.read_text())
+    frames = json.loads(DEMO_LABELS.read_text())["frames"]
+    weak = {"visible": 0.4, "index_visible": 0.0}
+    frames = [[{**lb, **weak} if lb["card"] in ("KC", "JD") else lb for lb in f] for f in frames]
+    pipe = Pipeline(DealSetup.from_record(truth), SplitRead(frames, "10D", "7D"),
+                    calibration=Calibration.load(DEMO_CALIBRATION))  # fmt: skip
+    images = [cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)
+    events = run_frames(pipe, ArraySource(images, 15.0))
+    assert [(c["card"], c["seat"], c["by"]) for c in of(events, "correction")] == [
+        ("KC", 0, "rules"), ("10D", 0, "reader"), ("JD", 1, "elimination"),
+    ]  # fmt: skip
+    assert pipe.record["tricks"] == truth["tricks"]
