@@ -62,8 +62,9 @@ UNREAD = (*DEDUCED, "correction")  # plays of cards the camera did not read (a p
 
 
 # A way of placing cards not read, played to the end: the first card named, the violations of
-# the complete deal, its result, and (violations, whether a misread was exchanged) to rank it.
-_Way = tuple[int, list[Violation], str, tuple[int, bool]]
+# the complete deal, its result, (violations, whether a misread was exchanged) to rank it, and
+# whether the later namings on the way would take it (``_completions``).
+_Way = tuple[int, list[Violation], str, tuple[int, bool], bool]
 
 
 def conflict_swap(
@@ -765,6 +766,12 @@ class Pipeline:
         clean = self._read_among(list(ways), seat) if len(ways) > 1 else list(ways)
         names = [CARD_NAMES[c] for c in left]
         trick = self.referee.trick_number
+        if self._is_trial and len(ways) > 1:
+            # A copy playing a way out stops here and gives every clean way to its caller (so
+            # that "ruled by every complete way" sees them all), the ones taken here preferred.
+            same = len(set(ways.values())) == 1
+            self._open_ways = [(*w[:4], w[4] and (same or w[0] in clean)) for w in found]
+            return False
         if (len(clean) > 1 and len(set(ways.values())) == 1) or (
             len(clean) == 1 and ways[clean[0]].endswith(IN_DOUBT)
         ):
@@ -779,7 +786,7 @@ class Pipeline:
             return True
         if len(clean) != 1:
             # Several clean ways: a card lies here unread, the deal stops for it (not a later
-            # card played out of turn); a copy playing a way out leaves each to its caller.
+            # card played out of turn).
             self._open_ways = [w for w in found if w[0] in clean]
             if say or self._open_ways:
                 why = "no way of placing them keeps" if not clean else f"{len(clean)} ways keep"
@@ -852,7 +859,7 @@ class Pipeline:
     def _results(ways: list[_Way]) -> dict[int, str]:
         """Each card's result over its ways (``OPEN`` where they differ)."""
         results: dict[int, str] = {}
-        for card, _, result, _ in ways:
+        for card, _, result, _, _ in ways:
             results[card] = result if results.get(card, result) == result else OPEN
         return results
 
@@ -868,6 +875,9 @@ class Pipeline:
         every = set.intersection(*rest) if len(ways) > 1 else set()
         excused = before | {k for k in every if not k.startswith('["out-of-turn"')}
         clean = [w for w, r in zip(ways, rest, strict=True) if r <= excused]
+        # A card's ways on that a later naming preferred (its reads), where it preferred one.
+        liked = {w[0] for w in clean if w[4]}
+        clean = [w for w in clean if w[4] or w[0] not in liked]
         # Of the clean ways, those that leave the fewest violations (a misread is likelier than
         # a revoke), and of those the ones clean as read (likelier than a read taken for a
         # misread).
@@ -876,9 +886,10 @@ class Pipeline:
 
     def _completions(self, cards: list[int], seat: int, exchange: bool) -> list[_Way]:
         """Each way of playing one of ``cards`` for ``seat`` to the end of the deal: where a
-        later card not read has several clean ways whose results differ, each of them (the
-        copy stops there, ``_open_ways``), so a card here is judged by every way on from it,
-        not left out because a later one is in doubt."""
+        later card not read has several clean ways, each of them (the copy stops there,
+        ``_open_ways``; those its reads or one result would take are marked preferred), so a
+        card here is judged by every way on from it, not left out because a later one is in
+        doubt, and a violation every complete way rules is seen as such."""
         ways: list[_Way] = []
         for card in cards:
             trial = self._trial()
@@ -896,7 +907,9 @@ class Pipeline:
                 continue
             rulings = sorted(self._violation_keys(trial))
             result = json.dumps([*self._outcome(trial), rulings]) + (IN_DOUBT if doubt else "")
-            ways.append((card, list(trial.referee.violations), result, (len(rulings), exchanged)))
+            ways.append(
+                (card, list(trial.referee.violations), result, (len(rulings), exchanged), True)
+            )
         return ways
 
     def _named_by_exchange(self, left: list[int], seat: int) -> bool:

@@ -1148,3 +1148,28 @@ def test_the_reads_that_name_a_card_are_those_of_when_it_landed_not_of_when_it_w
         ("KC", 0, "rules"), ("10D", 0, "reader"), ("JD", 1, "elimination"),
     ]  # fmt: skip
     assert pipe.record["tricks"] == truth["tricks"]
+
+
+def test_name_by_the_rules_a_later_card_the_reads_name_still_counts_every_way_for_the_earlier():
+    # QC (trick 1's lead) and JD are never read surely; 10D (trick 6) is read surely on a third
+    # of its frames. Seat 2's revoke in trick 1 (AS) is ruled by every complete way, whatever
+    # goes to trick 6; the reads name 10D there, but that choice must not hide the JD way from
+    # the earlier naming, or the revoke counts against QC's only way and the deal waits at
+    # trick 1. QC is named by the rules, 10D by its reads, JD as the last card.
+    from vision.sources import DEMO_CALIBRATION, DEMO_LABELS, DEMO_RECORD, demo_clip_available
+
+    if not demo_clip_available():
+        pytest.skip("demo clip not installed")
+    truth = json.loads(DEMO_RECORD.read_text())
+    frames = json.loads(DEMO_LABELS.read_text())["frames"]
+    weak = {"visible": 0.4, "index_visible": 0.0}
+    frames = [[{**lb, **weak} if lb["card"] in ("QC", "JD") else lb for lb in f] for f in frames]
+    pipe = Pipeline(DealSetup.from_record(truth), SplitRead(frames, "10D", "7D"),
+                    calibration=Calibration.load(DEMO_CALIBRATION))  # fmt: skip
+    images = [cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)
+    events = run_frames(pipe, ArraySource(images, 15.0))
+    assert [(c["card"], c["seat"], c["by"]) for c in of(events, "correction")] == [
+        ("QC", 1, "rules"), ("10D", 0, "reader"), ("JD", 1, "elimination"),
+    ]  # fmt: skip
+    assert pipe.record["tricks"] == truth["tricks"]
+    assert [v["card"] for v in standing_violations(events)] == ["AS"]
