@@ -1024,17 +1024,8 @@ def test_iter_feed_takes_the_tables_corrections_and_waits_for_them_after_the_cli
     import queue
 
     from vision.pipeline import iter_feed
-    from vision.sources import DEMO_CALIBRATION, DEMO_LABELS, DEMO_RECORD, demo_clip_available
 
-    if not demo_clip_available():
-        pytest.skip("demo clip not installed")
-    truth = json.loads(DEMO_RECORD.read_text())
-    frames = json.loads(DEMO_LABELS.read_text())["frames"]
-    weak = {"visible": 0.4, "index_visible": 0.0}
-    frames = [[{**lb, **weak} if lb["card"] in ("QC", "KD") else lb for lb in f] for f in frames]
-    pipe = Pipeline(DealSetup.from_record(truth), LabelDetector(frames),
-                    calibration=Calibration.load(DEMO_CALIBRATION))  # fmt: skip
-    images = [cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)
+    truth, pipe, images = _demo_setup({"QC", "KD"})
     clicks: queue.Queue = queue.Queue()
     events, idle = [], 0
     for image, _, got, _ in iter_feed(pipe, ArraySource(images, 15.0), clicks):
@@ -1047,10 +1038,9 @@ def test_iter_feed_takes_the_tables_corrections_and_waits_for_them_after_the_cli
     assert [e["complete"] for e in of(events, "score")] == [False, True]
     assert pipe.record["tricks"] == truth["tricks"]
     # Without a queue the feed ends with the clip, as before.
-    pipe = Pipeline(DealSetup.from_record(truth), LabelDetector(frames),
-                    calibration=Calibration.load(DEMO_CALIBRATION))  # fmt: skip
+    _, pipe, images = _demo_setup({"QC", "KD"})
     items = list(iter_feed(pipe, ArraySource(images, 15.0)))
-    assert len(items) == len(frames) and pipe.plays == []
+    assert len(items) == len(images) and pipe.plays == []
 
 
 def test_a_card_never_seen_named_later_was_played_on_its_turn_not_the_card_after_it():
@@ -1086,23 +1076,35 @@ class SplitRead(LabelDetector):
         return d
 
 
-def test_name_by_the_rules_and_the_sure_reads_of_a_card_the_vote_never_accepted():
-    # Seat 3's 9H (trick 3) is read surely as 9H on a third of the frames and as 10S on a
-    # sixth (never enough for the vote); 10D (trick 6) is never read surely. At the end, 9H and
-    # 10D each keep every rule at seat 3's place and give different results; 9H was read
-    # surely there twice as often as any other card left: it is named, the record is the deal's.
+def _demo_setup(weak: set[str], detector_of=LabelDetector):
+    """The demo clip's truth, a pipeline on its labels with ``weak`` never read surely (the
+    detector made by ``detector_of(frames)``), and its blank images, not yet run."""
     from vision.sources import DEMO_CALIBRATION, DEMO_LABELS, DEMO_RECORD, demo_clip_available
 
     if not demo_clip_available():
         pytest.skip("demo clip not installed")
     truth = json.loads(DEMO_RECORD.read_text())
     frames = json.loads(DEMO_LABELS.read_text())["frames"]
-    weak = {"visible": 0.4, "index_visible": 0.0}
-    frames = [[{**lb, **weak} if lb["card"] == "10D" else lb for lb in f] for f in frames]
-    pipe = Pipeline(DealSetup.from_record(truth), SplitRead(frames, "9H", "10S"),
+    unsure = {"visible": 0.4, "index_visible": 0.0}
+    frames = [[{**lb, **unsure} if lb["card"] in weak else lb for lb in f] for f in frames]
+    pipe = Pipeline(DealSetup.from_record(truth), detector_of(frames),
                     calibration=Calibration.load(DEMO_CALIBRATION))  # fmt: skip
-    images = [cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)
-    events = run_frames(pipe, ArraySource(images, 15.0))
+    return truth, pipe, [cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)
+
+
+def _demo_with_split(card: str, other: str, weak: set[str]):
+    """The demo clip with ``card``'s reads split (``SplitRead``) and ``weak`` never read
+    surely: the truth, the pipeline and its events."""
+    truth, pipe, images = _demo_setup(weak, lambda frames: SplitRead(frames, card, other))
+    return truth, pipe, run_frames(pipe, ArraySource(images, 15.0))
+
+
+def test_name_by_the_rules_and_the_sure_reads_of_a_card_the_vote_never_accepted():
+    # Seat 3's 9H (trick 3) is read surely as 9H on a third of the frames and as 10S on a
+    # sixth (never enough for the vote); 10D (trick 6) is never read surely. At the end, 9H and
+    # 10D each keep every rule at seat 3's place and give different results; 9H was read
+    # surely there twice as often as any other card left: it is named, the record is the deal's.
+    truth, pipe, events = _demo_with_split("9H", "10S", weak={"10D"})
     assert [(c["card"], c["seat"], c["by"]) for c in of(events, "correction")] == [
         ("9H", 3, "reader"), ("10D", 0, "elimination"),
     ]  # fmt: skip
@@ -1132,18 +1134,7 @@ def test_the_reads_that_name_a_card_are_those_of_when_it_landed_not_of_when_it_w
     # keep every rule with different results. The reads that tell them apart are those seat 0
     # had while its trick-6 card lay there (after trick 6's lead landed, before the next card
     # held), not those since the last card was played (at the end of the clip): 10D is named.
-    from vision.sources import DEMO_CALIBRATION, DEMO_LABELS, DEMO_RECORD, demo_clip_available
-
-    if not demo_clip_available():
-        pytest.skip("demo clip not installed")
-    truth = json.loads(DEMO_RECORD.read_text())
-    frames = json.loads(DEMO_LABELS.read_text())["frames"]
-    weak = {"visible": 0.4, "index_visible": 0.0}
-    frames = [[{**lb, **weak} if lb["card"] in ("KC", "JD") else lb for lb in f] for f in frames]
-    pipe = Pipeline(DealSetup.from_record(truth), SplitRead(frames, "10D", "7D"),
-                    calibration=Calibration.load(DEMO_CALIBRATION))  # fmt: skip
-    images = [cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)
-    events = run_frames(pipe, ArraySource(images, 15.0))
+    truth, pipe, events = _demo_with_split("10D", "7D", weak={"KC", "JD"})
     assert [(c["card"], c["seat"], c["by"]) for c in of(events, "correction")] == [
         ("KC", 0, "rules"), ("10D", 0, "reader"), ("JD", 1, "elimination"),
     ]  # fmt: skip
@@ -1156,18 +1147,7 @@ def test_name_by_the_rules_a_later_card_the_reads_name_still_counts_every_way_fo
     # goes to trick 6; the reads name 10D there, but that choice must not hide the JD way from
     # the earlier naming, or the revoke counts against QC's only way and the deal waits at
     # trick 1. QC is named by the rules, 10D by its reads, JD as the last card.
-    from vision.sources import DEMO_CALIBRATION, DEMO_LABELS, DEMO_RECORD, demo_clip_available
-
-    if not demo_clip_available():
-        pytest.skip("demo clip not installed")
-    truth = json.loads(DEMO_RECORD.read_text())
-    frames = json.loads(DEMO_LABELS.read_text())["frames"]
-    weak = {"visible": 0.4, "index_visible": 0.0}
-    frames = [[{**lb, **weak} if lb["card"] in ("QC", "JD") else lb for lb in f] for f in frames]
-    pipe = Pipeline(DealSetup.from_record(truth), SplitRead(frames, "10D", "7D"),
-                    calibration=Calibration.load(DEMO_CALIBRATION))  # fmt: skip
-    images = [cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)
-    events = run_frames(pipe, ArraySource(images, 15.0))
+    truth, pipe, events = _demo_with_split("10D", "7D", weak={"QC", "JD"})
     assert [(c["card"], c["seat"], c["by"]) for c in of(events, "correction")] == [
         ("QC", 1, "rules"), ("10D", 0, "reader"), ("JD", 1, "elimination"),
     ]  # fmt: skip
