@@ -370,7 +370,7 @@ class Pipeline:
         self.last_detect_ms = 1000 * (t1 - t0)
         self._open_card_moved(dets, frame.index)
         self.tracker.pinned = self._unfinished_trick()
-        track_events = self.tracker.update(dets, frame.index, frame.time)
+        track_events = self._open_card_first(self.tracker.update(dets, frame.index, frame.time))
         for card, sighting in self._accept_now:  # read again where it lies, still: accepted
             ev = self.tracker.accept(
                 card, sighting.items, frame.index, frame.time, sighting.belief(),
@@ -473,6 +473,29 @@ class Pipeline:
             )
             return
         self._held.append((ev, frame))
+
+    def _open_card_first(self, events: list[TrackEvent]) -> list[TrackEvent]:
+        """Before any play, the open card the deal was set up with, accepted in this frame,
+        goes first; a card accepted with it on its very spot (``ghost_iou``) is the open card
+        read as another, not a play: it is forgotten (its reads there are then misreads)."""
+        if self._phase != "open" or self.setup.open_card is None:
+            return events
+        want = self.setup.open_card.index
+        opener = next((e for e in events if e.kind == "accepted" and e.card == want), None)
+        if opener is None or opener.box is None:
+            return events
+        spot = np.array([opener.box])
+        twins = [
+            e
+            for e in events
+            if e.kind == "accepted"
+            and e is not opener
+            and e.box is not None
+            and box_iou(spot, np.array([e.box]))[0, 0] >= self.settings.tracker.ghost_iou
+        ]
+        for e in twins:
+            self.tracker.release(int(e.card))  # type: ignore[arg-type]
+        return [opener, *(e for e in events if e is not opener and e not in twins)]
 
     def _open_card_misread(self, card: int, expected: int) -> bool:
         """The first card accepted before any play is not the open card the deal was set up

@@ -1153,3 +1153,36 @@ def test_name_by_the_rules_a_later_card_the_reads_name_still_counts_every_way_fo
     ]  # fmt: skip
     assert pipe.record["tricks"] == truth["tricks"]
     assert [v["card"] for v in standing_violations(events)] == ["AS"]
+
+
+class OpenTwin(LabelDetector):
+    """The oracle, with the open card also read, on the first ``until`` frames, as ``twin``
+    on a box a little lower and to the right (one card, two names on one spot)."""
+
+    def __init__(self, frames, card: str, twin: str, until: int):
+        super().__init__(frames)
+        self.card, self.twin, self.until = CARD_NAMES.index(card), CARD_NAMES.index(twin), until
+
+    def detect(self, image, ruled_out=()):
+        now = self.frame
+        d = super().detect(image, ruled_out)
+        mine = d.class_id == self.card
+        if now >= self.until or not mine.any():
+            return d
+        twin = d[mine]
+        w, h = twin.xyxy[:, 2] - twin.xyxy[:, 0], twin.xyxy[:, 3] - twin.xyxy[:, 1]
+        twin.xyxy = twin.xyxy + np.stack([0.12 * w, 0.12 * h, 0.12 * w, 0.12 * h], axis=1)
+        twin.class_id = np.full(len(twin), self.twin)
+        return Detections.merge([d, twin])
+
+
+def test_a_card_accepted_with_the_open_card_on_its_spot_is_the_open_card_read_as_another():
+    # The open card (7S) lies alone on the stock and is read, on the same spot, both as 7S and
+    # as 7C, surely, on its first 30 frames: the vote accepts both in one frame. 7C is the open
+    # card read as another, not a play made before the bidding was over (two plays out of
+    # turn and a revoke with the open card, none of which happened).
+    truth, pipe, images = _demo_setup(set(), lambda f: OpenTwin(f, "7S", "7C", until=30))
+    events = run_frames(pipe, ArraySource(images, 15.0))
+    assert [e["card"] for e in of(events, "open_card")] == ["7S"]
+    assert pipe.record["tricks"] == truth["tricks"]
+    assert [v["rule"] for v in standing_violations(events)] == ["follow-suit"]
