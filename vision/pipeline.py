@@ -201,11 +201,11 @@ class PipelineSettings:
     # (also the deal's last card when the clip ends without it being read: it is forced). At the
     # end of the clip, with two or three cards not read, each way of placing them is played out
     # and the one way that makes no violation is taken ("by" "rules"; a misread elsewhere is
-    # likelier than a revoke; see ``Pipeline._ways``); of several such ways, the card the reader
-    # put first when it saw it unsurely ("reader"), or, when all give the same tricks, score and
-    # rulings, the first, said so ("same-result"); else a person decides. Then a card so named
-    # and a card read whose reads doubted it are exchanged if that withdraws violations and
-    # rules none new ("exchange": the read one was the misread). All are in the record's note.
+    # likelier than a revoke; see ``Pipeline._clean_ways``); of several such ways, the card the
+    # reader put first when it saw it unsurely ("reader"), or, when all give the same tricks,
+    # score and rulings, the first, said so ("same-result"); else a person decides. Then a card
+    # so named and a card read whose reads doubted it are exchanged if that withdraws violations
+    # and rules none new ("exchange": the read one was the misread). All are in the record's note.
     name_by_elimination: bool = True
     # An unfinished trick whose every card has been unread this long when the next card is
     # accepted was swept off the table with its missing card unread (the reader never named it
@@ -606,14 +606,11 @@ class Pipeline:
             if card not in self._conflicts_said:
                 self._conflicts_said.add(card)
                 box = sighting.items[-1][1]
-                self._emit(
-                    event(
-                        "uncertain", deal=self.setup.deal, seat=self._seat_facing(box), card=None,
-                        guesses=[CARD_NAMES[card]], frame=now, time=round(now / self.fps, 3),
-                        box=[round(float(v), 1) for v in box],
-                        text=f"a card reads as {CARD_NAMES[card]}, which seat {play.seat} "
-                        f"played in trick {play.trick}: one of the two reads is wrong",
-                    )
+                self._say(
+                    self._seat_facing(box),
+                    f"a card reads as {CARD_NAMES[card]}, which seat {play.seat} played in trick "
+                    f"{play.trick}: one of the two reads is wrong",
+                    guesses=[CARD_NAMES[card]], box=[round(float(v), 1) for v in box], frame=now,
                 )  # fmt: skip
             return False
         del self._sightings[card]
@@ -765,7 +762,7 @@ class Pipeline:
         """Play the one card not yet read for ``seat`` when the other 31 have all been read
         (played or held): a deal plays all 32 cards, so the card the deal waits for is that one.
         At the end of the clip (``final``), with up to ``DEDUCE_MAX`` cards not read, each way
-        of placing them is played out and the one clean way is taken (``_ways``: a way that
+        of placing them is played out and the one clean way is taken (``_clean_ways``: a way that
         makes a violation is likelier a misread elsewhere than a revoke). Several clean ways:
         the one the reader put first when it saw the card unsurely (``_read_among``); if none,
         and all give the same result, the first (said so); else a person decides and the
@@ -823,11 +820,19 @@ class Pipeline:
 
     def _say_cards_left(self, seat: int, names: list[str], what: str) -> None:
         """An ``uncertain`` event: the cards no read named, and what became of them."""
+        self._say(seat, f"cards not read: {', '.join(names)}; {what}", guesses=names)
+
+    def _say(
+        self, seat: int | None, text: str, guesses: Iterable[str] = (),
+        box: Iterable[float] = (), frame: int | None = None, **extra: Any,
+    ) -> None:  # fmt: skip
+        """An ``uncertain`` event at ``frame`` (default: now): what the pipeline cannot decide
+        alone and tells a person (``text``), or why it refused a person's correction."""
+        frame = self._now if frame is None else frame
         self._emit(
             event(
-                "uncertain", deal=self.setup.deal, seat=seat, card=None, guesses=names,
-                frame=self._now, time=round(self._now / self.fps, 3), box=[],
-                text=f"cards not read: {', '.join(names)}; {what}",
+                "uncertain", deal=self.setup.deal, seat=seat, card=None, guesses=list(guesses),
+                frame=frame, time=round(frame / self.fps, 3), box=list(box), **extra, text=text,
             )
         )  # fmt: skip
 
@@ -862,22 +867,6 @@ class Pipeline:
         until = self._held[0][1].index if self._held else self._now
         return since, max(until, since + 1)
 
-    def _ways(
-        self, cards: list[int], seat: int, before: set[str] | None = None, exchange: bool = True
-    ) -> dict[int, str]:
-        """Play each of ``cards`` for ``seat`` and the rest of the clip out on a copy of the
-        deal (later unread cards named the same way, ``_completions``). The cards whose way is
-        clean, each with its way's result (trick winners, card points and rulings; ``OPEN``
-        where the clean ways on from that card differ): the deal complete, and each
-        violation it rules either stood before (the placing did not make it) or is ruled by
-        every complete way, whatever card it names (a revoke with either of two clubs), when
-        two or more complete; out of turn is never excused: it is the sign of a card missing
-        or in the wrong trick (a placing that changes a trick's winner puts every later card
-        out of turn). Nor is a violation on a play read before the naming, proven by a card
-        read, held against any way (``_made_before``). ``before``: the violations that stood
-        before (default: those now)."""
-        return self._results(self._clean_ways(cards, seat, before, exchange))
-
     @staticmethod
     def _results(ways: list[_Way]) -> dict[int, str]:
         """Each card's result over its ways (``OPEN`` where they differ)."""
@@ -889,7 +878,17 @@ class Pipeline:
     def _clean_ways(
         self, cards: list[int], seat: int, before: set[str] | None, exchange: bool
     ) -> list[_Way]:
-        """The clean ways of ``_ways``, each played to the end (``_completions``)."""
+        """Play each of ``cards`` for ``seat`` and the rest of the clip out on a copy of the
+        deal (later unread cards named the same way, ``_completions``). The ways that are
+        clean (each card's result over them: ``_results``; ``OPEN`` where the clean ways on
+        from that card differ): the deal complete, and each violation it rules either stood
+        before (the placing did not make it) or is ruled by every complete way, whatever card
+        it names (a revoke with either of two clubs), when two or more complete; out of turn
+        is never excused: it is the sign of a card missing or in the wrong trick (a placing
+        that changes a trick's winner puts every later card out of turn). Nor is a violation
+        on a play read before the naming, proven by a card read, held against any way
+        (``_made_before``). ``before``: the violations that stood before (default: those
+        now)."""
         before = self._ruled_before() if before is None else before
         made = {(p.trick, p.seat, CARD_NAMES[p.card]) for p in self.plays if p.source == "camera"}
         named = {CARD_NAMES[c] for c in cards}
@@ -939,8 +938,8 @@ class Pipeline:
         """No way of placing the cards left is clean: perhaps one of them (``L``) was read as
         another card (``Y``, played or held for its seat's turn), whose reads gave ``L`` some
         belief, and ``Y`` is one of the cards the deal still waits for. Each such exchange is
-        made on a copy of the deal and the cards then left are placed as ``_ways`` places them,
-        against the violations that stood before the exchange; the one clean exchange and
+        made on a copy of the deal and the cards then left are placed as ``_clean_ways`` places
+        them, against the violations that stood before the exchange; the one clean exchange and
         placing is taken (the read renamed ``by`` "exchange", the card named ``by`` "rules";
         several placings: the reader's unsure read decides, as ``_read_among``; several
         exchanges: the one the reads believed twice as much as the next), else nothing
@@ -959,7 +958,7 @@ class Pipeline:
                 trial = self._trial()
                 trial._exchange_read(where, j, other)
                 rest = [c for c in left if c != other] + [card]
-                ways = list(trial._ways(rest, seat, before, exchange=False))  # one exchange
+                ways = list(trial._results(trial._clean_ways(rest, seat, before, False)))
                 ways = trial._read_among(ways, seat) if len(ways) > 1 else ways
                 found += [(float(belief[other]), where, j, other, c) for c in ways]
         found.sort(reverse=True)
@@ -1047,17 +1046,14 @@ class Pipeline:
         if self._is_trial:
             return
         for d, p in pairs:
-            self._emit(
-                event(
-                    "uncertain", deal=self.setup.deal, seat=d.seat, card=None,
-                    guesses=[CARD_NAMES[d.card], CARD_NAMES[p.card]], frame=self._now,
-                    time=round(self._now / self.fps, 3), box=[],
-                    text=f"{CARD_NAMES[d.card]} (seat {d.seat}, trick {d.trick}, not read) and "
-                    f"{CARD_NAMES[p.card]} (seat {p.seat}, trick {p.trick}, read with a doubt of "
-                    f"{CARD_NAMES[d.card]}) may be each other: exchanged, the deal breaks the same "
-                    "rules (a person may exchange them)",
-                )
-            )  # fmt: skip
+            self._say(
+                d.seat,
+                f"{CARD_NAMES[d.card]} (seat {d.seat}, trick {d.trick}, not read) and "
+                f"{CARD_NAMES[p.card]} (seat {p.seat}, trick {p.trick}, read with a doubt of "
+                f"{CARD_NAMES[d.card]}) may be each other: exchanged, the deal breaks the same "
+                "rules (a person may exchange them)",
+                guesses=[CARD_NAMES[d.card], CARD_NAMES[p.card]],
+            )
 
     def _places_in_doubt(self) -> str | None:
         """After an exchange, whether two cards not read may lie at each other's places: the
@@ -1118,22 +1114,14 @@ class Pipeline:
         if self._stall_said == key:
             return
         self._stall_said = key
-        waiting = ", ".join(CARD_NAMES[int(e.card)] for e, _ in self._held)  # type: ignore[arg-type]
+        held = [CARD_NAMES[int(e.card)] for e, _ in self._held]  # type: ignore[arg-type]
         played = {CARD_NAMES[p.card] for p in self.plays}
-        self._emit(
-            event(
-                "uncertain",
-                deal=self.setup.deal,
-                seat=seat,
-                card=None,
-                guesses=[g for g in self._guesses.get(seat, []) if g not in played],
-                frame=self._now,
-                time=round(self._now / self.fps, 3),
-                box=[],
-                held=[CARD_NAMES[int(e.card)] for e, _ in self._held],  # type: ignore[arg-type]
-                text=f"card in front of seat {seat} not read (trick "
-                f"{self.referee.trick_number}); the deal waits for it ({waiting} held)",
-            )
+        self._say(
+            seat,
+            f"card in front of seat {seat} not read (trick {self.referee.trick_number}); the "
+            f"deal waits for it ({', '.join(held)} held)",
+            guesses=[g for g in self._guesses.get(seat, []) if g not in played],
+            held=held,
         )
 
     def _push_camera(self, ev: TrackEvent, frame: Frame) -> None:
@@ -1384,13 +1372,7 @@ class Pipeline:
                 )
             events = self.correct(card, seat=turn, by="table")
         except PipelineError as exc:
-            frame = max(self._now, 0)
-            self._emit(
-                event(
-                    "uncertain", deal=self.setup.deal, seat=seat, card=None, guesses=[],
-                    frame=frame, time=round(frame / self.fps, 3), box=[], text=str(exc),
-                )
-            )  # fmt: skip
+            self._say(seat, str(exc), frame=max(self._now, 0))
             return self._drain()
         return events + (self.finish() if self._ended else [])
 
