@@ -204,18 +204,20 @@ class CardTracker:
         t = self.tracks[card]
         if t.state is not CardState.UNSEEN or not reads:
             return None
-        box = np.asarray(reads[-1][1], dtype=np.float32).copy()
-        t.state, t.box, t.first_frame, t.last_seen = (
-            CardState.ON_TABLE,
-            box,
-            reads[0][0],
-            reads[-1][0],
-        )
-        t.accepted_frame = frame
-        t.accepted_at = (float(box[0] + box[2]) / 2, float(box[1] + box[3]) / 2)
+        t.box = np.asarray(reads[-1][1], dtype=np.float32).copy()
+        t.first_frame, t.last_seen = reads[0][0], reads[-1][0]
         if belief is not None:
             t.belief_sum, t.belief_n = belief.copy(), 1
-        return self._event("accepted", t, frame, time, confidence)
+        return self._on_table(t, frame, time, confidence)
+
+    def _on_table(self, t: CardTrack, frame: int, time: float, conf: float) -> TrackEvent:
+        """Accept ``t`` at ``frame``: on the table where its box lies now (``cards_stay``)."""
+        t.state = CardState.ON_TABLE
+        t.accepted_frame = frame
+        if t.box is not None:
+            x1, y1, x2, y2 = (float(v) for v in t.box)
+            t.accepted_at = ((x1 + x2) / 2, (y1 + y2) / 2)
+        return self._event("accepted", t, frame, time, conf)
 
     # --- the update -----------------------------------------------------------------------
 
@@ -292,16 +294,11 @@ class CardTracker:
         accepted.sort(key=lambda t: (t.first_frame, t.card))
         first: list[TrackEvent] = []
         for t in accepted:
-            t.state = CardState.ON_TABLE
-            t.accepted_frame = frame
-            if t.box is not None:
-                x1, y1, x2, y2 = (float(v) for v in t.box)
-                t.accepted_at = ((x1 + x2) / 2, (y1 + y2) / 2)
-            conf = float(np.mean([r[1] for r in t.reads]))
             if t.beliefs:  # what the reads that accepted it believed, for a later dispute
                 t.belief_sum = np.sum([b for _, b in t.beliefs], axis=0)
                 t.belief_n = len(t.beliefs)
-            first.append(self._event("accepted", t, frame, time, conf))
+            conf = float(np.mean([r[1] for r in t.reads]))
+            first.append(self._on_table(t, frame, time, conf))
         events = first + events
         self._spot_beliefs(detections, {t.card for t in accepted})
         events += self._uncertain(weak, sure, frame, time)
