@@ -115,7 +115,7 @@ def _demo_fallback(args: argparse.Namespace, why: str) -> int:
 def _cmd_run(args: argparse.Namespace) -> int:
     from vision import detector as det
     from vision.events import event
-    from vision.pipeline import Pipeline, PipelineSettings
+    from vision.pipeline import Pipeline, PipelineSettings, iter_feed
     from vision.seats import Calibration, CalibrationError
     from vision.sources import (
         DEMO_CALIBRATION,
@@ -128,6 +128,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from vision.zones import PolygonZone, ZoneError
 
     demo = args.source.strip() == "demo"
+    if args.stdin_corrections and not args.headless:
+        raise _cli_error("--stdin-corrections: with --headless (the window takes a click)")
     roi = None
     if args.roi:
         try:
@@ -207,35 +209,84 @@ def _cmd_run(args: argparse.Namespace) -> int:
     )
     if not args.headless:  # the feed emits the deal's start events itself
         return _run_window(args, source, pipeline, emit, log)
-    for ev in pipeline.start_events():
-        emit(ev)
+    corrections = _stdin_corrections(sys.stdin) if args.stdin_corrections else None
     total = getattr(source, "frame_count", 0)
     t0 = last = time.monotonic()
+    done, ended = 0, False
     try:
         with source:
-            for frame in source:
-                for ev in pipeline.process(frame):
+            for image, _, events, _ in iter_feed(pipeline, source, corrections):
+                for ev in events:
                     emit(ev)
+                    ended = ended or ev["type"] == "end"
+                done += image is not None
                 now = time.monotonic()
-                if total and now - last > 10:
+                if total and now - last > 10 and done < total:
                     last = now
-                    left = (now - t0) / (frame.index + 1) * (total - frame.index - 1)
+                    left = (now - t0) / done * (total - done)
                     print(
-                        f"[run] frame {frame.index + 1}/{total}, about {left:.0f} s left",
+                        f"[run] frame {done}/{total}, about {left:.0f} s left",
                         file=sys.stderr,
                         flush=True,
                     )
     except SourceError as exc:
-        for ev in pipeline.finish():
+        for ev in [] if ended else pipeline.finish():
             emit(ev)
         log.close()
         raise _cli_error(str(exc)) from None
-    except KeyboardInterrupt:
-        pass
-    for ev in pipeline.finish():
-        emit(ev)
+    except KeyboardInterrupt:  # the record of what was seen is still written
+        for ev in [] if ended else pipeline.finish():
+            emit(ev)
     log.close()
     return 0
+
+
+def correction_line(line: str) -> dict[str, Any]:
+    """One line of ``--stdin-corrections``: a JSON object ``{"card": "QH"}``, with ``seat``
+    (0-3: the seat the caller means, refused if another is on turn) and ``deal`` optional.
+    Raises ValueError with a one-line reason."""
+    from engine.cards import CARD_NAMES
+
+    try:
+        item = json.loads(line)
+    except json.JSONDecodeError:
+        raise ValueError('not JSON (one object a line, as {"card": "QH", "seat": 2})') from None
+    if not isinstance(item, dict) or not isinstance(item.get("card"), str):
+        raise ValueError('needs "card", as {"card": "QH", "seat": 2}')
+    if item["card"] not in CARD_NAMES:
+        raise ValueError(f"{item['card']!r} is not a Baloot card (7 to A of C, D, H, S)")
+    seat, deal = item.get("seat"), item.get("deal")
+    if seat is not None and (type(seat) is not int or not 0 <= seat <= 3):
+        raise ValueError(f'"seat": {seat!r} (0, 1, 2 or 3)')
+    if deal is not None and type(deal) is not int:
+        raise ValueError(f'"deal": {deal!r} (a whole number)')
+    return {"card": item["card"], "seat": seat, "deal": deal, "by": "caller"}
+
+
+def _stdin_corrections(stream: Any) -> Any:
+    """A queue fed by a thread reading ``stream`` line by line (``correction_line``); a bad
+    line is a one-line error on standard error and changes nothing; at the end of the stream
+    ``NO_MORE_CORRECTIONS``, so a deal left waiting ends the run."""
+    import queue
+    import threading
+
+    from vision.pipeline import NO_MORE_CORRECTIONS
+
+    out: queue.Queue = queue.Queue()
+
+    def read() -> None:
+        for n, line in enumerate(stream, 1):
+            if not line.strip():
+                continue
+            try:
+                out.put(correction_line(line))
+            except ValueError as exc:
+                print(f"hakam run: correction line {n}: {exc}; nothing changed", file=sys.stderr,
+                      flush=True)  # fmt: skip
+        out.put(NO_MORE_CORRECTIONS)
+
+    threading.Thread(target=read, name="stdin-corrections", daemon=True).start()
+    return out
 
 
 def _has_display() -> bool:
@@ -412,6 +463,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--source", default="demo",
                      help="camera index (0), video file, folder of images, or 'demo'")  # fmt: skip
     run.add_argument("--headless", action="store_true", help="one JSON line per event, no window")
+    run.add_argument(
+        "--stdin-corrections",
+        action="store_true",
+        help="with --headless: the caller names cards not read, one JSON line each on standard "
+        'input ({"card": "QH", "seat": 2}); a deal left waiting after the clip waits for them',
+    )
     run.add_argument("--lang", choices=("en", "ar"), default=None, help="window language")
     run.add_argument("--roi", default=None, help="play area polygon 'x,y;x,y;x,y' (pixels)")
     run.add_argument("--calibration", default=None, help="table TOML from `hakam calibrate`")

@@ -1351,10 +1351,11 @@ class Pipeline:
         return self._drain()
 
     def table_correction(
-        self, card: str, seat: int | None = None, deal: int | None = None
+        self, card: str, seat: int | None = None, deal: int | None = None, by: str = "table"
     ) -> list[dict[str, Any]]:
-        """A person at the table names the card the deal waits for (the overlay's one click):
-        played for ``seat`` if that seat is on turn, and after the end of the clip the deal is
+        """A person at the table names the card the deal waits for (the overlay's one click,
+        or a line on ``hakam run --headless --stdin-corrections``: ``by`` "caller"): played
+        for ``seat`` if that seat is on turn, and after the end of the clip the deal is
         settled and scored again. A correction that cannot be taken (a card already played, a
         seat not on turn, the deal complete) changes nothing and comes back as an
         ``uncertain`` event saying why in one line."""
@@ -1370,7 +1371,7 @@ class Pipeline:
                 raise PipelineError(
                     f"correction: seat {seat} is not on turn (the deal waits for seat {turn})"
                 )
-            events = self.correct(card, seat=turn, by="table")
+            events = self.correct(card, seat=turn, by=by)
         except PipelineError as exc:
             self._say(seat, str(exc), frame=max(self._now, 0))
             return self._drain()
@@ -1613,16 +1614,18 @@ def iter_feed(
     ``finish`` events come with the last frame. Fits ``gui.feed.FeedItem`` field for field.
 
     ``corrections``: the table's one-click answers (dicts with ``card`` and ``seat``, as
-    ``gui.controllers.LiveController.correct`` sends them), taken between frames
-    (``Pipeline.table_correction``). When the clip ends with the deal incomplete, the feed
-    goes on waiting for them (an item with no frame every ``IDLE_S`` while none comes), so
-    the deal the camera could not finish is finished at the table; it ends with the deal."""
+    ``gui.controllers.LiveController.correct`` sends them, and ``by`` where not the table),
+    taken between frames (``Pipeline.table_correction``). When the clip ends with the deal
+    incomplete, the feed goes on waiting for them (an item with no frame every ``IDLE_S``
+    while none comes), so the deal the camera could not finish is finished at the table; it
+    ends with the deal, or when ``NO_MORE_CORRECTIONS`` comes (the caller's input closed)."""
     pending = pipeline.start_events()
     last = None
+    feed = _Corrections(pipeline, corrections)
     for frame in frames:
         if last is not None:
             yield last
-        events = pending + _table_corrections(pipeline, corrections) + pipeline.process(frame)
+        events = pending + feed.take() + pipeline.process(frame)
         pending = []
         last = (frame.image, pipeline.last_detections.to_json(), events, pipeline.last_detect_ms)
     end = pipeline.finish()
@@ -1630,38 +1633,48 @@ def iter_feed(
         yield (last[0], last[1], last[2] + end, last[3])
     elif pending or end:
         yield (np.zeros((1, 1, 3), np.uint8), [], pending + end, 0.0)
-    while corrections is not None and not pipeline.referee.is_over:
+    while corrections is not None and not feed.closed and not pipeline.referee.is_over:
         try:
             item = corrections.get(timeout=IDLE_S)
         except queue.Empty:
             yield (None, [], [], 0.0)
             continue
-        yield (None, [], _table_corrections(pipeline, corrections, [item]), 0.0)
+        yield (None, [], feed.take([item]), 0.0)
 
 
 # How often a feed waiting for the table's corrections after the clip hands back control.
 IDLE_S = 0.25
+# Put on a feed's corrections queue when no more will come (standard input closed).
+NO_MORE_CORRECTIONS = None
 
 
-def _table_corrections(
-    pipeline: Pipeline, corrections: queue.Queue | None, got: list[dict[str, Any]] | None = None
-) -> list[dict[str, Any]]:
-    """The events of the corrections ``got`` and those waiting in the queue, each in turn."""
-    items = list(got or [])
-    while corrections is not None:
-        try:
-            items.append(corrections.get_nowait())
-        except queue.Empty:
-            break
-    events: list[dict[str, Any]] = []
-    for item in items:
-        seat, deal = item.get("seat"), item.get("deal")
-        events += pipeline.table_correction(
-            str(item.get("card")),
-            None if seat is None else int(seat),
-            None if deal is None else int(deal),
-        )
-    return events
+class _Corrections:
+    """The corrections waiting in a feed's queue, taken in turn (``table_correction``)."""
+
+    def __init__(self, pipeline: Pipeline, corrections: queue.Queue | None) -> None:
+        self.pipeline, self.queue, self.closed = pipeline, corrections, False
+
+    def take(self, got: list[Any] | None = None) -> list[dict[str, Any]]:
+        """The events of the corrections ``got`` and of those waiting in the queue."""
+        items = list(got or [])
+        while self.queue is not None:
+            try:
+                items.append(self.queue.get_nowait())
+            except queue.Empty:
+                break
+        events: list[dict[str, Any]] = []
+        for item in items:
+            if item is NO_MORE_CORRECTIONS:
+                self.closed = True
+                continue
+            seat, deal = item.get("seat"), item.get("deal")
+            events += self.pipeline.table_correction(
+                str(item.get("card")),
+                None if seat is None else int(seat),
+                None if deal is None else int(deal),
+                str(item.get("by", "table")),
+            )
+        return events
 
 
 def settings_json(settings: PipelineSettings) -> dict[str, Any]:

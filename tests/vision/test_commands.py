@@ -204,3 +204,110 @@ def test_a_printed_open_card_says_when_it_was_read_as_another(capsys):
     assert capsys.readouterr().out == (
         "open card 7S (read as 7C, the deal's open card)\nopen card 7S\n"
     )
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("QC", "not JSON"),
+        ('["QC"]', 'needs "card"'),
+        ('{"seat": 1}', 'needs "card"'),
+        ('{"card": "QX"}', "'QX' is not a Baloot card"),
+        ('{"card": "2C"}', "'2C' is not a Baloot card"),
+        ('{"card": "QC", "seat": 4}', '"seat": 4 (0, 1, 2 or 3)'),
+        ('{"card": "QC", "seat": true}', '"seat": True'),
+        ('{"card": "QC", "deal": "one"}', "\"deal\": 'one'"),
+    ],
+)
+def test_correction_line_refuses_bad_input_in_one_line(line, message):
+    from vision.commands import correction_line
+
+    with pytest.raises(ValueError) as err:
+        correction_line(line)
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_correction_line_reads_a_callers_correction():
+    from vision.commands import correction_line
+
+    assert correction_line('{"card": "QC", "seat": 1}\n') == {
+        "card": "QC", "seat": 1, "deal": None, "by": "caller",
+    }  # fmt: skip
+    assert correction_line('{"card": "10H", "deal": 2}')["seat"] is None
+
+
+def test_stdin_corrections_needs_headless(capsys):
+    rc, _, err = run_cli(["run", "--source", "demo", "--stdin-corrections"], capsys)
+    assert rc == 2 and err.count("\n") == 1 and "--headless" in err
+
+
+def _weak_labels(tmp_path, weak: set[str]) -> str:
+    """The demo clip's labels with ``weak`` never read surely (the oracle), as a file."""
+    from vision.sources import DEMO_LABELS
+
+    labels = json.loads(DEMO_LABELS.read_text())
+    unsure = {"visible": 0.4, "index_visible": 0.0}
+    labels["frames"] = [
+        [{**lb, **unsure} if lb["card"] in weak else lb for lb in f] for f in labels["frames"]
+    ]
+    path = tmp_path / "weak.json"
+    path.write_text(json.dumps(labels))
+    return str(path)
+
+
+@pytest.mark.skipif(not demo_clip_available(), reason="demo clip not installed")
+def test_headless_run_takes_the_callers_corrections_on_stdin_and_finishes_the_deal(tmp_path):
+    # QC and KD are never read surely: the deal waits at trick 1 for seat 1's card. The caller
+    # reads the JSON events, answers with the card on standard input (a bad line first: one
+    # line on standard error, nothing changed), and the deal is finished and kept in the
+    # record with the caller's correction.
+    import subprocess
+    import sys
+
+    weak = _weak_labels(tmp_path, {"QC", "KD"})
+    out = tmp_path / "run"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hakam", "run", "--source", "demo", "--headless",
+         "--detector", "oracle", "--labels", weak, "--out", str(out),
+         "--stdin-corrections"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    events = []
+    for line in proc.stdout:
+        events.append(json.loads(line))
+        if events[-1]["type"] == "uncertain" and "waits" in events[-1]["text"]:
+            assert events[-1]["seat"] == 1
+            proc.stdin.write('{"card": "QX", "seat": 1}\n{"card": "QC", "seat": 1}\n')
+            proc.stdin.close()
+            break
+    events += [json.loads(line) for line in proc.stdout]
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 0
+    assert err.count("correction line 1: 'QX' is not a Baloot card") == 1
+    fixes = [e for e in events if e["type"] == "correction"]
+    assert (fixes[0]["card"], fixes[0]["seat"], fixes[0]["by"]) == ("QC", 1, "caller")
+    truth = json.loads(DEMO_RECORD.read_text())
+    record = json.loads((out / "deal.json").read_text())
+    assert record["tricks"] == truth["tricks"]
+    assert [e["complete"] for e in events if e["type"] == "score"][-1] is True
+    logged = (out / "events.jsonl").read_text().splitlines()
+    assert len(logged) == len(events)
+
+
+@pytest.mark.skipif(not demo_clip_available(), reason="demo clip not installed")
+def test_headless_run_with_stdin_corrections_ends_when_the_input_closes(tmp_path):
+    # Nothing comes on standard input: a deal left waiting ends with the input, as it was.
+    import subprocess
+    import sys
+
+    weak = _weak_labels(tmp_path, {"QC", "KD"})
+    done = subprocess.run(
+        [sys.executable, "-m", "hakam", "run", "--source", "demo", "--headless",
+         "--detector", "oracle", "--labels", weak, "--out", str(tmp_path / "run"),
+         "--stdin-corrections"],
+        input="", capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-500:]
+    events = [json.loads(line) for line in done.stdout.splitlines()]
+    assert events[-1]["type"] == "end" and not any(e["type"] == "correction" for e in events)
+    assert [e["complete"] for e in events if e["type"] == "score"] == [False]
