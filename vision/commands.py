@@ -42,6 +42,7 @@ def _print_event(ev: dict[str, Any], headless: bool) -> None:
 
         was = f" instead of {ev['replaces']}" if ev.get("replaces") else ""
         why = f" ({NAMED_BY[ev['by']]})" if ev.get("by") in NAMED_BY else ""
+        why += " (read, held for a later turn)" if ev.get("held") else ""
         print(f"correction: {ev['card']} by seat {ev['seat']}{was}{why}", flush=True)
     elif kind == "score":
         print(f"score: {ev.get('result')} (card points {ev.get('card_points')})", flush=True)

@@ -48,6 +48,7 @@ CONFLICT_FLOOR = 0.05
 # ... and only if that way out is at least this many times likelier than the other (two reads
 # sure of one card, with a few hundredths on others, are not renamed on a near-even guess).
 CONFLICT_MARGIN = 2.0
+GUESSES = 5  # cards a notice offers first for a card the deal waits for
 # Marks a way's result where two cards not read may lie at each other's places, same result.
 IN_DOUBT = " (places in doubt)"
 # A card's result where the clean ways on from it (later cards not read) give different ones.
@@ -819,8 +820,29 @@ class Pipeline:
         return True
 
     def _say_cards_left(self, seat: int, names: list[str], what: str) -> None:
-        """An ``uncertain`` event: the cards no read named, and what became of them."""
-        self._say(seat, f"cards not read: {', '.join(names)}; {what}", guesses=names)
+        """An ``uncertain`` event: the cards no read named, and what became of them (the
+        guesses: those cards, the likeliest for ``seat`` first)."""
+        cards = [CARD_NAMES.index(n) for n in names]
+        first = self._likeliest(seat, cards)
+        guesses = [CARD_NAMES[c] for c in [*first, *(c for c in cards if c not in first)]]
+        self._say(seat, f"cards not read: {', '.join(names)}; {what}", guesses=guesses)
+
+    def _likeliest(self, seat: int, cards: Collection[int], most: int = GUESSES) -> list[int]:
+        """Of ``cards``, those the reader took the card in front of ``seat`` for while it can
+        have landed (``_landing``), likeliest first: each sure read counts 2, each unsure read
+        1 for its first guess, 1/2 for its second, 1/4 for its third. What a person answering
+        the notice is offered first (the one-click correction)."""
+        since, until = self._landing()
+        score: Counter = Counter()
+        for f, c in self._sure_log.get(seat, []):
+            if since < f <= until and c in cards:
+                score[c] += 2.0
+        for f, guesses in self._guess_log.get(seat, []):
+            if since < f <= until:
+                for k, g in enumerate(guesses[:3]):
+                    if CARD_NAMES.index(g) in cards:
+                        score[CARD_NAMES.index(g)] += 0.5**k
+        return [c for c, _ in sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))[:most]]
 
     def _say(
         self, seat: int | None, text: str, guesses: Iterable[str] = (),
@@ -1115,14 +1137,27 @@ class Pipeline:
             return
         self._stall_said = key
         held = [CARD_NAMES[int(e.card)] for e, _ in self._held]  # type: ignore[arg-type]
-        played = {CARD_NAMES[p.card] for p in self.plays}
+        read = self._likeliest(seat, self._possible())
+        likely = read[:1] + self._held_there(seat) + read[1:]
         self._say(
             seat,
             f"card in front of seat {seat} not read (trick {self.referee.trick_number}); the "
             f"deal waits for it ({', '.join(held)} held)",
-            guesses=[g for g in self._guesses.get(seat, []) if g not in played],
+            guesses=[CARD_NAMES[c] for c in likely],
             held=held,
         )
+
+    def _held_there(self, seat: int) -> list[int]:
+        """Held cards that may be the one the deal waits for at ``seat``: accepted while it
+        can have landed (``_landing``), lying nearest that seat (not clearly in front of
+        another: the deal took it for a later trick's). Offered first; a person naming one
+        plays it (``correct``)."""
+        since, until = self._landing()
+        return [
+            int(e.card)  # type: ignore[arg-type]
+            for e, fr in self._held
+            if since < fr.index <= until and self._position(e).by_position == seat
+        ]
 
     def _push_camera(self, ev: TrackEvent, frame: Frame) -> None:
         card = int(ev.card)  # type: ignore[arg-type]
@@ -1312,16 +1347,23 @@ class Pipeline:
         if replaces is None:
             if any(p.card == new_card for p in self.plays):
                 raise PipelineError(f"correction: {DECK[new_card]} was already played")
-            held = [self._position(e).seat for e, _ in self._held if e.card == new_card]
-            if held:
-                raise PipelineError(
-                    f"correction: {DECK[new_card]} was read in front of seat {held[0]}; it is "
-                    "played when that seat is on turn"
-                )
             if self.referee.is_over:
                 raise PipelineError("correction: the deal's 8 tricks are complete")
             given = self.referee.turn if seat is None else seat
-            self._name_unread(new_card, given, at_frame, by)
+            k = next((i for i, (e, _) in enumerate(self._held) if e.card == new_card), None)
+            if k is not None:
+                # A card held for a later turn, read where the seat on turn sits (or between
+                # seats), is that seat's if a person says so; one lying clearly in front of
+                # another seat is played when that seat is on turn.
+                where = self._position(self._held[k][0])
+                if given != self.referee.turn or (where.clear and where.by_position != given):
+                    raise PipelineError(
+                        f"correction: {DECK[new_card]} was read in front of seat {where.seat}; "
+                        "it is played when that seat is on turn"
+                    )
+                self._play_held(k, given, by)
+            else:
+                self._name_unread(new_card, given, at_frame, by)
             if self._ended:  # the clip is over: what is held and left settles as at its end
                 self._settle_end()
             else:
@@ -1376,6 +1418,20 @@ class Pipeline:
             self._say(seat, str(exc), frame=max(self._now, 0))
             return self._drain()
         return events + (self.finish() if self._ended else [])
+
+    def _play_held(self, k: int, seat: int, by: str) -> None:
+        """A person says a card the camera read and held for a later turn is the card ``seat``
+        (on turn) played now: it is played from the hold for that seat (a correction ``by``
+        ``by``, its reads kept as its evidence), and a trick taken for swept before it is not."""
+        ev, fr = self._held.pop(k)
+        card = int(ev.card)  # type: ignore[arg-type]
+        at = max(fr.index, self._now)
+        item = {"card": CARD_NAMES[card], "seat": seat, "replaces": None, "by": by, "held": True}
+        self._log_correction(item, at, at / self.fps)
+        self._gap_trick = None
+        evidence = self._save_crop(fr, ev, seat)
+        self._play(card, seat, at, at / self.fps, "correction", evidence, ev.box,
+                   extra={"confidence": ev.confidence, "accepted_frame": fr.index})  # fmt: skip
 
     def _name_unread(self, card: int, seat: int, frame: int, by: str) -> None:
         """Play a card the camera did not read, named by ``by`` (a person, or elimination)."""
@@ -1531,7 +1587,12 @@ class Pipeline:
                 f"{c['card']} by seat {c['seat']}"
                 + (f" instead of {c['replaces']}" if c.get("replaces") else "")
                 + (f" ({NAMED_BY[c['by']]})" if c.get("by") in NAMED_BY else "")
-                + (" (not read)" if not c.get("replaces") and c.get("by") not in NAMED_BY else "")
+                + (" (read, held for a later turn)" if c.get("held") else "")
+                + (
+                    " (not read)"
+                    if not c.get("replaces") and c.get("by") not in NAMED_BY and not c.get("held")
+                    else ""
+                )
                 + f" at frame {c['frame']}"
                 for c in self.corrections
             )

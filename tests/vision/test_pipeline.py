@@ -31,7 +31,7 @@ from vision.pipeline import (
 )
 from vision.reader import OTHER, READER_CLASSES, collected_in_sight, name_boxes
 from vision.seats import Calibration, SeatMap
-from vision.sources import ArraySource
+from vision.sources import ArraySource, Frame
 
 
 def run_clip(rendered, out_dir=None):
@@ -1186,3 +1186,49 @@ def test_a_card_accepted_with_the_open_card_on_its_spot_is_the_open_card_read_as
     assert [e["card"] for e in of(events, "open_card")] == ["7S"]
     assert pipe.record["tricks"] == truth["tricks"]
     assert [v["rule"] for v in standing_violations(events)] == ["follow-suit"]
+
+
+class HandOver(LabelDetector):
+    """The oracle with ``card`` not read on frames ``start`` to ``end`` (a hand over it)."""
+
+    def __init__(self, frames, card: str, start: int, end: int):
+        super().__init__(frames)
+        self.card, self.start, self.end = CARD_NAMES.index(card), start, end
+
+    def detect(self, image, ruled_out=()):
+        hidden = self.start <= self.frame <= self.end
+        d = super().detect(image, ruled_out)
+        return d[d.class_id != self.card] if hidden else d
+
+
+def test_a_person_naming_a_held_card_for_the_seat_the_deal_waits_for_plays_it():
+    # QC (trick 1's lead) is hidden by a hand from frame 40 to 60, so when AS (seat 2) is
+    # accepted the trick looks swept: AS is held for a later trick and the deal waits for
+    # seat 2. The notice offers AS first; a person naming it plays it for seat 2 (a correction
+    # that says it was read and held), the trick was not swept after all, and the deal goes on
+    # to the truth.
+    truth, pipe, images = _demo_setup(set(), lambda frames: HandOver(frames, "QC", 40, 60))
+    events, asked = pipe.start_events(), []
+    for i, image in enumerate(images):
+        events += pipe.process(Frame(i, i / 15.0, image))
+        waits = [e for e in of(events, "uncertain") if "waits" in e["text"]]
+        if waits and not asked:
+            asked = waits
+            assert waits[0]["seat"] == 2 and waits[0]["guesses"][0] == "AS"
+            assert "AS" in waits[0]["held"]
+            events += pipe.table_correction("AS", seat=2)
+    events += pipe.finish()
+    assert asked, "the deal must wait for seat 2"
+    fix = of(events, "correction")
+    assert [(c["card"], c["seat"], c.get("held")) for c in fix] == [("AS", 2, True)]
+    assert pipe.record["tricks"] == truth["tricks"]
+    assert "AS by seat 2 (read, held for a later turn)" in pipe.record["note"]
+
+
+def test_a_stall_notice_offers_first_the_card_read_surely_there():
+    # Seat 3's 9H (trick 3) is read surely as 9H on a third of the frames and as 10S on a
+    # sixth: the vote never accepts it and the deal waits for seat 3. The notice's guesses,
+    # what the table is offered first for its one click, start with 9H.
+    _, _, events = _demo_with_split("9H", "10S", weak={"10D"})
+    waits = [e for e in of(events, "uncertain") if "waits" in e["text"] and e["seat"] == 3]
+    assert waits and all(e["guesses"][:2] == ["9H", "10S"] for e in waits)
