@@ -25,6 +25,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -205,6 +206,7 @@ def accuracy(args: argparse.Namespace) -> None:
     backend = args.backend
     cards = right = winners_ok = tricks = viol_ok = viol_n = wrong = named = whole = spurious = 0
     withdrawn = renamed = 0
+    answers: Counter = Counter()  # with --assist: the table's answers
     per_deck: dict[str, list[int]] = {}  # deck -> [cards right, cards]
     t0 = time.monotonic()
     for k in range(args.deals):
@@ -214,7 +216,15 @@ def accuracy(args: argparse.Namespace) -> None:
         data, det, frames = deal_input(args, seed, violation, deck)
         setup = DealSetup.from_record(data["record"])
         pipe = Pipeline(setup, det, calibration=data["calibration"], fps=data["fps"])
-        events = run_frames(pipe, ArraySource(frames, data["fps"]))
+        if args.assist:
+            from benchmarks.realclips import answer_as_the_table
+
+            events, n = answer_as_the_table(
+                pipe, list(ArraySource(frames, data["fps"])), data["plays"]
+            )
+            answers.update(n)
+        else:
+            events = run_frames(pipe, ArraySource(frames, data["fps"]))
         truth = data["plays"]
         got = [(p.trick, p.seat, p.card) for p in pipe.plays]
         cards += len(truth)
@@ -255,6 +265,13 @@ def accuracy(args: argparse.Namespace) -> None:
         f"cards not read named by elimination or the rules {named}, "
         f"plays renamed when their card was read again {renamed}; "
         + ", ".join(f"{d} {r}/{n}" for d, (r, n) in per_deck.items())
+        + (
+            f"; a person answered {answers['asked']} notices where the deal waited (the notice "
+            f"offered the card first {answers['offered_first']} times, {answers['refused']} "
+            "answers refused)"
+            if args.assist
+            else ""
+        )
     )
 
 
@@ -280,6 +297,11 @@ def main() -> None:
         "--cache",
         default="",
         help="with --deals and a two-stage back-end: keep each deal's reads here and replay them",
+    )
+    ap.add_argument(
+        "--assist",
+        action="store_true",
+        help="with --deals: a person answers each notice where the deal waits (the true card)",
     )
     ap.add_argument(
         "--noise",

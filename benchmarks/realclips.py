@@ -24,7 +24,6 @@ proof, spurious violations, ``uncertain`` events.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
 import itertools
 import json
@@ -46,7 +45,7 @@ from vision.dealvideo import render_deal, write_clip
 from vision.detections import Detections
 from vision.detector import drop_ruled_out
 from vision.events import standing_violations
-from vision.pipeline import DealSetup, Pipeline, PipelineError, PipelineSettings, run_frames
+from vision.pipeline import DealSetup, Pipeline, PipelineSettings, run_frames
 from vision.reader import TwoStageDetector, collected_in_sight, name_boxes
 from vision.sources import Frame, VideoSource
 from vision.tracker import TrackerSettings
@@ -195,29 +194,18 @@ def load(args: argparse.Namespace) -> list[dict[str, Any]]:
 def score_clip(
     clip: dict[str, Any], settings: PipelineSettings, conf: float, assist: bool = False
 ) -> dict[str, int]:
-    """Score one clip; with ``assist`` a person answers each "the deal waits" event with the
-    card really lying there (from the truth), as a table would, and the corrections are counted."""
+    """Score one clip; with ``assist`` a person at the table answers each notice where the deal
+    waits (``answer_as_the_table``) and the answers are counted."""
     setup = DealSetup.from_record(clip["record"])
     det = CachedDetector(clip["reads"], conf, clip.get("boxes", False))
     pipe = Pipeline(setup, det, calibration=clip["calibration"], settings=settings, fps=clip["fps"])
     blank = np.zeros((2, 2, 3), np.uint8)
     frames = [Frame(i, i / clip["fps"], blank) for i in range(len(clip["reads"]))]
-    truth_of = {(t, s): c for t, s, c in clip["plays"]}
+    asked = {"asked": 0}
     if not assist:
         events = run_frames(pipe, frames)
     else:
-        events = pipe.start_events()
-        for f in frames:
-            queue = pipe.process(f)
-            while queue:  # a correction's own events may ask the next question at once
-                e = queue.pop(0)
-                events.append(e)
-                card = truth_of.get((pipe.referee.trick_number, e.get("seat")))
-                if e["type"] == "uncertain" and e.get("held") and card is not None:
-                    # (PipelineError: that card was misread as played elsewhere; no fix)
-                    with contextlib.suppress(PipelineError):
-                        queue += pipe.correct(CARD_NAMES[card], seat=e["seat"], by="benchmark")
-        events += pipe.finish()
+        events, asked = answer_as_the_table(pipe, frames, clip["plays"])
     truth = {(t, s, c) for t, s, c in clip["plays"]}
     got = [(p.trick, p.seat, p.card) for p in pipe.plays]
     won = [t.winner for t in pipe.referee.tricks]  # as the record has them, corrections included
@@ -240,8 +228,43 @@ def score_clip(
         "withdrawn": sum(e["type"] == "withdrawn" for e in events),
         "uncertain": sum(e["type"] == "uncertain" for e in events),
         "exact": int(got == [tuple(p) for p in clip["plays"]]),
-        "corrections": len(pipe.corrections),
+        "corrections": asked["asked"],
     }
+
+
+def answer_as_the_table(
+    pipe: Pipeline, frames: list[Frame], plays: list[tuple[int, int, int]]
+) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """Run ``frames`` with a person at the table answering each notice where the deal waits:
+    one click on the card really lying there for the seat on turn (from the truth ``plays``),
+    sent as the overlay sends it (``Pipeline.table_correction``). Returns the events and the
+    answers: asked, the notice's first offer right (``offered_first``), refused."""
+    truth_of = {(t, s): c for t, s, c in plays}
+    events = pipe.start_events()
+    n = {"asked": 0, "offered_first": 0, "refused": 0}
+
+    def take(queue: list[dict[str, Any]]) -> None:
+        while queue:  # an answer's own events may ask the next question at once
+            e = queue.pop(0)
+            events.append(e)
+            text = e.get("text", "")
+            if e["type"] != "uncertain" or "waits" not in text or text.startswith("correction:"):
+                continue
+            card = truth_of.get((pipe.referee.trick_number, pipe.referee.turn))
+            if card is None or pipe.referee.is_over:
+                continue
+            n["asked"] += 1
+            n["offered_first"] += (e.get("guesses") or [None])[0] == CARD_NAMES[card]
+            got = pipe.table_correction(CARD_NAMES[card], pipe.referee.turn, by="benchmark")
+            n["refused"] += any(
+                g["type"] == "uncertain" and g["text"].startswith("correction:") for g in got
+            )
+            queue += got
+
+    for f in frames:
+        take(pipe.process(f))
+    take(pipe.finish())
+    return events, n
 
 
 def total(rows: list[dict[str, int]]) -> dict[str, int]:

@@ -1468,14 +1468,14 @@ class Pipeline:
                 # As live (``_flush``): of cards played within the hold time of each other, the
                 # one at the seat on turn goes first; a correction can change whose turn it is.
                 # A card not read (named later) has no time of its own: it goes when its seat
-                # is on turn.
+                # is on turn, and the hold time counts from the first card read.
                 turn = self.referee.turn
+                first = next((p.frame for p in rest if p.source not in UNREAD), rest[0].frame)
                 k = next(
                     (
                         i
                         for i, p in enumerate(rest)
-                        if p.seat == turn
-                        and (p.frame - rest[0].frame <= hold or p.source in UNREAD)
+                        if p.seat == turn and (p.frame - first <= hold or p.source in UNREAD)
                     ),
                     0,
                 )

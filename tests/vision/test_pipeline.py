@@ -1232,3 +1232,23 @@ def test_a_stall_notice_offers_first_the_card_read_surely_there():
     _, _, events = _demo_with_split("9H", "10S", weak={"10D"})
     waits = [e for e in of(events, "uncertain") if "waits" in e["text"] and e["seat"] == 3]
     assert waits and all(e["guesses"][:2] == ["9H", "10S"] for e in waits)
+
+
+def test_refereeing_again_counts_the_hold_time_from_the_first_card_read_not_a_named_one():
+    # Trick 1: seat 2's AS was named by a person (a card not read has no time of its own; it
+    # was logged at an early frame), seat 1's QC, the lead, was read later. Refereed again
+    # (as after a correction), QC goes first: the hold time counts from the first card read,
+    # so the named card does not push the lead out of turn.
+    from vision.pipeline import Play
+    from vision.sources import DEMO_RECORD
+
+    truth = json.loads(DEMO_RECORD.read_text())
+    pipe = Pipeline(DealSetup.from_record(truth), LabelDetector([]))
+    qc, as_ = CARD_NAMES.index("QC"), CARD_NAMES.index("AS")
+    pipe.plays = [
+        Play(1, 2, as_, 10, 10 / 15, "correction"),
+        Play(1, 1, qc, 100, 100 / 15, "camera", landed=100),
+    ]
+    pipe._rereferee(120, 8.0)
+    assert [(p.seat, CARD_NAMES[p.card]) for p in pipe.plays] == [(1, "QC"), (2, "AS")]
+    assert pipe.referee.violations == []
