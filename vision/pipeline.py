@@ -294,7 +294,6 @@ class Pipeline:
         self._held: list[tuple[TrackEvent, Frame]] = []  # accepted, waiting for the turn seat
         self._stall_said: tuple[int, int] | None = None  # (trick, seat) said to be unread
         self._unexplained = [-1, -1, -1, -1]  # per seat: last frame with unexplained reads
-        self._guesses: dict[int, list[str]] = {}  # per seat: the last unsure read's candidates
         self._guess_log: dict[int, list[tuple[int, list[str]]]] = {}  # per seat: (frame, guesses)
         # Per seat: (frame, card) of each sure read of a card the vote had not (yet) accepted.
         self._sure_log: dict[int, list[tuple[int, int]]] = {}
@@ -1305,8 +1304,8 @@ class Pipeline:
         seat = self._seat_facing(ev.box)
         frames = int(ev.detail.get("frames", 0))
         if seat is not None:
-            self._guesses[seat] = list(ev.detail.get("guesses", []))
-            self._guess_log.setdefault(seat, []).append((ev.frame, self._guesses[seat]))
+            guesses = list(ev.detail.get("guesses", []))
+            self._guess_log.setdefault(seat, []).append((ev.frame, guesses))
         self._emit(
             event(
                 "uncertain",
