@@ -828,20 +828,25 @@ class Pipeline:
 
     def _likeliest(self, seat: int, cards: Collection[int], most: int = GUESSES) -> list[int]:
         """Of ``cards``, those the reader took the card in front of ``seat`` for while it can
-        have landed (``_landing``), likeliest first: each sure read counts 2, each unsure read
-        1 for its first guess, 1/2 for its second, 1/4 for its third. What a person answering
-        the notice is offered first (the one-click correction)."""
-        since, until = self._landing()
-        score: Counter = Counter()
-        for f, c in self._sure_log.get(seat, []):
-            if since < f <= until and c in cards:
-                score[c] += 2.0
-        for f, guesses in self._guess_log.get(seat, []):
-            if since < f <= until:
-                for k, g in enumerate(guesses[:3]):
-                    if CARD_NAMES.index(g) in cards:
-                        score[CARD_NAMES.index(g)] += 0.5**k
+        have landed (``_landing_reads``), likeliest first: each sure read counts 2, each unsure
+        read 1 for its first guess, 1/2 for its second, 1/4 for its third. What a person
+        answering the notice is offered first (the one-click correction)."""
+        guessed, sure = self._landing_reads(seat)
+        score: Counter = Counter({c: 2.0 * n for c, n in sure.items() if c in cards})
+        for guesses in guessed:
+            for k, g in enumerate(guesses[:3]):
+                if (c := CARD_NAMES.index(g)) in cards:
+                    score[c] += 0.5**k
         return [c for c, _ in sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))[:most]]
+
+    def _landing_reads(self, seat: int) -> tuple[list[list[str]], Counter]:
+        """What the reader saw in front of ``seat`` while the card the deal waits for can have
+        lain there (``_landing``): each unsure read's guesses, in order, and how often each card
+        not yet accepted was read surely."""
+        since, until = self._landing()
+        guessed = [g for f, g in self._guess_log.get(seat, []) if since < f <= until]
+        sure = Counter(c for f, c in self._sure_log.get(seat, []) if since < f <= until)
+        return guessed, sure
 
     def _say(
         self, seat: int | None, text: str, guesses: Iterable[str] = (),
@@ -863,17 +868,14 @@ class Pipeline:
         have lain there, ``_landing``); else the one read surely there most often then, if
         ``CONFLICT_MARGIN`` times as often as the next (a card the vote never accepted, its
         reads split)."""
-        since, until = self._landing()
-        seen = [g for f, g in self._guess_log.get(seat, []) if since < f <= until]
+        seen, sure = self._landing_reads(seat)
         if seen:
             first = next(
                 (CARD_NAMES.index(g) for g in seen[0] if CARD_NAMES.index(g) in cards), None
             )
             if first is not None:
                 return [first]
-        counts = Counter(
-            c for f, c in self._sure_log.get(seat, []) if since < f <= until and c in cards
-        )
+        counts = Counter({c: n for c, n in sure.items() if c in cards})
         ranked = [*counts.most_common(2), (-1, 0)]
         if ranked[0][1] and ranked[0][1] >= CONFLICT_MARGIN * ranked[1][1]:
             return [ranked[0][0]]
@@ -1158,7 +1160,10 @@ class Pipeline:
             if since < fr.index <= until and self._position(e).by_position == seat
         ]
 
-    def _push_camera(self, ev: TrackEvent, frame: Frame) -> None:
+    def _push_camera(self, ev: TrackEvent, frame: Frame, seat: int | None = None) -> None:
+        """Play a card the camera accepted (``frame``: where), for the seat its place and the
+        turn give, or for ``seat``, a person's word for a held card (``_play_held``: a
+        correction); the last trick is collected first if its cards are gone."""
         card = int(ev.card)  # type: ignore[arg-type]
         fifth = False
         if self._uncollected:
@@ -1170,16 +1175,18 @@ class Pipeline:
             else:
                 fifth = True
         attr = self._position(ev)
-        evidence = self._save_crop(frame, ev, attr.seat)
+        given = attr.seat if seat is None else seat
+        evidence = self._save_crop(frame, ev, given)
         at = max(frame.index, self._now)  # a held card is played when it is released
         was = ev.detail.get("read_as")  # held, then taken for a misread (``_exchange_read``)
         by = ev.detail.get("by", "exchange")
         if was is not None:
-            fix = {"card": CARD_NAMES[card], "seat": attr.seat, "replaces": CARD_NAMES[was],
+            fix = {"card": CARD_NAMES[card], "seat": given, "replaces": CARD_NAMES[was],
                    "trick": self.referee.trick_number, "by": by}  # fmt: skip
             self._log_correction(fix, at, at / self.fps)
-        self._play(card, attr.seat, at, frame.time + (at - frame.index) / self.fps,
-                   "camera" if was is None else by, evidence, ev.box, extra={
+        source = "correction" if seat is not None else "camera" if was is None else by
+        self._play(card, given, at, frame.time + (at - frame.index) / self.fps,
+                   source, evidence, ev.box, extra={
             "confidence": ev.confidence,
             "position_seat": attr.by_position,
             "position_clear": attr.clear,
@@ -1423,14 +1430,12 @@ class Pipeline:
         (on turn) played now: it is played from the hold for that seat (a correction ``by``
         ``by``, its reads kept as its evidence), and a trick taken for swept before it is not."""
         ev, fr = self._held.pop(k)
-        card = int(ev.card)  # type: ignore[arg-type]
         at = max(fr.index, self._now)
-        item = {"card": CARD_NAMES[card], "seat": seat, "replaces": None, "by": by, "held": True}
+        card = CARD_NAMES[int(ev.card)]  # type: ignore[arg-type]
+        item = {"card": card, "seat": seat, "replaces": None, "by": by, "held": True}
         self._log_correction(item, at, at / self.fps)
         self._gap_trick = None
-        evidence = self._save_crop(fr, ev, seat)
-        self._play(card, seat, at, at / self.fps, "correction", evidence, ev.box,
-                   extra={"confidence": ev.confidence, "accepted_frame": fr.index})  # fmt: skip
+        self._push_camera(ev, fr, seat)
 
     def _name_unread(self, card: int, seat: int, frame: int, by: str) -> None:
         """Play a card the camera did not read, named by ``by`` (a person, or elimination)."""
