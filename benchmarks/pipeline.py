@@ -116,6 +116,15 @@ def run_once(rendered, frames, detector, decode_s: float) -> dict:
     }
 
 
+def _size(text: str) -> tuple[int, int]:
+    """``WxH`` as two integers (argparse type)."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be WIDTHxHEIGHT, got {text!r}") from None
+    return w, h
+
+
 def speed(args: argparse.Namespace) -> None:
     sizes = [tuple(int(v) for v in s.split("x")) for s in args.sizes.split(",")]
     missing = [b for b in BACKENDS if b not in available_backends(args.models_dir)]
@@ -174,13 +183,15 @@ def deal_input(args: argparse.Namespace, seed: int, violation: bool, deck: str |
 
     path = None
     if args.cache and args.backend != "oracle":
-        name = f"deal-{seed}-{deck}-{args.backend.replace('/', '_')}.pkl"
+        w, h = args.deal_size
+        at = "" if (w, h) == (640, 480) else f"-{w}x{h}"
+        name = f"deal-{seed}-{deck}-{args.backend.replace('/', '_')}{at}.pkl"
         path = Path(args.cache) / name
         if path.exists():
             data = pickle.loads(path.read_bytes())
             det = CachedDetector(data["reads"], data["min_prob"], boxes=True)
             return data, det, [np.zeros((1, 1, 3), np.uint8)] * len(data["reads"])
-    r = render_deal(seed, violation=violation, deck=deck)
+    r = render_deal(seed, violation=violation, deck=deck, size=args.deal_size)
     truth = {
         "record": r.deal.record,
         "plays": [(t, s, c.index) for t, s, c in r.deal.plays],
@@ -297,6 +308,12 @@ def main() -> None:
         "--cache",
         default="",
         help="with --deals and a two-stage back-end: keep each deal's reads here and replay them",
+    )
+    ap.add_argument(
+        "--deal-size",
+        type=_size,
+        default=(640, 480),
+        help="with --deals: frame size of the rendered deals, WxH (default 640x480)",
     )
     ap.add_argument(
         "--assist",
