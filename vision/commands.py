@@ -129,6 +129,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from vision.zones import PolygonZone, ZoneError
 
     demo = args.source.strip() == "demo"
+    camera_size = _parse_size(args.camera_size, "--camera-size")
     if args.stdin_corrections and not args.headless:
         raise _cli_error("--stdin-corrections: with --headless (the window takes a click)")
     roi = None
@@ -158,10 +159,15 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.detector == "oracle" and not args.labels:
         raise _cli_error("--detector oracle: needs --labels CLIP.labels.json (tests only)")
     try:
-        source = open_source(args.source, args.fps)
+        source = open_source(args.source, args.fps, camera_size)
     except SourceError as exc:
         raise _cli_error(str(exc)) from None
     try:
+        if calibration is not None and source.frame_size is not None:
+            try:
+                calibration = calibration.fitted(*source.frame_size)
+            except CalibrationError as exc:
+                raise _cli_error(f"--calibration {args.calibration}: {exc}") from None
         if args.detector == "oracle":
             data = _load_json(args.labels, "--labels")
             if not isinstance(data, dict) or not isinstance(data.get("frames"), list):
@@ -329,11 +335,11 @@ def _run_window(args: argparse.Namespace, source: Any, pipeline: Any, emit: Any,
 # --- hakam calibrate ----------------------------------------------------------------------
 
 
-def _first_frame(spec: str) -> Any:
-    from vision.sources import SourceError, open_source
+def _first_frame(spec: str, camera_size: tuple[int, int] | None = None) -> Any:
+    from vision.sources import CAMERA_SIZE, SourceError, open_source
 
     try:
-        with open_source(spec) as src:
+        with open_source(spec, camera_size=camera_size or CAMERA_SIZE) as src:
             for frame in src:
                 return frame.image
     except SourceError as exc:
@@ -385,15 +391,16 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     if (args.centre is None) != (args.dealer is None):
         raise _cli_error("give both --centre X,Y and --dealer X,Y, or neither (click them)")
     size = None
+    camera_size = _parse_size(args.camera_size, "--camera-size")
     try:
         if args.centre is not None:
             centre = parse_point(args.centre, "--centre")
             dealer = parse_point(args.dealer, "--dealer")
             if args.source:
-                img = _first_frame(args.source)
+                img = _first_frame(args.source, camera_size)
                 size = (int(img.shape[1]), int(img.shape[0]))
         else:
-            img = _first_frame(args.source or "0")
+            img = _first_frame(args.source or "0", camera_size)
             size = (int(img.shape[1]), int(img.shape[0]))
             centre, dealer = _click_points(img)
         cal = Calibration(centre, dealer, args.mirrored, size)
@@ -412,13 +419,13 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
 # --- hakam video render -------------------------------------------------------------------
 
 
-def _parse_size(text: str) -> tuple[int, int]:
+def _parse_size(text: str, option: str = "--size") -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
-        raise _cli_error(f"--size: must be WIDTHxHEIGHT, got {text!r}") from None
+        raise _cli_error(f"{option}: must be WIDTHxHEIGHT, got {text!r}") from None
     if not (160 <= w <= 3840 and 120 <= h <= 2160):
-        raise _cli_error(f"--size: {w}x{h} out of range (160x120 .. 3840x2160)")
+        raise _cli_error(f"{option}: {w}x{h} out of range (160x120 .. 3840x2160)")
     return w, h
 
 
@@ -492,6 +499,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--contract", default=None, help="contract JSON (text or file) instead")
     run.add_argument("--dealer", type=int, default=None, choices=range(4), help="with --contract")
     run.add_argument("--fps", type=float, default=None, help="frame rate of a file or folder")
+    run.add_argument("--camera-size", default="1280x720",
+                     help="frame size to ask a camera for, WxH (it may give another)")  # fmt: skip
     run.add_argument("--threads", type=int, default=0, help="detector CPU threads (0: auto)")
     run.add_argument("--no-open-card", action="store_true",
                      help="the deal starts with play (no open bidding card shown)")  # fmt: skip
@@ -503,6 +512,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cal.add_argument("--centre", default=None, help="X,Y of the table centre (no display)")
     cal.add_argument("--dealer", default=None, help="X,Y towards the dealer's seat (no display)")
     cal.add_argument("--mirrored", action="store_true", help="the camera image is mirrored")
+    cal.add_argument("--camera-size", default="1280x720",
+                     help="frame size to ask a camera for, WxH (as `hakam run` asks)")  # fmt: skip
     cal.add_argument("--out", default="table.toml", help="TOML file to write")
     cal.set_defaults(func=_cmd_calibrate)
 

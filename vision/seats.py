@@ -51,6 +51,27 @@ class Calibration:
             lines.append(f"frame_size = [{self.frame_size[0]}, {self.frame_size[1]}]")
         return "\n".join(lines) + "\n"
 
+    def fitted(self, width: int, height: int) -> Calibration:
+        """This calibration for frames of ``width`` x ``height``: the same, or scaled when it was
+        made on frames of another size but the same shape (a camera asked for another
+        resolution sees the same table). Another shape is another view of the table (a 4:3
+        frame is not a 16:9 one cut down): a ``CalibrationError`` says to calibrate again."""
+        if self.frame_size is None or self.frame_size == (width, height):
+            return self
+        w0, h0 = self.frame_size
+        if abs(width / height - w0 / h0) > 0.01 * w0 / h0:
+            raise CalibrationError(
+                f"made on {w0}x{h0} frames, these are {width}x{height} (another shape): "
+                "run `hakam calibrate` on this source"
+            )
+        sx, sy = width / w0, height / h0
+        return Calibration(
+            (self.centre[0] * sx, self.centre[1] * sy),
+            (self.dealer[0] * sx, self.dealer[1] * sy),
+            self.mirrored,
+            (width, height),
+        )
+
     def save(self, path: str | Path) -> None:
         Path(path).write_text(self.to_toml(), encoding="utf-8")
 

@@ -8,7 +8,7 @@ import pytest
 
 from hakam.cli import main
 from vision.seats import Calibration
-from vision.sources import DEMO_RECORD, demo_clip_available
+from vision.sources import DEMO_CALIBRATION, DEMO_RECORD, demo_clip_available
 
 
 def run_cli(argv, capsys):
@@ -58,6 +58,8 @@ RENDER = ["video", "render", "--seed", "1", "--out"]
         (["run", "--source", "x.mp4", "--contract", HOKUM_NO_TRUMP], "contract.trump"),
         (["run", "--source", "x.mp4", "--deal", "x.json", "--detector", "oracle"], "--deal x.json"),
         (["run", "--source", "demo", "--calibration", "no.toml"], "calibration no.toml: cannot"),
+        (["run", "--source", "demo", "--camera-size", "10x10"], "--camera-size: 10x10 out of"),
+        (["calibrate", "--source", "x", "--camera-size", "big"], "--camera-size: must be WIDTH"),
         (["calibrate", "--centre", "1,2"], "give both --centre X,Y and --dealer X,Y"),
         (["calibrate", "--centre", "1,2", "--dealer", "3,a"], "--dealer: must be X,Y"),
         ([*RENDER, "x.avi"], "--out: must end in .mp4"),
@@ -71,6 +73,37 @@ def test_bad_input_is_one_line_and_writes_nothing(argv, message, capsys, tmp_pat
     assert rc == 2 and out == ""
     assert err.count("\n") == 1 and message in err, err
     assert list(tmp_path.iterdir()) == []
+
+
+def _demo_calibration_at(size, folder):
+    demo = Calibration.load(DEMO_CALIBRATION)
+    sx, sy = size[0] / 640, size[1] / 480  # the demo clip's frames are 640x480
+    cal = Calibration((demo.centre[0] * sx, demo.centre[1] * sy),
+                      (demo.dealer[0] * sx, demo.dealer[1] * sy), demo.mirrored, size)  # fmt: skip
+    path = folder / "table.toml"
+    cal.save(path)
+    return path
+
+
+@pytest.mark.skipif(not demo_clip_available(), reason="demo clip not installed")
+def test_a_calibration_made_at_another_camera_size_is_scaled_to_the_frames(tmp_path, capsys):
+    toml = _demo_calibration_at((1280, 960), tmp_path)
+    argv = ["run", "--source", "demo", "--headless", "--detector", "oracle",
+            "--calibration", str(toml), "--out", str(tmp_path / "run")]  # fmt: skip
+    assert run_cli(argv, capsys)[0] == 0
+    record = json.loads((tmp_path / "run" / "deal.json").read_text())
+    assert record["tricks"] == json.loads(DEMO_RECORD.read_text())["tricks"]
+
+
+@pytest.mark.skipif(not demo_clip_available(), reason="demo clip not installed")
+def test_a_calibration_of_another_shape_is_a_one_line_error(tmp_path, capsys):
+    toml = _demo_calibration_at((1280, 720), tmp_path)
+    argv = ["run", "--source", "demo", "--headless", "--detector", "oracle",
+            "--calibration", str(toml), "--out", str(tmp_path / "run")]  # fmt: skip
+    rc, out, err = run_cli(argv, capsys)
+    assert rc == 2 and out == "" and err.count("\n") == 1
+    assert "made on 1280x720 frames, these are 640x480 (another shape)" in err
+    assert not (tmp_path / "run").exists()
 
 
 def test_calibrate_from_the_command_line_writes_toml(tmp_path, capsys):

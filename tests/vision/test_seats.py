@@ -63,3 +63,22 @@ def test_toml_round_trip_and_errors(tmp_path):
         Calibration.load(tmp_path / "missing.toml")
     with pytest.raises(CalibrationError, match="--centre: must be X,Y"):
         parse_point("12;4", "--centre")
+
+
+def test_calibration_fitted_to_frames_of_another_size_scales_and_keeps_the_seats():
+    made = Calibration((320.0, 240.0), (320.0, 460.0), False, (640, 480))
+    assert made.fitted(640, 480) is made
+    assert Calibration((1.0, 2.0), (50.0, 2.0)).fitted(1280, 960).centre == (1.0, 2.0)  # no size
+    big = made.fitted(1280, 960)
+    assert big == Calibration((640.0, 480.0), (640.0, 920.0), False, (1280, 960))
+    small, large = SeatMap(made, dealer=1), SeatMap(big, dealer=1)
+    for x, y in ((100, 240), (320, 60), (560, 300), (330, 440)):
+        seat, off, clear = small.locate((x, y))
+        assert large.locate((2 * x, 2 * y)) == (seat, pytest.approx(off), clear)
+
+
+def test_calibration_made_on_frames_of_another_shape_says_to_calibrate_again():
+    made = Calibration((320.0, 240.0), (320.0, 460.0), False, (640, 480))
+    with pytest.raises(CalibrationError, match=r"made on 640x480 frames, these are 1280x720 "
+                       r"\(another shape\): run `hakam calibrate`"):  # fmt: skip
+        made.fitted(1280, 720)

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.sources import ArraySource, SourceError, open_source
+from vision.sources import CAMERA_SIZE, ArraySource, SourceError, open_source
 
 
 def _video(path, n=6, fps=10.0):
@@ -55,3 +55,38 @@ def test_open_failures_are_one_line(tmp_path, monkeypatch, spec, why):
         src = open_source(spec)
         list(src)
     assert "\n" not in str(info.value)
+
+
+def test_each_source_says_its_frame_size(tmp_path):
+    _video(tmp_path / "a.mp4")
+    with open_source(str(tmp_path / "a.mp4")) as src:
+        assert src.frame_size == (64, 48)
+    (tmp_path / "f").mkdir()
+    cv2.imwrite(str(tmp_path / "f" / "a.png"), np.zeros((30, 40, 3), np.uint8))
+    assert open_source(str(tmp_path / "f")).frame_size == (40, 30)
+    assert ArraySource([np.zeros((4, 6, 3), np.uint8)]).frame_size == (6, 4)
+
+
+def test_a_camera_is_asked_for_the_frame_size_given(monkeypatch):
+    asked = {}
+
+    class FakeCapture:
+        def __init__(self, index):
+            self.props = {cv2.CAP_PROP_FRAME_WIDTH: 640, cv2.CAP_PROP_FRAME_HEIGHT: 480}
+
+        def isOpened(self):
+            return True
+
+        def set(self, prop, value):
+            asked[prop] = value
+            self.props[prop] = value
+
+        def get(self, prop):
+            return self.props.get(prop, 0)
+
+    monkeypatch.setattr(cv2, "VideoCapture", FakeCapture)
+    src = open_source("0")
+    assert (asked[cv2.CAP_PROP_FRAME_WIDTH], asked[cv2.CAP_PROP_FRAME_HEIGHT]) == CAMERA_SIZE
+    assert src.frame_size == CAMERA_SIZE and "1280x720" in src.description
+    asked.clear()
+    assert open_source("0", camera_size=None).frame_size == (640, 480) and not asked
