@@ -300,6 +300,10 @@ class Pipeline:
         self._is_trial = False  # a copy playing a way out (``_trial``): it exchanges no read
         self._open_ways: list[_Way] = []  # clean ways where the deal stopped for a card in doubt
         self._now = -1
+        # The frame being processed when a person last named a card (a correction played): a
+        # card held for a later seat waits ``hold_s`` from then too, not only from when it was
+        # accepted, so that the seat then on turn has its time after the deal waited for them.
+        self._turn_frame = -1
         self._ended = False  # the clip is over (``finish``): a correction settles the end again
         # An unfinished trick was swept (its missing cards lay there unread): the trick and the
         # last frame its cards were seen. Until that trick is complete only cards read before
@@ -707,13 +711,18 @@ class Pipeline:
             if attr.seat != turn and hold:
                 # A card accepted just after, lying at the seat on turn, is that seat's card: it
                 # goes first (one accepted much later is of a later trick); just after, counted
-                # from when it was first read surely, not when the vote accepted it.
-                first = self._held[0][1].index
+                # from when it was first read surely, not when the vote accepted it; or just after
+                # a person named the card before it (the seat's time starts then).
+                first, named = self._held[0][1].index, self._turn_frame
                 k = next(
                     (
                         i
                         for i, (e, fr) in enumerate(self._held)
-                        if self._position(e).seat == turn and self._appeared(e, fr) - first <= hold
+                        if self._position(e).seat == turn
+                        and (
+                            self._appeared(e, fr) - first <= hold
+                            or (named >= 0 and 0 <= self._appeared(e, fr) - named <= hold)
+                        )
                     ),
                     None,
                 )
@@ -721,7 +730,7 @@ class Pipeline:
                     self._held.insert(0, self._held.pop(k))
                     continue
                 ev, fr = self._held[0]
-                if now - fr.index < hold and not final:
+                if now - max(fr.index, self._turn_frame) < hold and not final:
                     return
                 since = self.plays[-1].frame if self.plays else 0
                 missed = self._unexplained[turn] > since or self.settings.assume_missed
@@ -1208,6 +1217,8 @@ class Pipeline:
         trick = self.referee.trick_number
         expected = self.referee.turn
         new = self.referee.push_index(card, seat)
+        if source == "correction":  # a person named it: the next seat's time starts now
+            self._turn_frame = max(self._now, 0)
         landed = (extra or {}).get("accepted_frame", -1)
         self.plays.append(Play(trick, seat, card, frame, at, source, evidence, box, landed))
         self._emit(

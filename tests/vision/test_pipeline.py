@@ -1252,3 +1252,25 @@ def test_refereeing_again_counts_the_hold_time_from_the_first_card_read_not_a_na
     pipe._rereferee(120, 8.0)
     assert [(p.seat, CARD_NAMES[p.card]) for p in pipe.plays] == [(1, "QC"), (2, "AS")]
     assert pipe.referee.violations == []
+
+
+def test_after_a_person_names_the_card_waited_for_a_held_later_card_waits_for_the_next_seat():
+    # Seat 0's lead QS is never read surely; seats 1 and 3 are read and held. A person names
+    # QS: seat 1's 7S follows, and seat 2 (now on turn, its 8S read 5 frames later) has its
+    # hold time from then, not from when seat 3's 9S was accepted long before: no out of turn.
+    qs, s1, s2, s3 = lying("QS", 0, sure=False), lying("7S", 1), lying("8S", 2), lying("9S", 3)
+    frames = scripted([([qs], 8), ([qs, s1, s3], 30), ([qs, s1, s3], 5), ([qs, s1, s2, s3], 20)])
+    pipe = Pipeline(DealSetup(3, HOKUM), LabelDetector(frames), calibration=CAL,
+                    settings=_settings(False))  # fmt: skip
+    image = cv2.UMat(1, 1, cv2.CV_8UC3).get()
+    events = pipe.start_events()
+    for i in range(len(frames)):
+        events += pipe.process(Frame(i, i / 15, image))
+        if i == 37:
+            assert [e.card for e, _ in pipe._held] == [CARD_NAMES.index(c) for c in ("7S", "9S")]
+            events += pipe.correct("QS", seat=0)
+    events += pipe.finish()
+    assert [(p["card"], p["seat"]) for p in of(events, "play")] == [
+        ("QS", 0), ("7S", 1), ("8S", 2), ("9S", 3),
+    ]  # fmt: skip
+    assert of(events, "violation") == []
