@@ -167,7 +167,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
             try:
                 calibration = calibration.fitted(*source.frame_size)
             except CalibrationError as exc:
-                raise _cli_error(f"--calibration {args.calibration}: {exc}") from None
+                where = args.calibration or DEMO_CALIBRATION
+                raise _cli_error(f"--calibration {where}: {exc}") from None
         if args.detector == "oracle":
             data = _load_json(args.labels, "--labels")
             if not isinstance(data, dict) or not isinstance(data.get("frames"), list):

@@ -303,7 +303,7 @@ class Pipeline:
         # The frame being processed when a person last named a card (a correction played): a
         # card held for a later seat waits ``hold_s`` from then too, not only from when it was
         # accepted, so that the seat then on turn has its time after the deal waited for them.
-        self._turn_frame = -1
+        self._named_at = -1
         self._ended = False  # the clip is over (``finish``): a correction settles the end again
         # An unfinished trick was swept (its missing cards lay there unread): the trick and the
         # last frame its cards were seen. Until that trick is complete only cards read before
@@ -713,7 +713,7 @@ class Pipeline:
                 # goes first (one accepted much later is of a later trick); just after, counted
                 # from when it was first read surely, not when the vote accepted it; or just after
                 # a person named the card before it (the seat's time starts then).
-                first, named = self._held[0][1].index, self._turn_frame
+                first, named = self._held[0][1].index, self._named_at
                 k = next(
                     (
                         i
@@ -730,7 +730,7 @@ class Pipeline:
                     self._held.insert(0, self._held.pop(k))
                     continue
                 ev, fr = self._held[0]
-                if now - max(fr.index, self._turn_frame) < hold and not final:
+                if now - max(fr.index, self._named_at) < hold and not final:
                     return
                 since = self.plays[-1].frame if self.plays else 0
                 missed = self._unexplained[turn] > since or self.settings.assume_missed
@@ -1218,7 +1218,7 @@ class Pipeline:
         expected = self.referee.turn
         new = self.referee.push_index(card, seat)
         if source == "correction":  # a person named it: the next seat's time starts now
-            self._turn_frame = max(self._now, 0)
+            self._named_at = max(self._now, 0)
         landed = (extra or {}).get("accepted_frame", -1)
         self.plays.append(Play(trick, seat, card, frame, at, source, evidence, box, landed))
         self._emit(
