@@ -685,7 +685,7 @@ class Pipeline:
         waited ``hold_s`` with nothing unread in front of the seat on turn (then: out of turn)."""
         hold = self.settings.hold_s * self.fps
         while self._held and not self.referee.is_over:
-            turn = self.referee.turn
+            turn = self._seat_waited_for()
             if self._gap_trick is not None:
                 if self.referee.trick_number > self._gap_trick:
                     self._gap_trick = None  # the swept trick is complete: the rest follow
@@ -743,6 +743,16 @@ class Pipeline:
                     return
             ev, fr = self._held.pop(0)
             self._push_camera(ev, fr)
+
+    def _seat_waited_for(self) -> int:
+        """The seat whose card the trick waits for: the seat on turn, or, when a card was
+        played out of turn past a seat (then the turn comes round to a seat that has played
+        in this trick), the first seat from the leader that has not played in it."""
+        turn = self.referee.turn
+        seats = [s for s, _ in self.referee.current_trick]
+        if turn not in seats:
+            return turn
+        return next((s for k in range(4) if (s := (seats[0] + k) % 4) not in seats), turn)
 
     def _appeared(self, ev: TrackEvent, fr: Frame) -> int:
         """When a held card first read surely as itself (its track a candidate since), or its
@@ -1028,7 +1038,7 @@ class Pipeline:
         and the deal's last card if it alone was never read (it is forced)."""
         self._flush(self._now, final=True)
         if not self._held and not self.referee.is_over:
-            self._name_by_elimination(self.referee.turn, final=True)
+            self._name_by_elimination(self._seat_waited_for(), final=True)
 
     def _exchange_misread(self) -> bool:
         """At the end of a complete deal, a card named without being read (``X``) and a card

@@ -1274,3 +1274,16 @@ def test_after_a_person_names_the_card_waited_for_a_held_later_card_waits_for_th
         ("QS", 0), ("7S", 1), ("8S", 2), ("9S", 3),
     ]  # fmt: skip
     assert of(events, "violation") == []
+
+
+@pytest.mark.parametrize("card", ["7D", "JS", "9H"])
+def test_a_card_never_seen_mid_trick_is_named_for_the_seat_passed_not_the_seat_after_the_last(card):
+    # The card is hidden all along (7D: seat 0, second card of trick 7): live, the next seat's
+    # card counts as out of turn past it, and the turn comes round to the trick's leader. The
+    # trick waits for the seat passed over, so the card left is named for it and the out of
+    # turn is withdrawn (before: named for the leader, the out of turn standing).
+    truth, pipe, events = _demo_with_unread(set(), unseen={card})
+    assert pipe.record["tricks"] == truth["tricks"]
+    assert [(c["card"], c["by"]) for c in of(events, "correction")] == [(card, "elimination")]
+    assert [v["rule"] for v in standing_violations(events)] == ["follow-suit"]
+    assert [v["rule"] for v in of(events, "withdrawn")] == ["out-of-turn", "out-of-turn"]
