@@ -250,12 +250,12 @@ def answer_as_the_table(
             text = e.get("text", "")
             if e["type"] != "uncertain" or "waits" not in text or text.startswith("correction:"):
                 continue
-            card = truth_of.get((pipe.referee.trick_number, pipe.referee.turn))
+            card = truth_of.get((pipe.referee.trick_number, pipe.seat_waited_for))
             if card is None or pipe.referee.is_over:
                 continue
             n["asked"] += 1
             n["offered_first"] += (e.get("guesses") or [None])[0] == CARD_NAMES[card]
-            got = pipe.table_correction(CARD_NAMES[card], pipe.referee.turn, by="benchmark")
+            got = pipe.table_correction(CARD_NAMES[card], pipe.seat_waited_for, by="benchmark")
             n["refused"] += any(
                 g["type"] == "uncertain" and g["text"].startswith("correction:") for g in got
             )

@@ -685,7 +685,7 @@ class Pipeline:
         waited ``hold_s`` with nothing unread in front of the seat on turn (then: out of turn)."""
         hold = self.settings.hold_s * self.fps
         while self._held and not self.referee.is_over:
-            turn = self._seat_waited_for()
+            turn = self.seat_waited_for
             if self._gap_trick is not None:
                 if self.referee.trick_number > self._gap_trick:
                     self._gap_trick = None  # the swept trick is complete: the rest follow
@@ -744,7 +744,8 @@ class Pipeline:
             ev, fr = self._held.pop(0)
             self._push_camera(ev, fr)
 
-    def _seat_waited_for(self) -> int:
+    @property
+    def seat_waited_for(self) -> int:
         """The seat whose card the trick waits for: the seat on turn, or, when a card was
         played out of turn past a seat (then the turn comes round to a seat that has played
         in this trick), the first seat from the leader that has not played in it."""
@@ -1038,7 +1039,7 @@ class Pipeline:
         and the deal's last card if it alone was never read (it is forced)."""
         self._flush(self._now, final=True)
         if not self._held and not self.referee.is_over:
-            self._name_by_elimination(self._seat_waited_for(), final=True)
+            self._name_by_elimination(self.seat_waited_for, final=True)
 
     def _exchange_misread(self) -> bool:
         """At the end of a complete deal, a card named without being read (``X``) and a card
@@ -1376,14 +1377,15 @@ class Pipeline:
                 raise PipelineError(f"correction: {DECK[new_card]} was already played")
             if self.referee.is_over:
                 raise PipelineError("correction: the deal's 8 tricks are complete")
-            given = self.referee.turn if seat is None else seat
+            waited = self.seat_waited_for
+            given = waited if seat is None else seat
             k = next((i for i, (e, _) in enumerate(self._held) if e.card == new_card), None)
             if k is not None:
                 # A card held for a later turn, read where the seat on turn sits (or between
                 # seats), is that seat's if a person says so; one lying clearly in front of
                 # another seat is played when that seat is on turn.
                 where = self._position(self._held[k][0])
-                if given != self.referee.turn or (where.clear and where.by_position != given):
+                if given != waited or (where.clear and where.by_position != given):
                     raise PipelineError(
                         f"correction: {DECK[new_card]} was read in front of seat {where.seat}; "
                         "it is played when that seat is on turn"
@@ -1435,7 +1437,7 @@ class Pipeline:
                 )
             if self.referee.is_over:
                 raise PipelineError("correction: the deal's 8 tricks are complete")
-            turn = self.referee.turn
+            turn = self.seat_waited_for
             if seat is not None and seat != turn:
                 raise PipelineError(
                     f"correction: seat {seat} is not on turn (the deal waits for seat {turn})"

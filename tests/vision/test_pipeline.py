@@ -1287,3 +1287,22 @@ def test_a_card_never_seen_mid_trick_is_named_for_the_seat_passed_not_the_seat_a
     assert [(c["card"], c["by"]) for c in of(events, "correction")] == [(card, "elimination")]
     assert [v["rule"] for v in standing_violations(events)] == ["follow-suit"]
     assert [v["rule"] for v in of(events, "withdrawn")] == ["out-of-turn", "out-of-turn"]
+
+
+def test_a_person_names_the_card_of_the_seat_passed_over_and_the_out_of_turn_is_withdrawn():
+    # Seat 1's card is never seen: seat 2's 8S counts as out of turn past it, seat 3 plays,
+    # and the turn comes round to the leader (seat 0). The trick waits for seat 1: a person's
+    # answer for seat 0 is refused in one line, the answer for seat 1 is played in its place.
+    qs, s2, s3 = lying("QS", 0), lying("8S", 2), lying("9S", 3)
+    frames = scripted([([qs], 10), ([qs, s2], 30), ([qs, s2, s3], 30)])
+    pipe, events = run_labels(frames, settings=_settings(False))
+    assert [v["rule"] for v in of(events, "violation")] == ["out-of-turn"]
+    assert pipe.referee.turn == 0 and pipe.seat_waited_for == 1
+    refused = pipe.table_correction("7S", seat=0)
+    assert [e["text"] for e in refused] == [
+        "correction: seat 0 is not on turn (the deal waits for seat 1)"
+    ]
+    done = pipe.table_correction("7S", seat=1)
+    assert [e["seat"] for e in of(done, "withdrawn")] == [2, 1]
+    assert pipe.record["tricks"] == [{"cards": ["QS", "7S", "8S", "9S"], "seats": [0, 1, 2, 3]}]
+    assert pipe.referee.violations == []
