@@ -126,7 +126,7 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def speed(args: argparse.Namespace) -> None:
-    sizes = [tuple(int(v) for v in s.split("x")) for s in args.sizes.split(",")]
+    sizes = [_size(s) for s in args.sizes.split(",")]
     missing = [b for b in BACKENDS if b not in available_backends(args.models_dir)]
     for b in missing:
         log(f"[bench] skip {b}: no model in models/ (or package not installed)")
