@@ -1361,7 +1361,7 @@ class Pipeline:
     ) -> list[dict[str, Any]]:
         """A person says what the camera could not read (or misread); kept in the record.
 
-        Without ``replaces`` the card is played now (by ``seat``, default the seat on turn);
+        Without ``replaces`` the card is played now (by ``seat``, default ``seat_waited_for``);
         with it, that earlier play is given this card instead and the deal is refereed again.
         """
         try:
@@ -1426,10 +1426,10 @@ class Pipeline:
     ) -> list[dict[str, Any]]:
         """A person at the table names the card the deal waits for (the overlay's one click,
         or a line on ``hakam run --headless --stdin-corrections``: ``by`` "caller"): played
-        for ``seat`` if that seat is on turn, and after the end of the clip the deal is
-        settled and scored again. A correction that cannot be taken (a card already played, a
-        seat not on turn, the deal complete) changes nothing and comes back as an
-        ``uncertain`` event saying why in one line."""
+        for ``seat`` if the trick waits for that seat (``seat_waited_for``), and after the end
+        of the clip the deal is settled and scored again. A correction that cannot be taken
+        (a card already played, a seat not on turn, the deal complete) changes nothing and
+        comes back as an ``uncertain`` event saying why in one line."""
         try:
             if deal is not None and deal != self.setup.deal:
                 raise PipelineError(
