@@ -39,7 +39,7 @@ NAMED_BY = {
     "elimination": "not read, the only card left",
     "exchange": "exchanged with a card not read: the deal breaks fewer rules so",
     "rules": "not read; of the cards left, the only one that breaks no rule",
-    "reader": "not read surely; of the ways that keep every rule, the one its unsure read named",
+    "reader": "not read surely; of the ways that keep every rule, the one its reads named most",
     "same-result": "not read; one of several cards that keep every rule and give the same result",
 }
 # The earlier play is renamed only if its reads gave the new name at least this belief: two sure
@@ -55,9 +55,9 @@ IN_DOUBT = " (places in doubt)"
 OPEN = "open"
 # At the end of a deal, up to this many cards not read are named by the rules (each way of
 # placing them is played out on a copy of the deal): more would be a guess among many ways.
-DEDUCE_MAX = 3
+DEDUCE_MAX = 4
 # How a card not read is named without a person: the only one left, the only way that keeps the
-# rules, the way its unsure read put first among those, or one of ways that give one result.
+# rules, the way the reads there favour among those, or one of ways that give one result.
 DEDUCED = ("elimination", "rules", "reader", "same-result")
 UNREAD = (*DEDUCED, "correction")  # plays of cards the camera did not read (a person named some)
 
@@ -89,9 +89,10 @@ def conflict_swap(
 
 
 def _whatever_card(v: Violation) -> str:
-    """A violation's rule, seat, trick and proof, not the card it names."""
-    proof = None if v.proof is None else [v.proof[0], str(v.proof[1])]
-    return json.dumps([v.rule, v.seat, v.trick, proof])
+    """A violation's rule, seat and trick: the play that broke the rule, whatever card it names
+    and whichever card proves it (a way that names a card not read may prove the same revoke by
+    that card, where another way proves it by a later card read)."""
+    return json.dumps([v.rule, v.seat, v.trick])
 
 
 def _made_before(
@@ -200,10 +201,10 @@ class PipelineSettings:
     # Every one of the 32 cards is played in a deal: once all but one have been read, the card
     # the deal waits for can only be that one, and is played as a correction "by" "elimination"
     # (also the deal's last card when the clip ends without it being read: it is forced). At the
-    # end of the clip, with two or three cards not read, each way of placing them is played out
+    # end of the clip, with two to four cards not read, each way of placing them is played out
     # and the one way that makes no violation is taken ("by" "rules"; a misread elsewhere is
     # likelier than a revoke; see ``Pipeline._clean_ways``); of several such ways, the card the
-    # reader put first when it saw it unsurely ("reader"), or, when all give the same tricks,
+    # reads there took it for most ("reader"), or, when all give the same tricks,
     # score and rulings, the first, said so ("same-result"); else a person decides. Then a card
     # so named and a card read whose reads doubted it are exchanged if that withdraws violations
     # and rules none new ("exchange": the read one was the misread). All are in the record's note.
@@ -784,7 +785,7 @@ class Pipeline:
         At the end of the clip (``final``), with up to ``DEDUCE_MAX`` cards not read, each way
         of placing them is played out and the one clean way is taken (``_clean_ways``: a way that
         makes a violation is likelier a misread elsewhere than a revoke). Several clean ways:
-        the one the reader put first when it saw the card unsurely (``_read_among``); if none,
+        the one the reads there took it for most (``_read_among``); if none,
         and all give the same result, the first (said so); else a person decides and the
         deal stops there (``_open_ways``: a card lies there unread, so no later card is played
         out of turn). ``say``: tell when no way is clean (several always are). It goes into
@@ -848,16 +849,22 @@ class Pipeline:
 
     def _likeliest(self, seat: int, cards: Collection[int], most: int = GUESSES) -> list[int]:
         """Of ``cards``, those the reader took the card in front of ``seat`` for while it can
-        have landed (``_landing_reads``), likeliest first: each sure read counts 2, each unsure
-        read 1 for its first guess, 1/2 for its second, 1/4 for its third. What a person
-        answering the notice is offered first (the one-click correction)."""
+        have landed, likeliest first (``_read_scores``). What a person answering the notice is
+        offered first (the one-click correction)."""
+        score = self._read_scores(seat, cards)
+        return [c for c, _ in sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))[:most]]
+
+    def _read_scores(self, seat: int, cards: Collection[int]) -> Counter:
+        """How much the reads in front of ``seat`` while the card the deal waits for can have
+        landed (``_landing_reads``) took it for each of ``cards``: each sure read counts 2, each
+        unsure read 1 for its first guess, 1/2 for its second, 1/4 for its third."""
         guessed, sure = self._landing_reads(seat)
         score: Counter = Counter({c: 2.0 * n for c, n in sure.items() if c in cards})
         for guesses in guessed:
             for k, g in enumerate(guesses[:3]):
                 if (c := CARD_NAMES.index(g)) in cards:
                     score[c] += 0.5**k
-        return [c for c, _ in sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))[:most]]
+        return score
 
     def _landing_reads(self, seat: int) -> tuple[list[list[str]], Counter]:
         """What the reader saw in front of ``seat`` while the card the deal waits for can have
@@ -883,21 +890,12 @@ class Pipeline:
         )  # fmt: skip
 
     def _read_among(self, cards: list[int], seat: int) -> list[int]:
-        """Of several cards the rules allow, the one the reader put first among them when it
-        saw the unread card in front of ``seat`` (its first unsure read while that card can
-        have lain there, ``_landing``); else the one read surely there most often then, if
-        ``CONFLICT_MARGIN`` times as often as the next (a card the vote never accepted, its
-        reads split)."""
-        seen, sure = self._landing_reads(seat)
-        if seen:
-            first = next(
-                (CARD_NAMES.index(g) for g in seen[0] if CARD_NAMES.index(g) in cards), None
-            )
-            if first is not None:
-                return [first]
-        counts = Counter({c: n for c, n in sure.items() if c in cards})
-        ranked = [*counts.most_common(2), (-1, 0)]
-        if ranked[0][1] and ranked[0][1] >= CONFLICT_MARGIN * ranked[1][1]:
+        """Of several cards the rules allow, the one the reads in front of ``seat`` took the
+        unread card for most (``_read_scores``: sure reads and unsure guesses alike, as the
+        notice ranks them), if ``CONFLICT_MARGIN`` times as much as the next; else all of them
+        (a person decides). One unsure guess is not enough against sure reads of another card."""
+        ranked = [*self._read_scores(seat, cards).most_common(2), (-1, 0.0)]
+        if ranked[0][1] > 0 and ranked[0][1] >= CONFLICT_MARGIN * ranked[1][1]:
             return [ranked[0][0]]
         return cards
 
@@ -937,7 +935,13 @@ class Pipeline:
         named = {CARD_NAMES[c] for c in cards}
         ways = self._completions(cards, seat, exchange)
         rest = [{_whatever_card(v) for v in w[1] if not _made_before(v, made, named)} for w in ways]
-        every = set.intersection(*rest) if len(ways) > 1 else set()
+        # Ruled by every way: counted on all each rules, a violation that one way proves by a
+        # card read before and another by the card it names included.
+        every = (
+            set.intersection(*({_whatever_card(v) for v in w[1]} for w in ways))
+            if len(ways) > 1
+            else set()
+        )
         excused = before | {k for k in every if not k.startswith('["out-of-turn"')}
         clean = [w for w, r in zip(ways, rest, strict=True) if r <= excused]
         # A card's ways on that a later naming preferred (its reads), where it preferred one.
@@ -984,7 +988,7 @@ class Pipeline:
         made on a copy of the deal and the cards then left are placed as ``_clean_ways`` places
         them, against the violations that stood before the exchange; the one clean exchange and
         placing is taken (the read renamed ``by`` "exchange", the card named ``by`` "rules";
-        several placings: the reader's unsure read decides, as ``_read_among``; several
+        several placings: the reads decide, as ``_read_among``; several
         exchanges: the one the reads believed twice as much as the next), else nothing
         changes. One exchange only: the placings it is tried with take no end-of-deal exchange
         of their own."""
@@ -1036,10 +1040,12 @@ class Pipeline:
 
     def _settle_end(self) -> None:
         """The clip is over: play what is held (naming cards left unread where the deal can),
-        and the deal's last card if it alone was never read (it is forced)."""
+        then name the cards left after the last held one while the rules can (the last trick's
+        two cards never read: the first by the rules, the deal's last then forced)."""
         self._flush(self._now, final=True)
-        if not self._held and not self.referee.is_over:
-            self._name_by_elimination(self.seat_waited_for, final=True)
+        while not self._held and not self.referee.is_over:
+            if not self._name_by_elimination(self.seat_waited_for, final=True):
+                break
 
     def _exchange_misread(self) -> bool:
         """At the end of a complete deal, a card named without being read (``X``) and a card

@@ -212,7 +212,7 @@ def test_run_without_headless_and_without_display_is_a_one_line_error(monkeypatc
         ("elimination", None, " (not read, the only card left)"),
         ("rules", None, " (not read; of the cards left, the only one that breaks no rule)"),
         ("reader", None, " (not read surely; of the ways that keep every rule, the one its "
-                         "unsure read named)"),
+                         "reads named most)"),
         ("same-result", None, " (not read; one of several cards that keep every rule and give "
                               "the same result)"),
         ("exchange", "QC", " instead of QC (exchanged with a card not read: the deal breaks "

@@ -480,8 +480,8 @@ def test_name_by_the_rules_and_the_unsure_read_where_two_ways_keep_every_rule():
     fixes = [(c["card"], c["seat"], c["by"]) for c in of(events, "correction")]
     assert fixes == [("7S", 2, "reader"), ("8S", 3, "elimination")]
     assert (
-        "7S by seat 2 (not read surely; of the ways that keep every rule, the one its unsure "
-        "read named)" in pipe.record["note"]
+        "7S by seat 2 (not read surely; of the ways that keep every rule, the one its reads "
+        "named most)" in pipe.record["note"]
     )
 
 
@@ -508,6 +508,64 @@ def test_name_by_the_rules_a_violation_read_before_the_card_not_read_counts_agai
         ("JH", "elimination"),
     ]
     assert [v["card"] for v in standing_violations(events)] == ["AS"]
+
+
+def test_name_by_the_rules_a_revoke_proven_by_the_card_named_or_a_later_card_is_one_revoke():
+    # 10C (seat 2's card of trick 2, the proof of its revoke AS in trick 1) and 8H (seat 3's
+    # card of trick 2) are never read surely. 10C in its place proves the revoke itself; 8H
+    # there and a club read later proves it: one revoke (rule, seat, trick) either way, ruled
+    # by every way, so it counts against neither. The other way breaks a rule of its own; the
+    # one clean way is taken (before, the revoke proven by the card named counted against the
+    # true way, and the deal waited for a person).
+    truth, pipe, events = _demo_with_unread({"10C", "8H"})
+    assert pipe.record["tricks"] == truth["tricks"]
+    assert [(c["card"], c["seat"], c["by"]) for c in of(events, "correction")] == [
+        ("10C", 2, "rules"), ("8H", 3, "elimination"),
+    ]  # fmt: skip
+    assert [v["card"] for v in standing_violations(events)] == ["AS"]
+
+
+def test_name_by_the_rules_four_cards_left_each_by_the_one_way_that_keeps_every_rule():
+    # Four cards never read surely (up to DEDUCE_MAX): at the end of the clip each is named in
+    # turn by the one way that keeps every rule, the deal's last by elimination.
+    truth, pipe, events = _demo_with_unread({"7C", "9D", "JS", "KH"})
+    assert pipe.record["tricks"] == truth["tricks"]
+    assert [(c["card"], c["seat"], c["by"]) for c in of(events, "correction")] == [
+        ("KH", 0, "rules"), ("7C", 2, "rules"), ("JS", 3, "rules"), ("9D", 1, "elimination"),
+    ]  # fmt: skip
+    assert [v["card"] for v in standing_violations(events)] == ["AS"]
+
+
+def test_name_by_the_rules_the_last_tricks_two_cards_never_read_then_the_last_is_forced():
+    # JH and JD, the deal's last two cards, are never read surely: nothing is held after them.
+    # JH is named by the rules, and then JD, the one card left (before, the end of the clip
+    # named one card only when nothing was held, and the deal ended a card short).
+    truth, pipe, events = _demo_with_unread({"JH", "JD"})
+    assert pipe.record["tricks"] == truth["tricks"]
+    assert [(c["card"], c["seat"], c["by"]) for c in of(events, "correction")] == [
+        ("JH", 0, "rules"), ("JD", 1, "elimination"),
+    ]  # fmt: skip
+    assert of(events, "score")[-1]["complete"] is True
+
+
+def test_read_among_sure_reads_outweigh_one_unsure_guess():
+    # Between two cards the rules allow for seat 2, the reads there decide as the notice ranks
+    # them: a sure read counts 2, an unsure guess 1, 1/2, 1/4 by its place. One unsure read
+    # that put JC first does not outweigh two sure reads of KC; alone it decides; reads split
+    # evenly decide nothing.
+    _, pipe, _ = _demo_setup(set())
+    jc, kc = CARD_NAMES.index("JC"), CARD_NAMES.index("KC")
+    pipe._now = 40
+    pipe._guess_log = {2: [(10, ["JC", "QS", "KC"])]}
+    pipe._sure_log = {2: [(11, kc), (12, kc)]}
+    assert pipe._read_among([jc, kc], 2) == [kc]
+    pipe._sure_log = {}
+    assert pipe._read_among([jc, kc], 2) == [jc]
+    pipe._guess_log, pipe._sure_log = {}, {2: [(11, kc), (12, jc)]}
+    assert pipe._read_among([jc, kc], 2) == [jc, kc]
+    # Reads in front of another seat tell nothing about seat 2's card.
+    pipe._sure_log = {1: [(11, kc)]}
+    assert pipe._read_among([jc, kc], 2) == [jc, kc]
 
 
 def test_name_by_the_rules_one_of_two_ways_that_give_the_same_result():
