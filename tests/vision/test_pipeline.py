@@ -510,6 +510,14 @@ def test_name_by_the_rules_a_violation_read_before_the_card_not_read_counts_agai
     assert [v["card"] for v in standing_violations(events)] == ["AS"]
 
 
+def _named_exactly(cards: set[str]) -> tuple[list[tuple[str, int, str]], list[dict]]:
+    """The demo clip with ``cards`` never read surely, its record required to come out the
+    deal's: each correction's card, seat and ``by``, and the events."""
+    truth, pipe, events = _demo_with_unread(cards)
+    assert pipe.record["tricks"] == truth["tricks"]
+    return [(c["card"], c["seat"], c["by"]) for c in of(events, "correction")], events
+
+
 def test_name_by_the_rules_a_revoke_proven_by_the_card_named_or_a_later_card_is_one_revoke():
     # 10C (seat 2's card of trick 2, the proof of its revoke AS in trick 1) and 8H (seat 3's
     # card of trick 2) are never read surely. 10C in its place proves the revoke itself; 8H
@@ -517,20 +525,16 @@ def test_name_by_the_rules_a_revoke_proven_by_the_card_named_or_a_later_card_is_
     # by every way, so it counts against neither. The other way breaks a rule of its own; the
     # one clean way is taken (before, the revoke proven by the card named counted against the
     # true way, and the deal waited for a person).
-    truth, pipe, events = _demo_with_unread({"10C", "8H"})
-    assert pipe.record["tricks"] == truth["tricks"]
-    assert [(c["card"], c["seat"], c["by"]) for c in of(events, "correction")] == [
-        ("10C", 2, "rules"), ("8H", 3, "elimination"),
-    ]  # fmt: skip
+    fixes, events = _named_exactly({"10C", "8H"})
+    assert fixes == [("10C", 2, "rules"), ("8H", 3, "elimination")]
     assert [v["card"] for v in standing_violations(events)] == ["AS"]
 
 
 def test_name_by_the_rules_four_cards_left_each_by_the_one_way_that_keeps_every_rule():
     # Four cards never read surely (up to DEDUCE_MAX): at the end of the clip each is named in
     # turn by the one way that keeps every rule, the deal's last by elimination.
-    truth, pipe, events = _demo_with_unread({"7C", "9D", "JS", "KH"})
-    assert pipe.record["tricks"] == truth["tricks"]
-    assert [(c["card"], c["seat"], c["by"]) for c in of(events, "correction")] == [
+    fixes, events = _named_exactly({"7C", "9D", "JS", "KH"})
+    assert fixes == [
         ("KH", 0, "rules"), ("7C", 2, "rules"), ("JS", 3, "rules"), ("9D", 1, "elimination"),
     ]  # fmt: skip
     assert [v["card"] for v in standing_violations(events)] == ["AS"]
@@ -540,11 +544,8 @@ def test_name_by_the_rules_the_last_tricks_two_cards_never_read_then_the_last_is
     # JH and JD, the deal's last two cards, are never read surely: nothing is held after them.
     # JH is named by the rules, and then JD, the one card left (before, the end of the clip
     # named one card only when nothing was held, and the deal ended a card short).
-    truth, pipe, events = _demo_with_unread({"JH", "JD"})
-    assert pipe.record["tricks"] == truth["tricks"]
-    assert [(c["card"], c["seat"], c["by"]) for c in of(events, "correction")] == [
-        ("JH", 0, "rules"), ("JD", 1, "elimination"),
-    ]  # fmt: skip
+    fixes, events = _named_exactly({"JH", "JD"})
+    assert fixes == [("JH", 0, "rules"), ("JD", 1, "elimination")]
     assert of(events, "score")[-1]["complete"] is True
 
 
