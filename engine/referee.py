@@ -9,7 +9,7 @@ same player is tested against it, and the violation is reported the moment the p
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.cards import DECK, Card
@@ -46,7 +46,10 @@ class RefereeError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Violation:
-    """A proven rule violation: who, where, which rule, and the card that proves it."""
+    """A proven rule violation: who, where, which rule, and the card that proves it.
+    ``proves``: for a duty (follow suit, trump, overtrump), every card whose later play by the
+    seat proves it, the ``proof`` the first played; a camera referee that did not read the
+    proof may still hold the violation proven by another of them."""
 
     trick: int
     seat: int
@@ -54,6 +57,7 @@ class Violation:
     rule: str
     proof: tuple[int, Card] | None
     text: str
+    proves: frozenset[Card] = field(default=frozenset(), compare=False, repr=False)
 
     @property
     def team(self) -> int:
@@ -321,13 +325,15 @@ class Referee:
     def _duty_violation(
         self, rec: tuple[int, int, list[tuple[int, str]], int], seat: int, proof: int, pt: int
     ) -> Violation:
-        trick, card, duty, _ = rec
-        bit = BIT[proof]
+        trick, card, duty, forbidden = rec
         fm = follow_mask(duty)
-        if bit & fm and not BIT[card] & fm:
-            rule = FOLLOW_SUIT
-        else:
-            rule = next(r for m, r in duty if m & bit)
+
+        def rule_of(c: int) -> str:
+            if BIT[c] & fm and not BIT[card] & fm:
+                return FOLLOW_SUIT
+            return next(r for m, r in duty if m & BIT[c])
+
+        rule = rule_of(proof)
         return Violation(
             trick,
             seat,
@@ -335,6 +341,7 @@ class Referee:
             rule,
             (pt, DECK[proof]),
             _duty_text(rule, seat, trick, card, proof, pt),
+            frozenset(DECK[c] for c in cards_of(forbidden) if rule_of(c) == rule),
         )
 
     def _complete_trick(self, n: int) -> None:

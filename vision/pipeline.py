@@ -14,7 +14,7 @@ import json
 import queue
 import time
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -107,6 +107,20 @@ def _made_before(
     if v.proof is not None and str(v.proof[1]) in named:
         return False
     return (v.trick, v.seat, str(v.card)) in made
+
+
+def _proven_by_a_read(v: Violation, plays: Sequence[Play]) -> Violation:
+    """``v`` with a card read for its proof where its proof was not read and a card read proves
+    it too: one the seat played later, read by the camera, that the duty asked for
+    (``Violation.proves``). A way that names a card not read where the first proof lay still
+    holds a revoke proven by a later card read, made before the naming (``_made_before``)."""
+    if v.proof is None or not v.proves:
+        return v
+    read = [p for p in plays if p.seat == v.seat and p.trick > v.trick and p.source == "camera"]
+    if any(p.trick == v.proof[0] for p in read):
+        return v  # its proof was read
+    other = next((p for p in read if DECK[p.card] in v.proves), None)
+    return v if other is None else replace(v, proof=(other.trick, DECK[other.card]))
 
 
 def best_in_play(probs: np.ndarray, gone: Collection[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -976,9 +990,8 @@ class Pipeline:
                 continue
             rulings = sorted(self._violation_keys(trial))
             result = json.dumps([*self._outcome(trial), rulings]) + (IN_DOUBT if doubt else "")
-            ways.append(
-                (card, list(trial.referee.violations), result, (len(rulings), exchanged), True)
-            )
+            rules = [_proven_by_a_read(v, trial.plays) for v in trial.referee.violations]
+            ways.append((card, rules, result, (len(rulings), exchanged), True))
         return ways
 
     def _named_by_exchange(self, left: list[int], seat: int) -> bool:

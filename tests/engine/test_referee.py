@@ -36,6 +36,18 @@ def test_follow_suit_revoke_proven_by_a_later_card_of_that_suit():
     assert "10C" in v.text and "clubs" in v.text
 
 
+def test_a_duty_violation_knows_every_card_that_proves_it():
+    # A camera referee that did not read the proof may still hold the revoke proven by another
+    # card the seat played later: ``proves`` is every card unseen when the seat revoked whose
+    # later play proves this rule (a heart, a trump, would prove must-trump instead).
+    ref = Referee(HOKUM_H)
+    _, v = only(feed(ref, ["AC 8D 7C 9C", "KC 10C"]))
+    assert (v.rule, str(v.proof[1])) == ("follow-suit", "10C")
+    assert sorted(map(str, v.proves)) == ["10C", "7C", "8C", "9C", "JC", "KC", "QC"]
+    _, w = only(feed(Referee(HOKUM_H), ["AC 8D 7C 9C", "KS 7H"]))
+    assert w.rule == "must-trump" and all(str(c).endswith("H") for c in w.proves)
+
+
 def test_must_overtrump_trump_led_proven_later():
     ref = Referee(HOKUM_H)
     # trick 1: 9H led; seat 1 under-plays 7H though he holds JH (played in trick 2)

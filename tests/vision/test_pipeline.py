@@ -530,6 +530,17 @@ def test_name_by_the_rules_a_revoke_proven_by_the_card_named_or_a_later_card_is_
     assert [v["card"] for v in standing_violations(events)] == ["AS"]
 
 
+def test_name_by_the_rules_a_revoke_whose_proof_is_not_read_is_proven_by_a_later_card_read():
+    # 10C (seat 2's card of trick 2, the first proof of its revoke AS in trick 1) and 8D are
+    # never read surely. 10C in its place rules the revoke, proven by 10C itself; but AC, read
+    # in trick 3, proves it too (``Violation.proves``): a revoke read before the naming and
+    # proven by a card read, which no placing made. That way is clean, the other is not
+    # (before, the deal waited for a person).
+    fixes, events = _named_exactly({"10C", "8D"})
+    assert fixes == [("10C", 2, "rules"), ("8D", 1, "elimination")]
+    assert [v["card"] for v in standing_violations(events)] == ["AS"]
+
+
 def test_name_by_the_rules_four_cards_left_each_by_the_one_way_that_keeps_every_rule():
     # Four cards never read surely (up to DEDUCE_MAX): at the end of the clip each is named in
     # turn by the one way that keeps every rule, the deal's last by elimination.
