@@ -55,7 +55,7 @@ IN_DOUBT = " (places in doubt)"
 OPEN = "open"
 # At the end of a deal, up to this many cards not read are named by the rules (each way of
 # placing them is played out on a copy of the deal): more would be a guess among many ways.
-DEDUCE_MAX = 4
+DEDUCE_MAX = 5
 # How a card not read is named without a person: the only one left, the only way that keeps the
 # rules, the way the reads there favour among those, or one of ways that give one result.
 DEDUCED = ("elimination", "rules", "reader", "same-result")
@@ -215,7 +215,7 @@ class PipelineSettings:
     # Every one of the 32 cards is played in a deal: once all but one have been read, the card
     # the deal waits for can only be that one, and is played as a correction "by" "elimination"
     # (also the deal's last card when the clip ends without it being read: it is forced). At the
-    # end of the clip, with two to four cards not read, each way of placing them is played out
+    # end of the clip, with two to five cards not read, each way of placing them is played out
     # and the one way that makes no violation is taken ("by" "rules"; a misread elsewhere is
     # likelier than a revoke; see ``Pipeline._clean_ways``); of several such ways, the card the
     # reads there took it for most ("reader"), or, when all give the same tricks,

@@ -541,12 +541,18 @@ def test_name_by_the_rules_a_revoke_whose_proof_is_not_read_is_proven_by_a_later
     assert [v["card"] for v in standing_violations(events)] == ["AS"]
 
 
-def test_name_by_the_rules_four_cards_left_each_by_the_one_way_that_keeps_every_rule():
-    # Four cards never read surely (up to DEDUCE_MAX): at the end of the clip each is named in
-    # turn by the one way that keeps every rule, the deal's last by elimination.
+def test_name_by_the_rules_four_or_five_cards_left_each_by_the_one_way_that_keeps_every_rule():
+    # Four, then five cards never read surely (up to DEDUCE_MAX): at the end of the clip each is
+    # named in turn by the one way that keeps every rule, the deal's last by elimination.
     fixes, events = _named_exactly({"7C", "9D", "JS", "KH"})
     assert fixes == [
         ("KH", 0, "rules"), ("7C", 2, "rules"), ("JS", 3, "rules"), ("9D", 1, "elimination"),
+    ]  # fmt: skip
+    assert [v["card"] for v in standing_violations(events)] == ["AS"]
+    fixes, events = _named_exactly({"7D", "9S", "AC", "QH", "QS"})
+    assert fixes == [
+        ("QH", 1, "rules"), ("AC", 2, "rules"), ("QS", 3, "rules"), ("9S", 1, "rules"),
+        ("7D", 0, "elimination"),
     ]  # fmt: skip
     assert [v["card"] for v in standing_violations(events)] == ["AS"]
 
