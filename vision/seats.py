@@ -179,20 +179,29 @@ class SeatMap:
         ux, uy = self.direction(seat)
         return cx + ux * self.reach * fraction, cy + uy * self.reach * fraction
 
-    def locate(self, point: tuple[float, float] | np.ndarray) -> tuple[int, float, bool]:
-        """(seat faced, degrees off its direction, clear) for a point in the frame."""
+    def _offsets(self, point: tuple[float, float] | np.ndarray) -> tuple[list[float], float]:
+        """Degrees off each seat's direction, and the distance from the centre."""
         cx, cy = self.calibration.centre
         dx, dy = float(point[0]) - cx, float(point[1]) - cy
         a = math.atan2(dy, dx)
         offs = [abs(math.degrees(math.remainder(a - sa, 2 * math.pi))) for sa in self.angles]
+        return offs, math.hypot(dx, dy)
+
+    def locate(self, point: tuple[float, float] | np.ndarray) -> tuple[int, float, bool]:
+        """(seat faced, degrees off its direction, clear) for a point in the frame."""
+        offs, radius = self._offsets(point)
         seat = int(np.argmin(offs))
-        clear = offs[seat] <= self.clear_deg and math.hypot(dx, dy) >= self.min_radius
+        clear = offs[seat] <= self.clear_deg and radius >= self.min_radius
         return seat, offs[seat], clear
 
     def attribute(self, point: tuple[float, float] | np.ndarray, expected: int) -> Attribution:
-        """The rules' seat unless the card lies clearly in front of another seat."""
+        """The rules' seat unless the card lies clearly in front of another seat, or away from
+        the centre on the far side of the table from the seat on turn (more than 90 degrees off
+        its direction: between two other seats, the nearer of them)."""
         seat, off, clear = self.locate(point)
-        given = seat if clear else expected
+        offs, radius = self._offsets(point)
+        far_side = offs[expected] > 90.0 and radius >= self.min_radius
+        given = seat if clear or far_side else expected
         return Attribution(given, expected, seat, clear, round(off, 1))
 
 

@@ -43,6 +43,18 @@ def test_unclear_positions_are_left_to_the_rules():
     assert attribute(None, (0, 0), expected=1).seat == 1  # no calibration: the rules alone
 
 
+def test_an_unclear_card_on_the_far_side_from_the_seat_on_turn_goes_to_the_nearer_seat():
+    # Between seats 0 and 1 (top right), not clearly in front of either: it is not the card of
+    # seat 2 on turn (more than 90 degrees off its direction) but of seat 1, the nearer, so it
+    # waits for its turn as any card of another seat. Between seat 1 and seat 2, seat 2's.
+    seats = SeatMap(CAL, dealer=3)
+    top_right = seats.attribute((430, 110), expected=2)  # 40 degrees off seat 1, 130 off seat 2
+    assert not top_right.clear and top_right.by_position == 1 and top_right.seat == 1
+    assert top_right.out_of_turn
+    top_left = seats.attribute((210, 110), expected=2)  # between seats 1 and 2
+    assert not top_left.clear and top_left.seat == 2 and not top_left.out_of_turn
+
+
 def test_toml_round_trip_and_errors(tmp_path):
     path = tmp_path / "table.toml"
     cal = Calibration((321.5, 240.0), (100.0, 40.0), True, (640, 480))
