@@ -189,7 +189,9 @@ class SeatMap:
 
     def locate(self, point: tuple[float, float] | np.ndarray) -> tuple[int, float, bool]:
         """(seat faced, degrees off its direction, clear) for a point in the frame."""
-        offs, radius = self._offsets(point)
+        return self._faced(*self._offsets(point))
+
+    def _faced(self, offs: list[float], radius: float) -> tuple[int, float, bool]:
         seat = int(np.argmin(offs))
         clear = offs[seat] <= self.clear_deg and radius >= self.min_radius
         return seat, offs[seat], clear
@@ -198,8 +200,8 @@ class SeatMap:
         """The rules' seat unless the card lies clearly in front of another seat, or away from
         the centre on the far side of the table from the seat on turn (more than 90 degrees off
         its direction: between two other seats, the nearer of them)."""
-        seat, off, clear = self.locate(point)
         offs, radius = self._offsets(point)
+        seat, off, clear = self._faced(offs, radius)
         far_side = offs[expected] > 90.0 and radius >= self.min_radius
         given = seat if clear or far_side else expected
         return Attribution(given, expected, seat, clear, round(off, 1))
