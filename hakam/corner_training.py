@@ -1,7 +1,8 @@
 """The corner reader (``vision.corners``): its data, its two networks' training, export.
 
 Data come from synthetic scenes of the training deck designs (never the hold-out ones), whose
-labels give each card's four printed corners. For every card at least 40% visible:
+labels give each card's four printed corners. For every card at least 40% visible, and every
+strip of a fanned card whose corner index shows (``readable``):
 
 - an *outline* sample: the crop of its box moved at random as a finder's box would be
   (``card_crop`` at ``OUTLINE_SIZE``) and its four corners in that crop's unit coordinates;
@@ -43,6 +44,13 @@ from vision.reader import OTHER, card_crop
 
 NETS = ("outline", "index")
 QUAD_SPREAD = 0.04  # each corner's random move, as a share of the card's diagonal
+# A card less than MIN_VISIBLE visible (a strip of a fan) is read by a corner index that shows
+# this much: the finder boxes such strips and the set metrics count them (28% of the tuning
+# set's cards), and before 2026-12-01 neither reader was ever taught one.
+MIN_INDEX_SHOWN = 0.6
+# A finder box is taken as a card's when it overlaps the card's true box this much (outline
+# samples from the finder's own boxes, ``finder_boxes``).
+FINDER_MATCH_IOU = 0.3
 BUSY_SHARE = 0.3  # index samples given art under the index in training (``busy_paper``)
 # RGB inks of printed court figures: red, yellow, blue, black, green, flesh, white
 PRINT_COLOURS = ((0.8, 0.1, 0.1), (0.95, 0.8, 0.2), (0.2, 0.3, 0.75), (0.1, 0.1, 0.1),
@@ -72,27 +80,72 @@ def random_quad(rng: np.random.Generator, box) -> np.ndarray:
     return np.array([c - u - v, c + u - v, c + u + v, c - u + v])
 
 
-def scene_samples(seed: int, i: int, decks) -> dict[str, list]:
-    """Outline and index samples of synthetic scene ``i`` of the training designs."""
+def readable(label, strips: bool = True) -> bool:
+    """A card the corner reader is taught to read: enough of it shows, or (``strips``) one of
+    its corner indices does, as in a fan where the other cards cover all but a strip."""
+    if len(label.corners) != 4:
+        return False
+    return label.visible >= MIN_VISIBLE or (strips and label.index_visible >= MIN_INDEX_SHOWN)
+
+
+_FINDER = None
+
+
+def shipped_finder():
+    """The shipped finder with its tuned floor and size, loaded once per process (one thread:
+    the sample pool runs a process per core)."""
+    global _FINDER
+    if _FINDER is None:
+        from vision.detector import make_detector
+
+        _FINDER = make_detector(stages=2, threads=1)
+    return _FINDER
+
+
+def finder_match(box, found: np.ndarray) -> np.ndarray | None:
+    """The finder's box that overlaps ``box`` most, if by at least ``FINDER_MATCH_IOU``."""
+    if not len(found):
+        return None
+    ious = [_iou(box, f) for f in found]
+    k = int(np.argmax(ious))
+    return found[k] if ious[k] >= FINDER_MATCH_IOU else None
+
+
+def scene_samples(
+    seed: int, i: int, decks, strips: bool = True, finder_boxes: bool = False
+) -> dict[str, list]:
+    """Outline and index samples of synthetic scene ``i`` of the training designs; ``visible``
+    keeps each card sample's visible share (negatives: 1).
+
+    ``finder_boxes``: each card the shipped finder boxes gives a second outline sample, from
+    that box: on a fan's strip the finder's box is far from the true one (median IoU 0.70 on
+    the tuning set), further than the random moves of the first sample."""
     from datasets.generator import render_one
 
     img, labels, meta = render_one(seed, "train", i, 640, decks)
     rng = np.random.default_rng([seed, 78, i])
-    out: dict[str, list] = {"outline": [], "quad": [], "index": [], "card": []}
+    out: dict[str, list] = {"outline": [], "quad": [], "index": [], "card": [], "visible": []}
     boxes = [lb.box for lb in labels]
+    found = shipped_finder().boxes(img) if finder_boxes else np.zeros((0, 4))
     for lb in labels:
-        if lb.visible < MIN_VISIBLE or len(lb.corners) != 4:
+        if not readable(lb, strips):
             continue
         box = jitter_box(rng, lb.box)
         out["outline"].append(card_crop(img, box, OUTLINE_SIZE))
         out["quad"].append(quad_to_crop(np.array(lb.corners), box).reshape(8))
         out["index"].append(corner_patches(img, jitter_quad(rng, lb.corners)))
         out["card"].append(CARD_NAMES.index(lb.card))
+        out["visible"].append(lb.visible)
+        theirs = finder_match(lb.box, found)
+        if theirs is not None:
+            out["outline"].append(card_crop(img, theirs, OUTLINE_SIZE))
+            out["quad"].append(quad_to_crop(np.array(lb.corners), theirs).reshape(8))
     others = [o for o in meta["objects"] if all(_iou(o, b) < 0.6 for b in boxes)]
     for o in others[: max(1, len(labels) // 4)]:
         if (o[2] - o[0]) * (o[3] - o[1]) > 64:
             out["index"].append(corner_patches(img, random_quad(rng, o)))
             out["card"].append(OTHER)
+            out["visible"].append(1.0)
     return out
 
 
@@ -156,16 +209,20 @@ def build_samples(
     workers: int = 2,
     progress: bool = True,
     leave_out: tuple[str, ...] = (),
+    strips: bool = True,
+    finder_boxes: bool = False,
 ) -> dict:
-    """Write ``out/outline.npy``, ``quad.npy``, ``index.npy``, ``card.npy`` and a summary;
-    ``leave_out``: training designs kept out of the scenes (tuning designs)."""
+    """Write ``out/outline.npy``, ``quad.npy``, ``index.npy``, ``card.npy``, ``visible.npy``
+    and a summary; ``leave_out``: training designs kept out of the scenes (tuning designs);
+    ``strips``: fanned cards' strips too (``readable``); ``finder_boxes``: outline samples
+    from the shipped finder's boxes too (``scene_samples``)."""
     from datasets import art
 
     art.ensure_art(art.available_decks(holdout=False), progress=progress)
     out.mkdir(parents=True, exist_ok=True)
-    acc: dict[str, list] = {"outline": [], "quad": [], "index": [], "card": []}
+    acc: dict[str, list] = {"outline": [], "quad": [], "index": [], "card": [], "visible": []}
     t0 = time.time()
-    jobs = [dict(seed=seed, i=i) for i in range(scenes)]
+    jobs = [dict(seed=seed, i=i, strips=strips, finder_boxes=finder_boxes) for i in range(scenes)]
     shown = ("corners", lambda: f"{len(acc['outline'])} cards") if progress else None
     for got in scene_pool(scene_samples, jobs, workers, leave_out, progress=shown):
         for key, v in got.items():
@@ -174,8 +231,12 @@ def build_samples(
     np.save(out / "quad.npy", np.array(acc["quad"], np.float32))
     np.save(out / "index.npy", np.stack(acc["index"]))
     np.save(out / "card.npy", np.array(acc["card"], np.int16))
+    np.save(out / "visible.npy", np.array(acc["visible"], np.float32))
     summary = {
-        "cards": len(acc["outline"]),
+        "cards": len(acc["card"]) - int(sum(c == OTHER for c in acc["card"])),
+        "outline_samples": len(acc["outline"]),
+        "finder_boxes": finder_boxes,
+        "strips": int(sum(v < MIN_VISIBLE for v in acc["visible"])) if strips else 0,
         "index_samples": len(acc["card"]),
         "other": int(sum(c == OTHER for c in acc["card"])),
         "scenes": scenes,

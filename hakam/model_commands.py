@@ -182,6 +182,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "designs, as train-reader --leave-out)",
     )
     c.add_argument("--seed", type=int, default=31, help="seed of those scenes")
+    c.add_argument(
+        "--finder-boxes",
+        action="store_true",
+        help="samples cut here also give outline samples from the shipped finder's own boxes",
+    )
     c.add_argument("--out", type=Path, default=None, help="default runs/<network>")
     c.add_argument("--from", dest="weights", type=Path, default=None, help="start from these")
     c.add_argument("--resume", type=Path, default=None, help="resume an interrupted last.pt")
@@ -593,7 +598,11 @@ def _train_corners(args) -> int:
         if not (folder / "card.npy").exists():
             print(f"[corners] cutting samples from {args.scenes} scenes into {folder}", flush=True)
             corner_training.build_samples(
-                folder, args.scenes, seed=args.seed + k, leave_out=leave_out
+                folder,
+                args.scenes,
+                seed=args.seed + k,
+                leave_out=leave_out,
+                finder_boxes=args.finder_boxes,
             )
     real = _real_photos(args.real) if args.network == "index" else None
     if real is not None:

@@ -5,8 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from datasets.scene import Label
 from engine.cards import CARD_NAMES
-from hakam.corner_training import jitter_quad, random_quad, scene_samples
+from hakam.corner_training import (
+    MIN_INDEX_SHOWN,
+    finder_match,
+    jitter_quad,
+    random_quad,
+    readable,
+    scene_samples,
+)
 from hakam.reader_training import MIN_VISIBLE
 from vision.corners import OUTLINE_SIZE, PATCH_H, PATCH_W, UNIT, crop_to_quad
 from vision.reader import OTHER, READER_CLASSES
@@ -46,8 +54,9 @@ def test_scene_samples_give_every_visible_card_its_true_corners():
     for i in range(4):
         s = scene_samples(3, i, decks)
         _img, labels, _meta = render_one(3, "train", i, 640, decks)
-        shown = [lb for lb in labels if lb.visible >= MIN_VISIBLE]
+        shown = [lb for lb in labels if readable(lb)]
         assert len(s["outline"]) == len(s["quad"]) == len(shown)
+        assert s["visible"][: len(shown)] == [lb.visible for lb in shown]
         named = [c for c in s["card"] if c != OTHER]
         assert named == [CARD_NAMES.index(lb.card) for lb in shown]
         assert all(o.shape == (OUTLINE_SIZE, OUTLINE_SIZE, 3) for o in s["outline"])
@@ -60,6 +69,66 @@ def test_scene_samples_give_every_visible_card_its_true_corners():
             sides = np.linalg.norm(np.roll(back, -1, 0) - back, axis=1)
             true = np.linalg.norm(np.roll(np.array(lb.corners), -1, 0) - lb.corners, axis=1)
             assert np.allclose(sides / sides.sum(), true / true.sum(), atol=0.05)
+
+
+def test_readable_cards_are_those_mostly_in_sight_and_fan_strips_whose_index_shows():
+    corners = ((0, 0), (10, 0), (10, 14), (0, 14))
+    shown = Label("QS", (0, 0, 10, 14), MIN_VISIBLE, 0.0, corners=corners)
+    strip = Label("QS", (0, 0, 10, 14), 0.1, MIN_INDEX_SHOWN, corners=corners)
+    covered = Label("QS", (0, 0, 10, 14), 0.35, MIN_INDEX_SHOWN - 0.01, corners=corners)
+    assert readable(shown) and readable(strip) and not readable(covered)
+    assert readable(shown, strips=False) and not readable(strip, strips=False)
+    assert not readable(Label("QS", (0, 0, 10, 14), 1.0, 1.0))  # no corners to cut along
+
+
+def test_scene_samples_teach_the_strips_of_fans_too():
+    from datasets import art
+
+    decks = art.available_decks(holdout=False)
+    if not decks:
+        pytest.skip("card art not installed")
+    visible = [v for i in range(12) for v in scene_samples(3, i, decks)["visible"]]
+    without = [v for i in range(12) for v in scene_samples(3, i, decks, strips=False)["visible"]]
+    assert any(v < MIN_VISIBLE for v in visible)
+    assert not any(v < MIN_VISIBLE for v in without)
+
+
+def test_finder_match_takes_the_box_overlapping_the_card_most_if_enough():
+    found = np.array([[0, 0, 10, 10], [50, 50, 90, 110], [48, 52, 100, 100]], np.float32)
+    assert np.array_equal(finder_match((50, 50, 90, 110), found), found[1])
+    assert finder_match((200, 200, 240, 260), found) is None
+    assert finder_match((0, 0, 10, 10), np.zeros((0, 4))) is None
+
+
+def test_scene_samples_add_an_outline_sample_from_each_finder_box_on_a_card(monkeypatch):
+    from datasets import art
+    from hakam import corner_training
+
+    decks = art.available_decks(holdout=False)
+    if not decks:
+        pytest.skip("card art not installed")
+    moved = []
+    off = np.array([3, -2, 4, 1], np.float32)
+
+    class Finder:
+        """Boxes every card a little off, as a finder would."""
+
+        def boxes(self, image):
+            out = np.array([np.add(lb.box, off) for lb in moved], np.float32)
+            return out.reshape(-1, 4)
+
+    monkeypatch.setattr(corner_training, "shipped_finder", Finder)
+    from datasets.generator import render_one
+
+    for i in range(3):
+        _img, labels, _meta = render_one(3, "train", i, 640, decks)
+        moved[:] = labels
+        s = scene_samples(3, i, decks, finder_boxes=True)
+        shown = [lb for lb in labels if readable(lb)]
+        assert len(s["outline"]) == len(s["quad"]) == 2 * len(shown)
+        for lb, q in zip(shown, s["quad"][1::2], strict=True):
+            theirs = np.add(lb.box, off)
+            assert np.allclose(crop_to_quad(q, theirs), lb.corners, atol=1e-3)
 
 
 class BoxOutline:
