@@ -102,6 +102,19 @@ def shipped_finder():
     return _FINDER
 
 
+_OUTLINES: dict[str, object] = {}
+
+
+def outline_net(path: str):
+    """An exported outline network (a ``CornerReader`` without index), loaded once per process."""
+    if path not in _OUTLINES:
+        from vision.corners import CornerReader
+
+        backend = "onnx" if str(path).endswith(".onnx") else "openvino"
+        _OUTLINES[path] = CornerReader(path, backend=backend, threads=1)
+    return _OUTLINES[path]
+
+
 def finder_match(box, found: np.ndarray) -> np.ndarray | None:
     """The finder's box that overlaps ``box`` most, if by at least ``FINDER_MATCH_IOU``."""
     if not len(found):
@@ -112,21 +125,28 @@ def finder_match(box, found: np.ndarray) -> np.ndarray | None:
 
 
 def scene_samples(
-    seed: int, i: int, decks, strips: bool = True, finder_boxes: bool = False
+    seed: int,
+    i: int,
+    decks,
+    strips: bool = True,
+    finder_boxes: bool = False,
+    cut_along: str | None = None,
 ) -> dict[str, list]:
     """Outline and index samples of synthetic scene ``i`` of the training designs; ``visible``
     keeps each card sample's visible share (negatives: 1).
 
     ``finder_boxes``: each card the shipped finder boxes gives a second outline sample, from
     that box: on a fan's strip the finder's box is far from the true one (median IoU 0.70 on
-    the tuning set), further than the random moves of the first sample."""
+    the tuning set), further than the random moves of the first sample. ``cut_along`` (an
+    exported outline network): each such card also gives a second index sample, cut along the
+    outline that network draws on the finder's box, errors and all, as at run time."""
     from datasets.generator import render_one
 
     img, labels, meta = render_one(seed, "train", i, 640, decks)
     rng = np.random.default_rng([seed, 78, i])
     out: dict[str, list] = {"outline": [], "quad": [], "index": [], "card": [], "visible": []}
     boxes = [lb.box for lb in labels]
-    found = shipped_finder().boxes(img) if finder_boxes else np.zeros((0, 4))
+    found = shipped_finder().boxes(img) if finder_boxes or cut_along else np.zeros((0, 4))
     for lb in labels:
         if not readable(lb, strips):
             continue
@@ -137,9 +157,14 @@ def scene_samples(
         out["card"].append(CARD_NAMES.index(lb.card))
         out["visible"].append(lb.visible)
         theirs = finder_match(lb.box, found)
-        if theirs is not None:
+        if theirs is not None and finder_boxes:
             out["outline"].append(card_crop(img, theirs, OUTLINE_SIZE))
             out["quad"].append(quad_to_crop(np.array(lb.corners), theirs).reshape(8))
+        if theirs is not None and cut_along:
+            quad = outline_net(cut_along).quads(img, theirs[None])[0]
+            out["index"].append(corner_patches(img, quad))
+            out["card"].append(CARD_NAMES.index(lb.card))
+            out["visible"].append(lb.visible)
     others = [o for o in meta["objects"] if all(_iou(o, b) < 0.6 for b in boxes)]
     for o in others[: max(1, len(labels) // 4)]:
         if (o[2] - o[0]) * (o[3] - o[1]) > 64:
@@ -211,18 +236,24 @@ def build_samples(
     leave_out: tuple[str, ...] = (),
     strips: bool = True,
     finder_boxes: bool = False,
+    cut_along: Path | None = None,
 ) -> dict:
     """Write ``out/outline.npy``, ``quad.npy``, ``index.npy``, ``card.npy``, ``visible.npy``
     and a summary; ``leave_out``: training designs kept out of the scenes (tuning designs);
     ``strips``: fanned cards' strips too (``readable``); ``finder_boxes``: outline samples
-    from the shipped finder's boxes too (``scene_samples``)."""
+    from the shipped finder's boxes too, ``cut_along``: index samples cut along that outline
+    network's outlines on them (``scene_samples``)."""
     from datasets import art
 
     art.ensure_art(art.available_decks(holdout=False), progress=progress)
     out.mkdir(parents=True, exist_ok=True)
     acc: dict[str, list] = {"outline": [], "quad": [], "index": [], "card": [], "visible": []}
     t0 = time.time()
-    jobs = [dict(seed=seed, i=i, strips=strips, finder_boxes=finder_boxes) for i in range(scenes)]
+    along = None if cut_along is None else str(cut_along)
+    jobs = [
+        dict(seed=seed, i=i, strips=strips, finder_boxes=finder_boxes, cut_along=along)
+        for i in range(scenes)
+    ]
     shown = ("corners", lambda: f"{len(acc['outline'])} cards") if progress else None
     for got in scene_pool(scene_samples, jobs, workers, leave_out, progress=shown):
         for key, v in got.items():
@@ -236,6 +267,8 @@ def build_samples(
         "cards": len(acc["card"]) - int(sum(c == OTHER for c in acc["card"])),
         "outline_samples": len(acc["outline"]),
         "finder_boxes": finder_boxes,
+        "cut_along": along,
+        "cut_along_sha256": None if cut_along is None else file_digest(cut_along),
         "strips": int(sum(v < MIN_VISIBLE for v in acc["visible"])) if strips else 0,
         "index_samples": len(acc["card"]),
         "other": int(sum(c == OTHER for c in acc["card"])),

@@ -187,6 +187,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="samples cut here also give outline samples from the shipped finder's own boxes",
     )
+    c.add_argument(
+        "--cut-along",
+        type=Path,
+        default=None,
+        help="samples cut here also give index samples cut along this exported outline "
+        "network's outlines on the shipped finder's boxes",
+    )
     c.add_argument("--out", type=Path, default=None, help="default runs/<network>")
     c.add_argument("--from", dest="weights", type=Path, default=None, help="start from these")
     c.add_argument("--resume", type=Path, default=None, help="resume an interrupted last.pt")
@@ -603,6 +610,7 @@ def _train_corners(args) -> int:
                 seed=args.seed + k,
                 leave_out=leave_out,
                 finder_boxes=args.finder_boxes,
+                cut_along=args.cut_along,
             )
     real = _real_photos(args.real) if args.network == "index" else None
     if real is not None:

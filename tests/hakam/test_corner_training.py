@@ -141,6 +141,38 @@ class BoxOutline:
         return np.array([[[x1, y1], [x2, y1], [x2, y2], [x1, y2]] for x1, y1, x2, y2 in boxes])
 
 
+def test_scene_samples_cut_an_index_sample_along_the_outline_drawn_on_each_finder_box(
+    monkeypatch,
+):
+    from datasets import art
+    from datasets.generator import render_one
+    from hakam import corner_training
+    from vision.corners import corner_patches
+
+    decks = art.available_decks(holdout=False)
+    if not decks:
+        pytest.skip("card art not installed")
+    img, labels, _meta = render_one(3, "train", 0, 640, decks)
+    shown = [lb for lb in labels if readable(lb)]
+    boxes = np.array([lb.box for lb in shown], np.float32)
+
+    class Finder:
+        def boxes(self, image):
+            return boxes
+
+    monkeypatch.setattr(corner_training, "shipped_finder", Finder)
+    monkeypatch.setattr(corner_training, "outline_net", lambda path: BoxOutline())
+    plain = scene_samples(3, 0, decks)
+    cut = scene_samples(3, 0, decks, cut_along="outline.onnx")
+    assert len(cut["outline"]) == len(plain["outline"])  # outline samples only with finder_boxes
+    extra = [k for k in range(len(cut["card"])) if k % 2 == 1][: len(shown)]
+    assert [cut["card"][k] for k in extra] == [CARD_NAMES.index(lb.card) for lb in shown]
+    for k, b in zip(extra, boxes, strict=True):
+        x1, y1, x2, y2 = b
+        rect = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]])
+        assert np.array_equal(cut["index"][k], corner_patches(img, rect))
+
+
 def test_real_samples_cut_each_labelled_card_along_the_outline_network(tmp_path, monkeypatch):
     import cv2
 
