@@ -30,6 +30,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="comma-separated training designs for train and val (e.g. a tuning set of designs "
         "a reader was trained without; default: all)",
     )
+    s.add_argument(
+        "--closeups",
+        type=float,
+        default=0.0,
+        help="share of scenes drawn as close-ups: a card or two near the camera, half the "
+        "frame's height or more (default 0: the table scenes)",
+    )
     s.set_defaults(func=_synth)
 
     st = dsub.add_parser("stats", help="class balance, boxes per image, occlusion histogram")
@@ -60,6 +67,8 @@ def _synth(args) -> int:
         raise CliError("--imgsz must be between 64 and 4096")
     if not (0 <= args.val <= 1 and 0 <= args.holdout <= 1 and args.val + args.holdout <= 1):
         raise CliError("--val and --holdout must be shares in [0, 1) that add up to at most 1")
+    if not 0 <= args.closeups <= 1:
+        raise CliError(f"--closeups {args.closeups}: a share from 0 to 1")
     from datasets import art
 
     designs = tuple(n.strip() for n in args.designs.split(",") if n.strip())
@@ -76,6 +85,7 @@ def _synth(args) -> int:
         args.val,
         args.holdout,
         designs=designs,
+        closeups=args.closeups,
     )
     try:
         summary = generate(cfg)

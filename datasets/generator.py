@@ -49,6 +49,7 @@ class SynthConfig:
     holdout_fraction: float = 0.05
     quality: int = 90  # JPEG quality of the written files (scene JPEG artefacts come on top)
     designs: tuple[str, ...] = ()  # train/val from these training designs only (default: all)
+    closeups: float = 0.0  # share of scenes drawn as close-ups (``closeup_scene``)
 
     def split_sizes(self) -> dict[str, int]:
         n_val = round(self.n * self.val_fraction)
@@ -293,6 +294,42 @@ def sample_scene(rng: np.random.Generator, w: int, h: int):
     return str(kind), cam, cards, occluders
 
 
+def closeup_scene(rng: np.random.Generator, w: int, h: int):
+    """A card or two held close to the camera, as in a phone photo of a hand or a card shown to
+    it: the card spans half the frame's height to more than all of it, a scale the table scenes
+    (at most 0.45) never reach. Its own kind, drawn only where asked (``render_one``)."""
+    cam = sample_camera(rng, w, h, (0.5, 1.1))
+    used: set[str] = set()
+    turn = 90.0 * int(rng.integers(4))
+    cards = [
+        CardPlacement(
+            _pick(rng, list(CARD_NAMES), used),
+            rng.normal(0, 12),
+            rng.normal(0, 12),
+            turn + rng.normal(0, 12),
+            bend=float(rng.normal(0, 0.02)),
+            tag="closeup",
+        )
+    ]
+    if rng.random() < 0.4:  # a second card beside or under it, partly out of the frame
+        a = rng.uniform(0, 2 * math.pi)
+        r = rng.uniform(35, 70)
+        cards.insert(
+            0,
+            CardPlacement(
+                _pick(rng, list(CARD_NAMES), used),
+                r * math.cos(a),
+                r * math.sin(a),
+                turn + rng.normal(0, 25),
+                tag="closeup",
+            ),
+        )
+    occluders = []
+    if rng.random() < 0.3:  # the fingers holding it
+        occluders.append(hand_occluder(rng, w, h, (w * rng.uniform(0, 1), h * rng.uniform(0, 1))))
+    return "closeup", cam, cards, occluders
+
+
 class _Worker:
     """Per-process state: deck rasters, texture pool and renderers (loaded lazily, cached)."""
 
@@ -343,8 +380,12 @@ def render_one(
     decks: list[art.DeckSource],
     court_swap: float = 0.0,
     disguised: float = 0.0,
+    closeups: float = 0.0,
 ):
     """Render image ``i`` of ``split``: returns (BGR image, labels, metadata).
+
+    ``closeups`` is the share of scenes drawn as ``closeup_scene`` (its own random stream: at 0
+    every scene is the one it always was).
 
     ``court_swap`` is the share of scenes drawn with court figures swapped between cards
     (``art.swap_figure``; reader training only): the scene is otherwise the same one.
@@ -355,7 +396,11 @@ def render_one(
     rng = np.random.default_rng([seed, split_id, i])
     deck = decks[int(rng.integers(len(decks)))]
     w, h = _out_size(rng, imgsz)
-    kind, cam, cards, occ = sample_scene(rng, w, h)
+    crng = np.random.default_rng([seed, split_id, i, 37])
+    if closeups > 0 and crng.random() < closeups:
+        kind, cam, cards, occ = closeup_scene(crng, w, h)
+    else:
+        kind, cam, cards, occ = sample_scene(rng, w, h)
     tex = state.texture(int(rng.integers(N_TEXTURES)))
     renderer = state.renderer(deck)
     swapped = False
@@ -414,9 +459,9 @@ def yolo_lines(labels: list[Label], w: int, h: int) -> list[str]:
 
 
 def _job(args: tuple) -> int:
-    out, seed, split, i, imgsz, deck_names, quality = args
+    out, seed, split, i, imgsz, deck_names, quality, closeups = args
     decks = [art.deck_by_name(n) for n in deck_names]
-    img, labels, meta = render_one(seed, split, i, imgsz, decks)
+    img, labels, meta = render_one(seed, split, i, imgsz, decks, closeups=closeups)
     stem = f"{split}_{i:06d}"
     h, w = img.shape[:2]
     base = Path(out) / split
@@ -458,7 +503,8 @@ def generate(cfg: SynthConfig, progress: bool = True) -> dict:
             (cfg.out / split / sub).mkdir(parents=True, exist_ok=True)
         names = [d.name for d in decks]
         jobs += [
-            (str(cfg.out), cfg.seed, split, i, cfg.imgsz, names, cfg.quality) for i in range(n)
+            (str(cfg.out), cfg.seed, split, i, cfg.imgsz, names, cfg.quality, cfg.closeups)
+            for i in range(n)
         ]
     t0 = time.time()
     total_boxes = 0
@@ -485,6 +531,7 @@ def generate(cfg: SynthConfig, progress: bool = True) -> dict:
         "splits": sizes,
         "seed": cfg.seed,
         "imgsz": cfg.imgsz,
+        "closeups": cfg.closeups,
         "train_decks": [d.name for d in train_decks],
         "holdout_decks": [d.name for d in hold_decks],
     }

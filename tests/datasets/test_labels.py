@@ -185,3 +185,25 @@ def test_label_corners_start_at_the_printed_top_left_and_bound_the_box(angle):
     qx1, qy1 = quad.min(0)
     qx2, qy2 = quad.max(0)
     assert iou(lb.box, (qx1, qy1, qx2, qy2)) > 0.93  # only the rounded corners differ
+
+
+def test_closeup_scenes_hold_a_card_near_the_camera_and_leave_the_other_scenes_as_they_were():
+    from datasets.generator import render_one
+
+    decks = art.available_decks(holdout=False)
+    kinds = []
+    for i in range(10):
+        img, _labels, meta = render_one(5, "val", i, 640, decks)
+        some, some_labels, some_meta = render_one(5, "val", i, 640, decks, closeups=0.5)
+        kinds.append(some_meta["kind"])
+        if some_meta["kind"] != "closeup":  # a scene not drawn close is the one it always was
+            assert np.array_equal(img, some) and meta == some_meta
+            continue
+        assert 1 <= len(some_labels) <= 2
+        longest = max(
+            max(math.dist(lb.corners[0], lb.corners[3]), math.dist(lb.corners[0], lb.corners[1]))
+            for lb in some_labels
+        )
+        # The table scenes draw a card at most 0.45 of the frame's height (before tilt).
+        assert longest > 0.45 * some.shape[0]
+    assert 0 < kinds.count("closeup") < len(kinds)
