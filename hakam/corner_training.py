@@ -92,8 +92,8 @@ _FINDER = None
 
 
 def shipped_finder():
-    """The shipped finder with its tuned floor and size, loaded once per process (one thread:
-    the sample pool runs a process per core)."""
+    """The shipped two-stage detector, whose ``boxes`` are the finder's at its tuned floor and
+    size; loaded once per process (one thread: the sample pool runs a process per core)."""
     global _FINDER
     if _FINDER is None:
         from vision.detector import make_detector
@@ -244,6 +244,7 @@ def build_samples(
     from the shipped finder's boxes too, ``cut_along``: index samples cut along that outline
     network's outlines on them (``scene_samples``)."""
     from datasets import art
+    from vision.detector import model_path
 
     art.ensure_art(art.available_decks(holdout=False), progress=progress)
     out.mkdir(parents=True, exist_ok=True)
@@ -267,6 +268,7 @@ def build_samples(
         "cards": len(acc["card"]) - int(sum(c == OTHER for c in acc["card"])),
         "outline_samples": len(acc["outline"]),
         "finder_boxes": finder_boxes,
+        "finder_sha256": file_digest(model_path("openvino")) if finder_boxes or along else None,
         "cut_along": along,
         "cut_along_sha256": None if cut_along is None else file_digest(cut_along),
         "strips": int(sum(v < MIN_VISIBLE for v in acc["visible"])) if strips else 0,
