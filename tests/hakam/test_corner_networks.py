@@ -1,0 +1,169 @@
+"""The corner reader's two networks: losses, augmentation, training, export (torch only; the
+samples, which need no torch, are tested in test_corner_training)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.corners import OUTLINE_SIZE, PATCH_H, PATCH_W
+from vision.reader import READER_CLASSES
+
+torch = pytest.importorskip("torch", reason="the train extra is not installed")
+
+
+def test_outline_loss_takes_either_start_of_the_corners():
+    from hakam.corner_training import outline_loss
+
+    target = torch.rand(3, 8)
+    turned = torch.roll(target.view(3, 4, 2), 2, 1).reshape(3, 8)
+    assert float(outline_loss(target, target)) == 0.0
+    assert float(outline_loss(turned, target)) == 0.0
+    assert float(outline_loss(target[:, [2, 3, 0, 1, 6, 7, 4, 5]], target)) > 0  # tr first
+
+
+def test_busy_paper_paints_art_on_the_paper_and_leaves_the_glyph():
+    from hakam.corner_training import busy_paper
+
+    x = torch.ones(32, 3, 96, 64)  # white paper
+    x[:, :, 10:30, 8:20] = 0.05  # a black glyph
+    g = torch.Generator().manual_seed(3)
+    out = busy_paper(x, 1.0, g)
+    assert torch.allclose(out[:, :, 10:30, 8:20], x[:, :, 10:30, 8:20], atol=1e-6)
+    changed = (out - x).abs().mean((1, 2, 3)) > 0.01
+    assert changed.float().mean() > 0.75  # art on the paper (a white ink may hide it)
+    # the top-left of each tile (where the index is) keeps its paper
+    assert torch.equal(out[:, :, :4, :4], x[:, :, :4, :4])
+    assert torch.equal(busy_paper(x, 0.0, g), x)
+
+
+def test_export_net_runs_on_both_runtimes(tmp_path):
+    from hakam.corner_training import export_net, net
+    from vision.reader import CardReader
+
+    for kind, shape, outputs in (
+        ("outline", (OUTLINE_SIZE, OUTLINE_SIZE), 8),
+        ("index", (2 * PATCH_H, 2 * PATCH_W), READER_CLASSES),
+    ):
+        ck = {"model": net(kind).state_dict(), "kind": kind, "epoch": 0, "score": 0.5}
+        torch.save(ck, tmp_path / f"{kind}.pt")
+        info = export_net(tmp_path / f"{kind}.pt", tmp_path)
+        x = np.random.default_rng(0).random((2, 3, *shape), np.float32)
+        onnx = CardReader(tmp_path / info["onnx"], "onnx").logits(x)
+        ov = CardReader(tmp_path / info["openvino"], "openvino").logits(x)
+        assert onnx.shape == (2, outputs)
+        assert np.allclose(onnx, ov, atol=1e-3)
+
+
+def test_train_net_trains_both_networks_and_resumes(tmp_path):
+    from hakam.corner_training import train_net
+
+    rng = np.random.default_rng(0)
+    data = tmp_path / "d"
+    data.mkdir()
+    n = 40
+    np.save(
+        data / "outline.npy", rng.integers(0, 255, (n, OUTLINE_SIZE, OUTLINE_SIZE, 3), np.uint8)
+    )
+    np.save(data / "quad.npy", rng.random((n, 8), np.float32))
+    np.save(data / "index.npy", rng.integers(0, 255, (n, 2 * PATCH_H, 2 * PATCH_W, 3), np.uint8))
+    np.save(data / "card.npy", rng.integers(0, READER_CLASSES, n).astype(np.int16))
+    for kind in ("outline", "index"):
+        best = train_net(kind, [data], tmp_path / kind, epochs=2, batch=16)
+        ck = torch.load(tmp_path / kind / "last.pt", weights_only=False)
+        assert best.exists() and ck["kind"] == kind and ck["epoch"] == 1
+        rows = (tmp_path / kind / "results.csv").read_text().splitlines()
+        assert len(rows) == 2
+        # Resuming a finished run trains no more epochs and keeps its checkpoint.
+        train_net(
+            kind, [data], tmp_path / kind, epochs=2, batch=16, resume=tmp_path / kind / "last.pt"
+        )
+        assert len((tmp_path / kind / "results.csv").read_text().splitlines()) == 2
+
+
+def test_train_corners_refuses_real_samples_cut_along_another_outline(tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    real = tmp_path / "rf"
+    real.mkdir()
+    (real / "data.yaml").write_text("names: ['QH']\n")
+    (tmp_path / "d").mkdir()
+    np.save(tmp_path / "d" / "card.npy", np.zeros(1, np.int16))
+    (tmp_path / "d-real").mkdir()
+    (tmp_path / "d-real" / "summary.json").write_text(json.dumps({"outline": "old.onnx"}))
+    (tmp_path / "new.onnx").write_bytes(b"")
+    r = subprocess.run(
+        [sys.executable, "-m", "hakam", "model", "train-corners", "index", "--data",
+         str(tmp_path / "d"), "--real", str(real), "--outline", str(tmp_path / "new.onnx")],
+        capture_output=True, text=True, cwd=root, timeout=120,
+    )  # fmt: skip
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+    assert "was cut along another outline network" in r.stderr
+    assert sorted(p.name for p in (tmp_path / "d-real").iterdir()) == ["summary.json"]
+
+
+def test_train_corners_leaves_tuning_designs_out_and_refuses_samples_cut_otherwise(tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+
+    def run(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "hakam", "model", "train-corners", "index", "--real", "none",
+             "--data", str(tmp_path), *args],
+            capture_output=True, text=True, cwd=root, timeout=120,
+        )  # fmt: skip
+
+    r = run("--leave-out", "kennard")
+    assert r.returncode == 2 and r.stderr.strip().splitlines()[-1].endswith(
+        "--leave-out: kennard is a hold-out design (evaluation only)"
+    )
+    np.save(tmp_path / "card.npy", np.zeros(1, np.int16))
+    (tmp_path / "summary.json").write_text(json.dumps({"left_out": ["anglo"]}))
+    r = run()
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+    assert "its samples leave out ['anglo'], not no design" in r.stderr
+    # Real photos have no deck design: a folder of them goes with any --leave-out.
+    (tmp_path / "summary.json").write_text(json.dumps({"real": "rf100"}))
+    r = run("--leave-out", "anglo", "--epochs", "0")
+    assert r.returncode == 2 and r.stderr.strip().splitlines() == [
+        "hakam: error: --epochs 0: must be at least 1"
+    ]
+
+
+def test_train_corners_draws_lettering_once_and_refuses_a_folder_drawn_otherwise(tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+
+    def run(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "hakam", "model", "train-corners", *args, "--real", "none",
+             "--data", str(tmp_path / "d")],
+            capture_output=True, text=True, cwd=root, timeout=120,
+        )  # fmt: skip
+
+    (tmp_path / "d").mkdir()
+    np.save(tmp_path / "d" / "card.npy", np.zeros(1, np.int16))
+    (tmp_path / "d" / "summary.json").write_text(json.dumps({"left_out": []}))
+    r = run("outline", "--lettering", "5")
+    assert r.returncode == 2 and r.stderr.strip().splitlines() == [
+        "hakam: error: --lettering 5: a number of index samples (index only)"
+    ]
+    drawn = tmp_path / "d-lettering"
+    drawn.mkdir()
+    (drawn / "summary.json").write_text(json.dumps({"lettering": 5, "seed": 2}))
+    r = run("index", "--lettering", "5", "--seed", "3")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+    assert "holds 5 lettering samples of seed 2, not 5 of seed 3" in r.stderr
+    assert sorted(p.name for p in drawn.iterdir()) == ["summary.json"]
