@@ -133,7 +133,7 @@ def scene_samples(
     cut_along: str | None = None,
 ) -> dict[str, list]:
     """Outline and index samples of synthetic scene ``i`` of the training designs; ``visible``
-    keeps each card sample's visible share (negatives: 1).
+    has each card's visible share, once per card (the summary counts cards and strips by it).
 
     ``finder_boxes``: each card the shipped finder boxes gives a second outline sample, from
     that box: on a fan's strip the finder's box is far from the true one (median IoU 0.70 on
@@ -164,13 +164,11 @@ def scene_samples(
             quad = outline_net(cut_along).quads(img, theirs[None])[0]
             out["index"].append(corner_patches(img, quad))
             out["card"].append(CARD_NAMES.index(lb.card))
-            out["visible"].append(lb.visible)
     others = [o for o in meta["objects"] if all(_iou(o, b) < 0.6 for b in boxes)]
     for o in others[: max(1, len(labels) // 4)]:
         if (o[2] - o[0]) * (o[3] - o[1]) > 64:
             out["index"].append(corner_patches(img, random_quad(rng, o)))
             out["card"].append(OTHER)
-            out["visible"].append(1.0)
     return out
 
 
@@ -238,11 +236,11 @@ def build_samples(
     finder_boxes: bool = False,
     cut_along: Path | None = None,
 ) -> dict:
-    """Write ``out/outline.npy``, ``quad.npy``, ``index.npy``, ``card.npy``, ``visible.npy``
-    and a summary; ``leave_out``: training designs kept out of the scenes (tuning designs);
-    ``strips``: fanned cards' strips too (``readable``); ``finder_boxes``: outline samples
-    from the shipped finder's boxes too, ``cut_along``: index samples cut along that outline
-    network's outlines on them (``scene_samples``)."""
+    """Write ``out/outline.npy``, ``quad.npy``, ``index.npy``, ``card.npy`` and a summary;
+    ``leave_out``: training designs kept out of the scenes (tuning designs); ``strips``:
+    fanned cards' strips too (``readable``); ``finder_boxes``: outline samples from the shipped
+    finder's boxes too; ``cut_along``: index samples cut along that outline network's outlines
+    on them (``scene_samples``)."""
     from datasets import art
     from vision.detector import model_path
 
@@ -263,9 +261,8 @@ def build_samples(
     np.save(out / "quad.npy", np.array(acc["quad"], np.float32))
     np.save(out / "index.npy", np.stack(acc["index"]))
     np.save(out / "card.npy", np.array(acc["card"], np.int16))
-    np.save(out / "visible.npy", np.array(acc["visible"], np.float32))
     summary = {
-        "cards": len(acc["card"]) - int(sum(c == OTHER for c in acc["card"])),
+        "cards": len(acc["visible"]),
         "outline_samples": len(acc["outline"]),
         "finder_boxes": finder_boxes,
         "finder_sha256": file_digest(model_path("openvino")) if finder_boxes or along else None,
