@@ -28,6 +28,7 @@ import numpy as np
 
 from engine.cards import CARD_NAMES
 from hakam.reader_training import (
+    GREY_SHARE,
     MIN_VISIBLE,
     _iou,
     jitter_box,
@@ -364,10 +365,11 @@ def busy_paper(x, share: float = BUSY_SHARE, generator=None):
     return x
 
 
-def index_augment(batch, generator=None, busy: float = 0.0):
+def index_augment(batch, generator=None, busy: float = 0.0, grey: float = GREY_SHARE):
     """Stored patches (N, H, W, 3) to input: a little shift, scale and turn (the outline is a
     little off, and the lower row swaps with the upper when it starts from the bottom-right),
-    art under the index of ``busy`` of them (``busy_paper``), then ``photometric``."""
+    art under the index of ``busy`` of them (``busy_paper``), then ``photometric`` (``grey``
+    of them without colour)."""
     import torch
     import torch.nn.functional as F
 
@@ -391,7 +393,7 @@ def index_augment(batch, generator=None, busy: float = 0.0):
     x = F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
     if busy > 0:
         x = busy_paper(x, busy, g)
-    return photometric(x, g)
+    return photometric(x, g, grey)
 
 
 def train_net(
@@ -406,11 +408,13 @@ def train_net(
     threads: int = 2,
     seed: int = 0,
     busy: float = BUSY_SHARE,
+    grey: float = GREY_SHARE,
 ) -> Path:
     """Train the ``kind`` network ("outline" or "index") on ``build_samples`` folders; 3% held
     out to choose the best epoch (outline: mean corner error, index: share misread). Every epoch
     writes ``last.pt`` for ``resume``; returns ``best.pt``. ``busy``: share of index samples
-    given art under the index (``busy_paper``; 0 before index round 3)."""
+    given art under the index (``busy_paper``; 0 before index round 3); ``grey``: share of
+    samples of either network shown without colour (0.05 before index round 6)."""
     import torch
     import torch.nn.functional as F
 
@@ -454,8 +458,9 @@ def train_net(
 
         def loss_of(idx):
             if kind == "outline":
-                return outline_loss(model(photometric(plain_input(inputs[idx]), gen)), targets[idx])
-            x = index_augment(inputs[idx], gen, busy)
+                x = photometric(plain_input(inputs[idx]), gen, grey)
+                return outline_loss(model(x), targets[idx])
+            x = index_augment(inputs[idx], gen, busy, grey)
             return F.cross_entropy(model(x), targets[idx], label_smoothing=0.05)
 
         seen, loss_sum = run_epoch(model, opt, sched, perm, batch, loss_of, kind, epoch, epochs)

@@ -208,6 +208,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "corner_training.BUSY_SHARE; 0 as before index round 3)",
     )
     c.add_argument(
+        "--grey",
+        type=float,
+        default=None,
+        help="share of training samples shown without colour (default "
+        "reader_training.GREY_SHARE, 0.05)",
+    )
+    c.add_argument(
         "--lettering",
         type=int,
         default=0,
@@ -599,6 +606,8 @@ def _train_corners(args) -> int:
                 )
     if args.epochs < 1:
         raise CliError(f"--epochs {args.epochs}: must be at least 1")
+    if args.grey is not None and not 0 <= args.grey <= 1:
+        raise CliError(f"--grey {args.grey}: a share from 0 to 1")
     if args.lettering < 0 or (args.lettering and args.network != "index"):
         raise CliError(f"--lettering {args.lettering}: a number of index samples (index only)")
     for k, folder in enumerate(folders):
@@ -642,6 +651,7 @@ def _train_corners(args) -> int:
         resume=args.resume,
         weights=args.weights,
         busy=corner_training.BUSY_SHARE if args.busy is None else args.busy,
+        grey=corner_training.GREY_SHARE if args.grey is None else args.grey,
     )
     print(f"[corners] best: {best}; next: hakam model export-corners {best}", flush=True)
     return 0

@@ -29,6 +29,7 @@ from vision.reader import CROP_MARGIN, CROP_SIZE, OTHER, READER_CLASSES, card_cr
 
 STORE_SIZE = 112  # crops are stored a little larger, so training can cut and scale them
 MIN_VISIBLE = 0.4  # share of a card that must show for its crop to teach the reader its name
+GREY_SHARE = 0.05  # training inputs shown without colour (``photometric``)
 
 
 def jitter_box(rng: np.random.Generator, box, spread: float = 0.06) -> np.ndarray:
@@ -299,9 +300,10 @@ def augment(batch, size: int = CROP_SIZE, generator=None):
     return photometric(x, g)
 
 
-def photometric(x, generator=None):
-    """Light, colour balance, contrast, blur, sensor noise and a little grey on RGB input in
-    0..1 (N, 3, H, W): what changes between tables, lamps and cameras."""
+def photometric(x, generator=None, grey: float = GREY_SHARE):
+    """Light, colour balance, contrast, blur, sensor noise and ``grey`` of the inputs without
+    colour, on RGB input in 0..1 (N, 3, H, W): what changes between tables, lamps and cameras
+    (a webcam in dim light, or a photo kept in black and white, shows no suit colour)."""
     import torch
     import torch.nn.functional as F
 
@@ -318,7 +320,7 @@ def photometric(x, generator=None):
     if blur.any():
         x[blur] = F.avg_pool2d(x[blur], 3, 1, 1, count_include_pad=False)
     x = x + torch.randn(x.shape, generator=g) * u(0.0, 0.04, 1, 1, 1)
-    gray = torch.rand(n, generator=g) < 0.05
+    gray = torch.rand(n, generator=g) < grey
     if gray.any():
         x[gray] = x[gray].mean(1, keepdim=True).expand(-1, 3, -1, -1)
     return x.clamp(0, 1)

@@ -37,6 +37,27 @@ def test_busy_paper_paints_art_on_the_paper_and_leaves_the_glyph():
     assert torch.equal(busy_paper(x, 0.0, g), x)
 
 
+def test_photometric_shows_the_grey_share_of_inputs_without_colour():
+    from hakam.corner_training import index_augment
+    from hakam.reader_training import photometric
+
+    x = torch.zeros(400, 3, 8, 8)
+    x[:, 0] = 0.8  # red ink: only its colour tells hearts from spades
+    g = torch.Generator().manual_seed(5)
+
+    def grey_share(out):
+        flat = (out.max(1).values - out.min(1).values) < 1e-6
+        return float(flat.all(-1).all(-1).float().mean())
+
+    assert grey_share(photometric(x, g, grey=0.0)) == 0.0
+    assert grey_share(photometric(x, g, grey=1.0)) == 1.0
+    assert 0.15 < grey_share(photometric(x, g, grey=0.25)) < 0.35
+    patches = torch.zeros(400, PATCH_H, PATCH_W, 3, dtype=torch.uint8)
+    patches[..., 2] = 200  # BGR red
+    assert grey_share(index_augment(patches, g, grey=1.0)) == 1.0
+    assert grey_share(index_augment(patches, g, grey=0.0)) == 0.0
+
+
 def test_export_net_runs_on_both_runtimes(tmp_path):
     from hakam.corner_training import export_net, net
     from vision.reader import CardReader
@@ -135,6 +156,10 @@ def test_train_corners_leaves_tuning_designs_out_and_refuses_samples_cut_otherwi
     r = run("--leave-out", "anglo", "--epochs", "0")
     assert r.returncode == 2 and r.stderr.strip().splitlines() == [
         "hakam: error: --epochs 0: must be at least 1"
+    ]
+    r = run("--grey", "1.5")
+    assert r.returncode == 2 and r.stderr.strip().splitlines() == [
+        "hakam: error: --grey 1.5: a share from 0 to 1"
     ]
 
 

@@ -20,6 +20,17 @@ from vision.corners import OUTLINE_SIZE, PATCH_H, PATCH_W, UNIT, crop_to_quad
 from vision.reader import OTHER
 
 
+@pytest.fixture
+def decks():
+    """The training deck designs; the tests that render scenes skip where the art is missing."""
+    from datasets import art
+
+    found = art.available_decks(holdout=False)
+    if not found:
+        pytest.skip("card art not installed")
+    return found
+
+
 def test_jitter_quad_moves_corners_a_little_and_half_the_time_starts_bottom_right():
     rng = np.random.default_rng(0)
     quad = UNIT * [100, 140] + [50, 50]
@@ -44,13 +55,9 @@ def test_random_quad_is_a_card_shape_inside_the_object():
         assert h == pytest.approx(1.4 * w, rel=1e-6)
 
 
-def test_scene_samples_give_every_visible_card_its_true_corners():
-    from datasets import art
+def test_scene_samples_give_every_visible_card_its_true_corners(decks):
     from datasets.generator import render_one
 
-    decks = art.available_decks(holdout=False)
-    if not decks:
-        pytest.skip("card art not installed")
     for i in range(4):
         s = scene_samples(3, i, decks)
         _img, labels, _meta = render_one(3, "train", i, 640, decks)
@@ -81,12 +88,8 @@ def test_readable_cards_are_those_mostly_in_sight_and_fan_strips_whose_index_sho
     assert not readable(Label("QS", (0, 0, 10, 14), 1.0, 1.0))  # no corners to cut along
 
 
-def test_scene_samples_teach_the_strips_of_fans_too():
-    from datasets import art
+def test_scene_samples_teach_the_strips_of_fans_too(decks):
 
-    decks = art.available_decks(holdout=False)
-    if not decks:
-        pytest.skip("card art not installed")
     visible = [v for i in range(12) for v in scene_samples(3, i, decks)["visible"]]
     without = [v for i in range(12) for v in scene_samples(3, i, decks, strips=False)["visible"]]
     assert any(v < MIN_VISIBLE for v in visible)
@@ -100,13 +103,9 @@ def test_finder_match_takes_the_box_overlapping_the_card_most_if_enough():
     assert finder_match((0, 0, 10, 10), np.zeros((0, 4))) is None
 
 
-def test_scene_samples_add_an_outline_sample_from_each_finder_box_on_a_card(monkeypatch):
-    from datasets import art
+def test_scene_samples_add_an_outline_sample_from_each_finder_box_on_a_card(decks, monkeypatch):
     from hakam import corner_training
 
-    decks = art.available_decks(holdout=False)
-    if not decks:
-        pytest.skip("card art not installed")
     moved = []
     off = np.array([3, -2, 4, 1], np.float32)
 
@@ -142,16 +141,12 @@ class BoxOutline:
 
 
 def test_scene_samples_cut_an_index_sample_along_the_outline_drawn_on_each_finder_box(
-    monkeypatch,
+    decks, monkeypatch
 ):
-    from datasets import art
     from datasets.generator import render_one
     from hakam import corner_training
     from vision.corners import corner_patches
 
-    decks = art.available_decks(holdout=False)
-    if not decks:
-        pytest.skip("card art not installed")
     img, labels, _meta = render_one(3, "train", 0, 640, decks)
     shown = [lb for lb in labels if readable(lb)]
     boxes = np.array([lb.box for lb in shown], np.float32)
