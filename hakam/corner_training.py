@@ -414,7 +414,7 @@ def train_net(
     out to choose the best epoch (outline: mean corner error, index: share misread). Every epoch
     writes ``last.pt`` for ``resume``; returns ``best.pt``. ``busy``: share of index samples
     given art under the index (``busy_paper``; 0 before index round 3); ``grey``: share of
-    samples of either network shown without colour (0.05 before index round 6)."""
+    samples of either network shown without colour (every shipped round: 0.05)."""
     import torch
     import torch.nn.functional as F
 
