@@ -3,6 +3,11 @@ samples, which need no torch, are tested in test_corner_training)."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -10,6 +15,16 @@ from vision.corners import OUTLINE_SIZE, PATCH_H, PATCH_W
 from vision.reader import READER_CLASSES
 
 torch = pytest.importorskip("torch", reason="the train extra is not installed")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def train_corners(*args: str) -> subprocess.CompletedProcess:
+    """``hakam model train-corners ARGS`` in a fresh process, as a user types it."""
+    return subprocess.run(
+        [sys.executable, "-m", "hakam", "model", "train-corners", *args],
+        capture_output=True, text=True, cwd=ROOT, timeout=120,
+    )  # fmt: skip
 
 
 def test_outline_loss_takes_either_start_of_the_corners():
@@ -103,12 +118,6 @@ def test_train_net_trains_both_networks_and_resumes(tmp_path):
 
 
 def test_train_corners_refuses_real_samples_cut_along_another_outline(tmp_path):
-    import json
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[2]
     real = tmp_path / "rf"
     real.mkdir()
     (real / "data.yaml").write_text("names: ['QH']\n")
@@ -117,10 +126,9 @@ def test_train_corners_refuses_real_samples_cut_along_another_outline(tmp_path):
     (tmp_path / "d-real").mkdir()
     (tmp_path / "d-real" / "summary.json").write_text(json.dumps({"outline": "old.onnx"}))
     (tmp_path / "new.onnx").write_bytes(b"")
-    r = subprocess.run(
-        [sys.executable, "-m", "hakam", "model", "train-corners", "index", "--data",
-         str(tmp_path / "d"), "--real", str(real), "--outline", str(tmp_path / "new.onnx")],
-        capture_output=True, text=True, cwd=root, timeout=120,
+    r = train_corners(
+        "index", "--data", str(tmp_path / "d"), "--real", str(real),
+        "--outline", str(tmp_path / "new.onnx"),
     )  # fmt: skip
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
     assert "was cut along another outline network" in r.stderr
@@ -128,19 +136,9 @@ def test_train_corners_refuses_real_samples_cut_along_another_outline(tmp_path):
 
 
 def test_train_corners_leaves_tuning_designs_out_and_refuses_samples_cut_otherwise(tmp_path):
-    import json
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[2]
 
     def run(*args):
-        return subprocess.run(
-            [sys.executable, "-m", "hakam", "model", "train-corners", "index", "--real", "none",
-             "--data", str(tmp_path), *args],
-            capture_output=True, text=True, cwd=root, timeout=120,
-        )  # fmt: skip
+        return train_corners("index", "--real", "none", "--data", str(tmp_path), *args)
 
     r = run("--leave-out", "kennard")
     assert r.returncode == 2 and r.stderr.strip().splitlines()[-1].endswith(
@@ -164,19 +162,9 @@ def test_train_corners_leaves_tuning_designs_out_and_refuses_samples_cut_otherwi
 
 
 def test_train_corners_draws_lettering_once_and_refuses_a_folder_drawn_otherwise(tmp_path):
-    import json
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[2]
 
     def run(*args):
-        return subprocess.run(
-            [sys.executable, "-m", "hakam", "model", "train-corners", *args, "--real", "none",
-             "--data", str(tmp_path / "d")],
-            capture_output=True, text=True, cwd=root, timeout=120,
-        )  # fmt: skip
+        return train_corners(*args, "--real", "none", "--data", str(tmp_path / "d"))
 
     (tmp_path / "d").mkdir()
     np.save(tmp_path / "d" / "card.npy", np.zeros(1, np.int16))

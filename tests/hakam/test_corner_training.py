@@ -89,7 +89,6 @@ def test_readable_cards_are_those_mostly_in_sight_and_fan_strips_whose_index_sho
 
 
 def test_scene_samples_teach_the_strips_of_fans_too(decks):
-
     visible = [v for i in range(12) for v in scene_samples(3, i, decks)["visible"]]
     without = [v for i in range(12) for v in scene_samples(3, i, decks, strips=False)["visible"]]
     assert any(v < MIN_VISIBLE for v in visible)

@@ -10,9 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hakam.reader_training import (
-    STORE_SIZE,
-)
+from hakam.reader_training import STORE_SIZE
 from vision.reader import CROP_SIZE, READER_CLASSES
 
 ROOT = Path(__file__).resolve().parents[2]
