@@ -88,6 +88,11 @@ def conflict_swap(
     return None
 
 
+def box_centre(box: Sequence[float]) -> tuple[float, float]:
+    """Where a card lies, for its seat: the centre of its (x1, y1, x2, y2) box."""
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+
+
 def _whatever_card(v: Violation) -> str:
     """A violation's rule, seat and trick: the play that broke the rule, whatever card it names
     and whichever card proves it (a way that names a card not read may prove the same revoke by
@@ -221,7 +226,9 @@ class PipelineSettings:
     # reads there took it for most ("reader"), or, when all give the same tricks,
     # score and rulings, the first, said so ("same-result"); else a person decides. Then a card
     # so named and a card read whose reads doubted it are exchanged if that withdraws violations
-    # and rules none new ("exchange": the read one was the misread). All are in the record's note.
+    # and rules none new ("exchange": the read one was the misread), and so are the seats of a
+    # card so named and a card of its trick read between two seats (the turn gave it its seat).
+    # All are in the record's note.
     name_by_elimination: bool = True
     # An unfinished trick whose every card has been unread this long when the next card is
     # accepted was swept off the table with its missing card unread (the reader never named it
@@ -533,9 +540,7 @@ class Pipeline:
     # --- holding cards that lie in front of a seat not on turn --------------------------
 
     def _position(self, ev: TrackEvent):
-        centre = (
-            None if ev.box is None else ((ev.box[0] + ev.box[2]) / 2, (ev.box[1] + ev.box[3]) / 2)
-        )
+        centre = None if ev.box is None else box_centre(ev.box)
         return attribute(self.seats if centre is not None else None, centre, self.referee.turn)
 
     def _note_sightings(self, now: int, far: Detections) -> Detections:
@@ -1066,7 +1071,9 @@ class Pipeline:
         left unread where Y lay; so may two cards read as each other (``_misread_for``). The
         exchange is taken when it withdraws violations and rules none new (the fewest left; a
         tie is left as it is): a misread is likelier than a revoke whose card the reader
-        doubted. True when it exchanged them."""
+        doubted. So are the seats of a card named and a card read in its trick that lay
+        between two seats, nearest the named card's (``_seat_doubted``): the turn, not the
+        place, gave the read card its seat. True when it exchanged them."""
         if not self.settings.name_by_elimination or not self.referee.is_over:
             return False
         before = self._violation_keys(self)
@@ -1083,23 +1090,52 @@ class Pipeline:
             trial = self._with_exchanged(self.plays.index(d), self.plays.index(p))
             after = self._violation_keys(trial)
             if after < before:
-                best.append((len(after), d, p))
+                best.append((len(after), d, p, False))
             elif after == before and d.source in DEDUCED:
                 open_.append((d, p))
+        for d, p in ((d, p) for d in self.plays if d.source in DEDUCED for p in read):
+            if self._seat_doubted(p, d):
+                after = self._violation_keys(self._with_seats_exchanged(d, p))
+                if after < before:
+                    best.append((len(after), d, p, True))
         best.sort(key=lambda b: b[0])
         if not best or (len(best) > 1 and best[1][0] == best[0][0]):
             self._say_may_be_exchanged(open_)
             return False
-        _, d, p = best[0]
+        _, d, p, seats = best[0]
         at = self._now / self.fps
-        for play, card in ((p, d.card), (d, p.card)):
-            self._log_correction(self._renaming(play, card, "exchange"), self._now, at)
-        p.card, d.card = d.card, p.card
+        if seats:
+            for play, seat in ((p, d.seat), (d, p.seat)):
+                item = {**self._renaming(play, play.card, "exchange"), "seat": seat}
+                self._log_correction(item, self._now, at)
+            p.seat, d.seat = d.seat, p.seat
+        else:
+            for play, card in ((p, d.card), (d, p.card)):
+                self._log_correction(self._renaming(play, card, "exchange"), self._now, at)
+            p.card, d.card = d.card, p.card
+            if d.source == "camera":
+                d.source = "exchange"
         p.source = "exchange"
-        if d.source == "camera":
-            d.source = "exchange"
         self._rereferee(self._now, at)
         return True
+
+    def _seat_doubted(self, p: Play, d: Play) -> bool:
+        """``p``, a card read in the trick of ``d`` (a card not read, named), lay between two
+        seats, nearest ``d``'s: the turn gave it its seat, so ``d``'s card may be the one played
+        where the turn put ``p`` (``clear_deg``)."""
+        if self.seats is None or p.box is None or p.trick != d.trick or p.seat == d.seat:
+            return False
+        seat, _, clear = self.seats.locate(box_centre(p.box))
+        return seat == d.seat and not clear
+
+    def _with_seats_exchanged(self, a: Play, b: Play) -> Pipeline:
+        """A copy of the deal with plays ``a`` and ``b`` (of one trick) at each other's seats,
+        refereed again (the turn orders the trick anew)."""
+        trial = self._trial()
+        i, j = self.plays.index(a), self.plays.index(b)
+        trial.plays[i].seat, trial.plays[j].seat = b.seat, a.seat
+        trial._rereferee(self._now, self._now / self.fps)
+        return trial
 
     def _say_may_be_exchanged(self, pairs: list[tuple[Play, Play]]) -> None:
         """An ``uncertain`` event for each card named without being read that may be a card
@@ -1345,7 +1381,7 @@ class Pipeline:
         two seats)."""
         if self.seats is None or box is None:
             return None
-        seat, _, clear = self.seats.locate(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
+        seat, _, clear = self.seats.locate(box_centre(box))
         return seat if clear else None
 
     def _on_uncertain(self, ev: TrackEvent) -> None:
