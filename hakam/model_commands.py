@@ -37,6 +37,17 @@ def _training_options(p: argparse.ArgumentParser, run: str, shipped: str, scratc
     p.add_argument("--hours", type=float, default=None, help="stop after this much time")
 
 
+def _grey_option(p: argparse.ArgumentParser) -> None:
+    """``--grey``, for the two readers' trainers (they share ``photometric``)."""
+    p.add_argument(
+        "--grey",
+        type=float,
+        default=None,
+        help="share of training inputs shown without colour (default "
+        "reader_training.GREY_SHARE, 0.05)",
+    )
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("model", help="card detector: train, export, evaluate")
     msub = p.add_subparsers(dest="model_command", metavar="ACTION")
@@ -136,6 +147,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "the reader on them with a `data synth --designs` set)",
     )
     _training_options(r, "reader", "models/hakam-reader.pt", "random weights")
+    _grey_option(r)
     r.add_argument("--epochs", type=int, default=12)
     r.add_argument("--batch", type=int, default=128)
     r.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (one cycle)")
@@ -200,19 +212,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--epochs", type=int, default=8)
     c.add_argument("--batch", type=int, default=128)
     c.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (one cycle)")
+    _grey_option(c)
     c.add_argument(
         "--busy",
         type=float,
         default=None,
         help="index only: share of samples given art under the index (default "
         "corner_training.BUSY_SHARE; 0 as before index round 3)",
-    )
-    c.add_argument(
-        "--grey",
-        type=float,
-        default=None,
-        help="share of training samples shown without colour (default "
-        "reader_training.GREY_SHARE, 0.05)",
     )
     c.add_argument(
         "--lettering",
@@ -513,6 +519,7 @@ def _train_reader(args) -> int:
     for flag, value in (("--court-swap", args.court_swap), ("--disguise", args.disguise)):
         if not 0.0 <= value <= 1.0:
             raise CliError(f"{flag} {value}: must be between 0 and 1")
+    grey = _grey_share(args)
     leave_out = _leave_out(args.leave_out)
     summary = args.data / "summary.json"
     if (args.data / "crops.npy").exists() and summary.exists():
@@ -562,9 +569,20 @@ def _train_reader(args) -> int:
         weights=args.weights,
         lr=args.lr,
         size=args.size,
+        grey=grey,
     )
     print(json.dumps({"best": str(best)}))
     return 0
+
+
+def _grey_share(args) -> float:
+    """``--grey`` (default ``reader_training.GREY_SHARE``); a one-line error outside 0 to 1."""
+    from hakam.cli import CliError
+    from hakam.reader_training import GREY_SHARE
+
+    if args.grey is not None and not 0 <= args.grey <= 1:
+        raise CliError(f"--grey {args.grey}: a share from 0 to 1")
+    return GREY_SHARE if args.grey is None else args.grey
 
 
 def _leave_out(text: str) -> tuple[str, ...]:
@@ -606,8 +624,7 @@ def _train_corners(args) -> int:
                 )
     if args.epochs < 1:
         raise CliError(f"--epochs {args.epochs}: must be at least 1")
-    if args.grey is not None and not 0 <= args.grey <= 1:
-        raise CliError(f"--grey {args.grey}: a share from 0 to 1")
+    grey = _grey_share(args)
     if args.lettering < 0 or (args.lettering and args.network != "index"):
         raise CliError(f"--lettering {args.lettering}: a number of index samples (index only)")
     for k, folder in enumerate(folders):
@@ -651,7 +668,7 @@ def _train_corners(args) -> int:
         resume=args.resume,
         weights=args.weights,
         busy=corner_training.BUSY_SHARE if args.busy is None else args.busy,
-        grey=corner_training.GREY_SHARE if args.grey is None else args.grey,
+        grey=grey,
     )
     print(f"[corners] best: {best}; next: hakam model export-corners {best}", flush=True)
     return 0

@@ -268,11 +268,12 @@ def reader_net(classes: int = READER_CLASSES, widths: tuple[int, ...] = (24, 32,
     return nn.Sequential(*layers)
 
 
-def augment(batch, size: int = CROP_SIZE, generator=None):
+def augment(batch, size: int = CROP_SIZE, generator=None, grey: float = GREY_SHARE):
     """Stored BGR uint8 crops (N, S, S, 3) to augmented RGB float input (N, 3, size, size).
 
     One affine warp per crop (quarter turns, a few degrees more, scale and shift as a finder's
-    box would be off), then light, colour balance, contrast, blur and sensor noise.
+    box would be off), then light, colour balance, contrast, blur, sensor noise and ``grey`` of
+    them without colour (``photometric``).
     """
     import torch
     import torch.nn.functional as F
@@ -297,7 +298,7 @@ def augment(batch, size: int = CROP_SIZE, generator=None):
     theta[:, :, 2] = u(-0.06, 0.06, 2)
     grid = F.affine_grid(theta, (n, 3, size, size), align_corners=False)
     x = F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
-    return photometric(x, g)
+    return photometric(x, g, grey)
 
 
 def photometric(x, generator=None, grey: float = GREY_SHARE):
@@ -351,6 +352,7 @@ def train_reader(
     threads: int = 2,
     seed: int = 0,
     size: int | None = None,
+    grey: float = GREY_SHARE,
 ) -> Path:
     """Train the reader on ``data`` (from ``build_crops``); returns the best checkpoint.
 
@@ -359,7 +361,8 @@ def train_reader(
     starts from a previous reader instead of from scratch. ``size``: the input side (the
     network pools globally, so weights trained at one side continue at another; a larger side
     keeps more of a small corner index through the strided stages); None keeps the starting
-    checkpoint's, ``CROP_SIZE`` from scratch.
+    checkpoint's, ``CROP_SIZE`` from scratch. ``grey``: the share of inputs shown without colour
+    (a webcam in dim light, a black-and-white photo).
     """
     import torch
     import torch.nn.functional as F
@@ -405,7 +408,7 @@ def train_reader(
         perm = train_idx[torch.randperm(len(train_idx), generator=gen)]
 
         def loss_of(idx):
-            x = augment(crops[idx], size, generator=gen)
+            x = augment(crops[idx], size, generator=gen, grey=grey)
             return F.cross_entropy(model(x), classes[idx], label_smoothing=0.05)
 
         seen, loss_sum = run_epoch(

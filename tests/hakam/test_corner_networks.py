@@ -54,7 +54,7 @@ def test_busy_paper_paints_art_on_the_paper_and_leaves_the_glyph():
 
 def test_photometric_shows_the_grey_share_of_inputs_without_colour():
     from hakam.corner_training import index_augment
-    from hakam.reader_training import photometric
+    from hakam.reader_training import augment, photometric
 
     x = torch.zeros(400, 3, 8, 8)
     x[:, 0] = 0.8  # red ink: only its colour tells hearts from spades
@@ -71,6 +71,10 @@ def test_photometric_shows_the_grey_share_of_inputs_without_colour():
     patches[..., 2] = 200  # BGR red
     assert grey_share(index_augment(patches, g, grey=1.0)) == 1.0
     assert grey_share(index_augment(patches, g, grey=0.0)) == 0.0
+    crops = torch.zeros(400, 112, 112, 3, dtype=torch.uint8)
+    crops[..., 2] = 200  # the whole-card reader's crops, BGR red
+    assert grey_share(augment(crops, 32, g, grey=1.0)) == 1.0
+    assert grey_share(augment(crops, 32, g, grey=0.0)) == 0.0
 
 
 def test_export_net_runs_on_both_runtimes(tmp_path):

@@ -136,11 +136,15 @@ def test_two_stages_without_a_reader_is_a_one_line_error(tmp_path):
     )
 
 
-@pytest.mark.parametrize("flag", ["--court-swap", "--disguise"])
-def test_train_reader_refuses_a_share_outside_0_to_1(tmp_path, flag):
+@pytest.mark.parametrize(
+    "flag, why",
+    [("--court-swap", "must be between 0 and 1"), ("--disguise", "must be between 0 and 1"),
+     ("--grey", "a share from 0 to 1")],
+)  # fmt: skip
+def test_train_reader_refuses_a_share_outside_0_to_1(tmp_path, flag, why):
     r = hakam("model", "train-reader", flag, "1.5", "--data", str(tmp_path / "d"))
     assert r.returncode == 2
-    assert r.stderr.strip() == f"hakam: error: {flag} 1.5: must be between 0 and 1"
+    assert r.stderr.strip() == f"hakam: error: {flag} 1.5: {why}"
     assert not (tmp_path / "d").exists()
 
 
