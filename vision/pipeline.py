@@ -1106,7 +1106,8 @@ class Pipeline:
         at = self._now / self.fps
         if seats:
             for play, seat in ((p, d.seat), (d, p.seat)):
-                item = {**self._renaming(play, play.card, "exchange"), "seat": seat}
+                item = {**self._renaming(play, play.card, "exchange"), "seat": seat,
+                        "from_seat": play.seat}  # fmt: skip
                 self._log_correction(item, self._now, at)
             p.seat, d.seat = d.seat, p.seat
         else:
@@ -1667,7 +1668,13 @@ class Pipeline:
         if self.corrections:
             rec["note"] = "corrections: " + "; ".join(
                 f"{c['card']} by seat {c['seat']}"
-                + (f" instead of {c['replaces']}" if c.get("replaces") else "")
+                + (
+                    f" instead of seat {c['from_seat']}"
+                    if "from_seat" in c
+                    else f" instead of {c['replaces']}"
+                    if c.get("replaces")
+                    else ""
+                )
                 + (f" ({NAMED_BY[c['by']]})" if c.get("by") in NAMED_BY else "")
                 + (" (read, held for a later turn)" if c.get("held") else "")
                 + (

@@ -713,6 +713,10 @@ def test_exchange_seats_of_a_card_read_between_two_seats_and_a_card_named_there(
                      ("7C", 2, "7C", "exchange")]  # fmt: skip
     assert [v["rule"] for v in standing_violations(events)] == ["follow-suit"]
     assert ruling_json(parse_deal_record(pipe.record)) == pipe.ruling()
+    assert (
+        "KS by seat 1 instead of seat 2 (exchanged with a card not read: the deal breaks fewer "
+        "rules so)" in pipe.record["note"]
+    )
     truth, pipe, events = _demo_with_unread({"7C"}, frames=_between_seats(frames, "KS", 1, 2, 25))
     assert pipe.record["tricks"] == truth["tricks"]
     assert [c["by"] for c in of(events, "correction")] == ["elimination"]
