@@ -1095,7 +1095,8 @@ class Pipeline:
                 open_.append((d, p))
         for d, p in ((d, p) for d in self.plays if d.source in DEDUCED for p in read):
             if self._seat_doubted(p, d):
-                after = self._violation_keys(self._with_seats_exchanged(d, p))
+                trial = self._with_exchanged(self.plays.index(d), self.plays.index(p), "seat")
+                after = self._violation_keys(trial)
                 if after < before:
                     best.append((len(after), d, p, True))
         best.sort(key=lambda b: b[0])
@@ -1129,15 +1130,6 @@ class Pipeline:
         seat, _, clear = self.seats.locate(box_centre(p.box))
         return seat == d.seat and not clear
 
-    def _with_seats_exchanged(self, a: Play, b: Play) -> Pipeline:
-        """A copy of the deal with plays ``a`` and ``b`` (of one trick) at each other's seats,
-        refereed again (the turn orders the trick anew)."""
-        trial = self._trial()
-        i, j = self.plays.index(a), self.plays.index(b)
-        trial.plays[i].seat, trial.plays[j].seat = b.seat, a.seat
-        trial._rereferee(self._now, self._now / self.fps)
-        return trial
-
     def _say_may_be_exchanged(self, pairs: list[tuple[Play, Play]]) -> None:
         """An ``uncertain`` event for each card named without being read that may be a card
         read as another: the read doubted it, and exchanged the deal breaks the same rules, so
@@ -1170,11 +1162,14 @@ class Pipeline:
                 doubt = "places"
         return doubt
 
-    def _with_exchanged(self, i: int, j: int) -> Pipeline:
-        """A copy of the deal with plays ``i`` and ``j`` holding each other's card, refereed
-        again."""
+    def _with_exchanged(self, i: int, j: int, what: str = "card") -> Pipeline:
+        """A copy of the deal with plays ``i`` and ``j`` holding each other's card (``what``
+        "seat": at each other's seats; the turn orders their trick anew), refereed again."""
         trial = self._trial()
-        trial.plays[i].card, trial.plays[j].card = self.plays[j].card, self.plays[i].card
+        a, b = trial.plays[i], trial.plays[j]
+        was = getattr(a, what)
+        setattr(a, what, getattr(b, what))
+        setattr(b, what, was)
         trial._rereferee(self._now, self._now / self.fps)
         return trial
 

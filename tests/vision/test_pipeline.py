@@ -27,6 +27,7 @@ from vision.pipeline import (
     Pipeline,
     PipelineError,
     PipelineSettings,
+    box_centre,
     conflict_swap,
     run_frames,
 )
@@ -685,7 +686,7 @@ def _between_seats(frames, card: str, seat: int, toward: int, degrees: float):
         for lb in f:
             if lb["card"] == card:
                 x1, y1, x2, y2 = lb["box"]
-                mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+                mx, my = box_centre(lb["box"])
                 r = math.hypot(mx - cx, my - cy)
                 dx, dy = cx + r * math.cos(a) - mx, cy + r * math.sin(a) - my
                 lb = {**lb, "box": [x1 + dx, y1 + dy, x2 + dx, y2 + dy]}
