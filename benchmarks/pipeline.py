@@ -20,6 +20,7 @@ no longer an evaluation set: draw another.
 from __future__ import annotations
 
 import argparse
+import json
 import pickle
 import statistics
 import sys
@@ -42,7 +43,7 @@ from vision.detector import (
     make_detector,
 )
 from vision.events import standing_violations
-from vision.pipeline import DEDUCED, DealSetup, Pipeline, run_frames
+from vision.pipeline import DEDUCED, DealSetup, Pipeline, PipelineSettings, run_frames
 from vision.reader import TwoStageDetector
 from vision.sources import ArraySource, VideoSource
 
@@ -219,6 +220,7 @@ def accuracy(args: argparse.Namespace) -> None:
     withdrawn = renamed = 0
     answers: Counter = Counter()  # with --assist: the table's answers
     per_deck: dict[str, list[int]] = {}  # deck -> [cards right, cards]
+    settings = PipelineSettings(**json.loads(args.settings)) if args.settings else None
     t0 = time.monotonic()
     for k in range(args.deals):
         seed = args.seed + 1000 + k
@@ -226,7 +228,9 @@ def accuracy(args: argparse.Namespace) -> None:
         deck = HOLDOUT[k % len(HOLDOUT)] if HOLDOUT else None
         data, det, frames = deal_input(args, seed, violation, deck)
         setup = DealSetup.from_record(data["record"])
-        pipe = Pipeline(setup, det, calibration=data["calibration"], fps=data["fps"])
+        pipe = Pipeline(
+            setup, det, calibration=data["calibration"], fps=data["fps"], settings=settings
+        )
         if args.assist:
             from benchmarks.realclips import answer_as_the_table
 
@@ -319,6 +323,11 @@ def main() -> None:
         "--assist",
         action="store_true",
         help="with --deals: a person answers each notice where the deal waits (the true card)",
+    )
+    ap.add_argument(
+        "--settings",
+        default="",
+        help="with --deals: pipeline settings, JSON (e.g. '{\"name_by_fewest\": false}')",
     )
     ap.add_argument(
         "--noise",

@@ -9,7 +9,9 @@ end of the clip the pipeline names what it can (``Pipeline._name_by_elimination`
 rest to a person. Per set of cards: the deal complete or not, exact (every card at its seat and
 trick) or not; of the complete deals not exact, how many said so in a "same result" notice, how
 many lost the deal's revoke (AS, seat 2, trick 1) and how many ruled a violation that did not
-happen. ``--deduce N`` tries another ``DEDUCE_MAX``.
+happen. ``--deduce N`` tries another ``DEDUCE_MAX``; ``--misguess``: the unsure reads of the
+first card of each set (by name) take it for the second, as a reader wrong about a card it is
+unsure of would (the reads then point away from the truth: nothing may come out wrong).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import vision.pipeline as pipeline
 from vision.detector import LabelDetector
 from vision.events import standing_violations
-from vision.pipeline import DealSetup, Pipeline, run_frames
+from vision.pipeline import DealSetup, Pipeline, PipelineSettings, run_frames
 from vision.seats import Calibration
 from vision.sources import (
     DEMO_CALIBRATION,
@@ -43,11 +45,20 @@ UNSURE = {"visible": 0.4, "index_visible": 0.0}  # seen, never read surely
 REVOKE = "AS"  # the demo deal's one violation: seat 2's revoke in trick 1
 
 
-def run_unread(cards: set[str], truth: dict, frames: list) -> dict:
-    """The demo deal with ``cards`` never read surely: what the pipeline made of it."""
-    labels = [[{**lb, **UNSURE} if lb["card"] in cards else lb for lb in f] for f in frames]
+def run_unread(
+    cards: set[str], truth: dict, frames: list, settings: PipelineSettings | None = None,
+    misguess: bool = False,
+) -> dict:  # fmt: skip
+    """The demo deal with ``cards`` never read surely: what the pipeline made of it
+    (``misguess``: the first card's unsure reads name the second)."""
+    first, second = sorted(cards)[:2] if misguess else (None, None)
+    labels = [
+        [{**lb, **UNSURE, "card": second if lb["card"] == first else lb["card"]}
+         if lb["card"] in cards else lb for lb in f]
+        for f in frames
+    ]  # fmt: skip
     pipe = Pipeline(DealSetup.from_record(truth), LabelDetector(labels),
-                    calibration=Calibration.load(DEMO_CALIBRATION))  # fmt: skip
+                    calibration=Calibration.load(DEMO_CALIBRATION), settings=settings)  # fmt: skip
     images = [np.zeros((1, 1, 3), np.uint8)] * len(frames)
     events = run_frames(pipe, ArraySource(images, 15.0))
     fixes = [(e["card"], e["seat"], e["by"]) for e in events if e["type"] == "correction"]
@@ -69,11 +80,14 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--deduce", type=int, help="DEDUCE_MAX for this run")
     ap.add_argument("--jsonl", help="write one line per set here")
+    ap.add_argument("--misguess", action="store_true", help="unsure reads name another card")
+    ap.add_argument("--settings", default="", help='pipeline settings: {"name_by_fewest": false}')
     args = ap.parse_args()
     if not demo_clip_available():
         sys.exit("the demo clip is not installed")
     if args.deduce is not None:
         pipeline.DEDUCE_MAX = args.deduce
+    settings = PipelineSettings(**json.loads(args.settings)) if args.settings else None
     truth = json.loads(DEMO_RECORD.read_text())
     frames = json.loads(DEMO_LABELS.read_text())["frames"]
     deck = [c for t in truth["tricks"] for c in t["cards"]]
@@ -88,7 +102,7 @@ def main() -> None:
                 sets.append(s)
     rows, t0 = [], time.perf_counter()
     for k, cards in enumerate(sets):
-        rows.append(run_unread(cards, truth, frames))
+        rows.append(run_unread(cards, truth, frames, settings, args.misguess))
         if (k + 1) % 25 == 0 or k + 1 == len(sets):
             el = time.perf_counter() - t0
             print(f"[unread] {k + 1}/{len(sets)}, about {el / (k + 1) * (len(sets) - k - 1):.0f} s "
@@ -96,13 +110,15 @@ def main() -> None:
     if args.jsonl:
         Path(args.jsonl).write_text("".join(json.dumps(r) + "\n" for r in rows))
     wrong = [r for r in rows if r["complete"] and not r["exact"]]
+    fewest = [r for r in rows if any(by == "fewest" for *_, by in r["fixes"])]
     print(
         f"{len(rows)} sets of {args.cards} cards never read surely (DEDUCE_MAX "
         f"{pipeline.DEDUCE_MAX}): complete {sum(r['complete'] for r in rows)}, exact "
         f"{sum(r['exact'] for r in rows)}; complete but not exact {len(wrong)} (said in a "
         f'"same result" notice {sum(r["said"] for r in wrong)}, the revoke lost '
         f"{sum(REVOKE not in r['violations'] for r in wrong)}, a violation that did not happen "
-        f"ruled {sum(bool(set(r['violations']) - {REVOKE}) for r in wrong)})"
+        f"ruled {sum(bool(set(r['violations']) - {REVOKE}) for r in wrong)}); named by the "
+        f"fewest violations in {len(fewest)} ({sum(not r['exact'] for r in fewest)} not exact)"
     )
 
 

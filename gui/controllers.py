@@ -780,6 +780,7 @@ class LiveController(Observable):
                     "rules": "deduced",
                     "reader": "read_unsurely",
                     "same-result": "same_result",
+                    "fewest": "fewest_broken",
                     "conflict": "renamed",
                     "exchange": "exchanged",
                 }.get(by, "corrected")

@@ -141,6 +141,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "one of several cards that give the same score (may be exchanged)",
         "إحدى أوراق تعطي النتيجة نفسها (قد تُبدَّل)",
     ),
+    "status_fewest_broken": (
+        "no card keeps every rule: the one the camera half read, breaking the fewest",
+        "لا ورقة تلتزم بكل القواعد: التي قرأتها الكاميرا بلا تأكّد، وهي الأقل مخالفة",
+    ),
     "status_exchanged": (
         "exchanged with a card not read: a violation withdrawn",
         "بُدّلت مع ورقة لم تُقرأ: سُحبت مخالفة",

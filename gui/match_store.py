@@ -174,8 +174,9 @@ class MatchStore:
     def decide_warning(self, warning_id: int, status: str, extra: dict[str, Any] | None = None):
         """Record how a warning was decided: accepted, dismissed, corrected, eliminated,
         deduced (named by the rules), read_unsurely (the rules and an unsure read), same_result
-        (one of ways with one result), renamed (its card seen again), exchanged (with a card
-        not read) or withdrawn (a correction showed the ruling wrong)."""
+        (one of ways with one result), fewest_broken (no way keeps every rule: the one breaking
+        the fewest, as an unsure read named it), renamed (its card seen again), exchanged (with a
+        card not read) or withdrawn (a correction showed the ruling wrong)."""
         with self._db:
             if extra:
                 row = self._db.execute(

@@ -41,6 +41,8 @@ NAMED_BY = {
     "rules": "not read; of the cards left, the only one that breaks no rule",
     "reader": "not read surely; of the ways that keep every rule, the one its reads named most",
     "same-result": "not read; one of several cards that keep every rule and give the same result",
+    "fewest": "not read surely; no way of placing the cards left keeps every rule: the one that "
+    "breaks the fewest, which its reads named most",
 }
 # The earlier play is renamed only if its reads gave the new name at least this belief: two sure
 # reads of one card with no doubt in the earlier one leave the decision to a person.
@@ -57,8 +59,9 @@ OPEN = "open"
 # placing them is played out on a copy of the deal): more would be a guess among many ways.
 DEDUCE_MAX = 5
 # How a card not read is named without a person: the only one left, the only way that keeps the
-# rules, the way the reads there favour among those, or one of ways that give one result.
-DEDUCED = ("elimination", "rules", "reader", "same-result")
+# rules, the way the reads there favour among those, one of ways that give one result, or, when
+# no way keeps the rules, the one way that breaks the fewest where the reads favour it too.
+DEDUCED = ("elimination", "rules", "reader", "same-result", "fewest")
 UNREAD = (*DEDUCED, "correction")  # plays of cards the camera did not read (a person named some)
 
 
@@ -230,6 +233,11 @@ class PipelineSettings:
     # card so named and a card of its trick read between two seats (the turn gave it its seat).
     # All are in the record's note.
     name_by_elimination: bool = True
+    # When no way of placing the cards left keeps every rule (and no exchange of a misread makes
+    # one): the one way that breaks the fewest (no out of turn in it) is taken if the reads in
+    # front of the seat favour its card too ("fewest"; ``Pipeline._named_by_fewest``), and a
+    # person is told, who may correct it. False: the deal waits for a person.
+    name_by_fewest: bool = True
     # An unfinished trick whose every card has been unread this long when the next card is
     # accepted was swept off the table with its missing card unread (the reader never named it
     # surely): the new card belongs to a later trick, and the deal waits for the missing one
@@ -321,6 +329,7 @@ class Pipeline:
         self._sure_log: dict[int, list[tuple[int, int]]] = {}
         self._is_trial = False  # a copy playing a way out (``_trial``): it exchanges no read
         self._open_ways: list[_Way] = []  # clean ways where the deal stopped for a card in doubt
+        self._complete_ways: list[_Way] = []  # every complete way ``_clean_ways`` played out
         self._now = -1
         # The frame being processed when a person last named a card (a correction played): a
         # card held for a later seat waits ``hold_s`` from then too, not only from when it was
@@ -805,7 +814,9 @@ class Pipeline:
         of placing them is played out and the one clean way is taken (``_clean_ways``: a way that
         makes a violation is likelier a misread elsewhere than a revoke). Several clean ways:
         the one the reads there took it for most (``_read_among``); if none,
-        and all give the same result, the first (said so); else a person decides and the
+        and all give the same result, the first (said so); no clean way: an exchange with a
+        misread (``_named_by_exchange``), or the way that breaks the fewest where the reads
+        favour it too (``_named_by_fewest``); else a person decides and the
         deal stops there (``_open_ways``: a card lies there unread, so no later card is played
         out of turn). ``say``: tell when no way is clean (several always are). It goes into
         the record as a correction, so a dispute can see it."""
@@ -822,6 +833,8 @@ class Pipeline:
         found = self._clean_ways(left, seat, None, True)
         ways = self._results(found)
         if not ways and not self._is_trial and self._named_by_exchange(left, seat):
+            return True
+        if not ways and not self._is_trial and self._named_by_fewest(left, seat):
             return True
         clean = self._read_among(list(ways), seat) if len(ways) > 1 else list(ways)
         names = [CARD_NAMES[c] for c in left]
@@ -953,6 +966,7 @@ class Pipeline:
         made = {(p.trick, p.seat, CARD_NAMES[p.card]) for p in self.plays if p.source == "camera"}
         named = {CARD_NAMES[c] for c in cards}
         ways = self._completions(cards, seat, exchange)
+        self._complete_ways = ways  # clean or not (``_named_by_fewest``)
         rest = [{_whatever_card(v) for v in w[1] if not _made_before(v, made, named)} for w in ways]
         # Ruled by every way: counted on all each rules, a violation that one way proves by a
         # card read before and another by the card it names included.
@@ -998,6 +1012,35 @@ class Pipeline:
             rules = [_proven_by_a_read(v, trial.plays) for v in trial.referee.violations]
             ways.append((card, rules, result, (len(rulings), exchanged), True))
         return ways
+
+    def _named_by_fewest(self, left: list[int], seat: int) -> bool:
+        """No way of placing ``left`` keeps every rule and no exchange of a misread makes one:
+        each way rules a violation the deal did not have. Two things can still point at one
+        way: the rules (one revoke is likelier than two) and the reads in front of ``seat``
+        (``_read_among``: the card they took it for most, ``CONFLICT_MARGIN`` times the next).
+        Where both name the same card, the only one whose ways break the fewest rules (none of
+        them out of turn, the sign of a card missing), it is played ("fewest") and a person told,
+        who may correct it; else nothing changes and the deal waits for a person."""
+        if not self.settings.name_by_fewest:
+            return False
+        ways = self._complete_ways
+        if not ways:
+            return False
+        fewest = min(w[3][0] for w in ways)
+        cards = {w[0] for w in ways if w[3][0] == fewest}
+        card = next(iter(cards))
+        if len(cards) != 1 or self._read_among(left, seat) != [card]:
+            return False
+        if any(v.rule == "out-of-turn" for w in ways if w[0] == card for v in w[1]):
+            return False
+        trick = self.referee.trick_number
+        self._say_cards_left(
+            seat, [CARD_NAMES[c] for c in left], f"no way of placing them keeps every rule: "
+            f"{CARD_NAMES[card]}, which the reads took it for and which breaks the fewest, is "
+            f"named for seat {seat} in trick {trick} (a person may correct it)",
+        )  # fmt: skip
+        self._name_unread(card, seat, self._now, "fewest")
+        return True
 
     def _named_by_exchange(self, left: list[int], seat: int) -> bool:
         """No way of placing the cards left is clean: perhaps one of them (``L``) was read as

@@ -86,9 +86,10 @@ def test_alert_sound_plays_the_wav_with_the_desktop_player(qtbot, tmp_path):
 def test_the_tables_click_finishes_a_deal_the_camera_could_not(
     qtbot, data_dir, tmp_path, monkeypatch
 ):
-    # QC (trick 1's lead) and KD are never read surely: the deal waits for seat 1 from trick 1
-    # to the end of the clip, and nothing goes on the sheet. The table picks QC in the notice:
-    # the pipeline plays it, names KD as the one card left, and the complete deal is scored.
+    # QC (trick 1's lead) and KD are never read surely, QC's unsure reads taking it for KD: the
+    # deal waits for seat 1 from trick 1 to the end of the clip (the reads and the rules
+    # disagree), and nothing goes on the sheet. The table picks QC in the notice: the pipeline
+    # plays it, names KD as the one card left, and the complete deal is scored.
     from vision.sources import DEMO_LABELS
 
     make_app()
@@ -97,7 +98,8 @@ def test_the_tables_click_finishes_a_deal_the_camera_could_not(
     labels = json.loads(DEMO_LABELS.read_text())
     weak = {"visible": 0.4, "index_visible": 0.0}
     labels["frames"] = [
-        [{**lb, **weak} if lb["card"] in ("QC", "KD") else lb for lb in f] for f in labels["frames"]
+        [{**lb, **weak, "card": "KD"} if lb["card"] in ("QC", "KD") else lb for lb in f]
+        for f in labels["frames"]
     ]
     path = tmp_path / "labels.json"
     path.write_text(json.dumps(labels))

@@ -261,7 +261,7 @@ def test_uncertain_read_is_corrected_with_one_click(data_dir):
 @pytest.mark.parametrize(
     "by, status",
     [("elimination", "eliminated"), ("rules", "deduced"), ("reader", "read_unsurely"),
-     ("same-result", "same_result"), ("exchange", "exchanged")],
+     ("same-result", "same_result"), ("exchange", "exchanged"), ("fewest", "fewest_broken")],
 )  # fmt: skip
 def test_a_notice_the_pipeline_closes_itself_says_how(data_dir, by, status):
     live = live_in_trick_one()

@@ -274,15 +274,19 @@ def test_stdin_corrections_needs_headless(capsys):
     assert rc == 2 and err.count("\n") == 1 and "--headless" in err
 
 
-def _weak_labels(tmp_path, weak: set[str]) -> str:
-    """The demo clip's labels with ``weak`` never read surely (the oracle), as a file."""
+def _weak_labels(tmp_path, weak: set[str], read_as: dict[str, str] | None = None) -> str:
+    """The demo clip's labels with ``weak`` never read surely (the oracle), as a file;
+    ``read_as``: those cards' unsure reads take them for others."""
     from vision.sources import DEMO_LABELS
 
     labels = json.loads(DEMO_LABELS.read_text())
     unsure = {"visible": 0.4, "index_visible": 0.0}
+    read_as = read_as or {}
     labels["frames"] = [
-        [{**lb, **unsure} if lb["card"] in weak else lb for lb in f] for f in labels["frames"]
-    ]
+        [{**lb, **unsure, "card": read_as.get(lb["card"], lb["card"])} if lb["card"] in weak
+         else lb for lb in f]
+        for f in labels["frames"]
+    ]  # fmt: skip
     path = tmp_path / "weak.json"
     path.write_text(json.dumps(labels))
     return str(path)
@@ -329,11 +333,12 @@ def test_headless_run_takes_the_callers_corrections_on_stdin_and_finishes_the_de
 
 @pytest.mark.skipif(not demo_clip_available(), reason="demo clip not installed")
 def test_headless_run_with_stdin_corrections_ends_when_the_input_closes(tmp_path):
-    # Nothing comes on standard input: a deal left waiting ends with the input, as it was.
+    # Nothing comes on standard input: a deal left waiting ends with the input, as it was (QC's
+    # reads take it for KD: the reads and the rules disagree, the deal waits from trick 1).
     import subprocess
     import sys
 
-    weak = _weak_labels(tmp_path, {"QC", "KD"})
+    weak = _weak_labels(tmp_path, {"QC", "KD"}, read_as={"QC": "KD"})
     done = subprocess.run(
         [sys.executable, "-m", "hakam", "run", "--source", "demo", "--headless",
          "--detector", "oracle", "--labels", weak, "--out", str(tmp_path / "run"),
