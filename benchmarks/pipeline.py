@@ -20,7 +20,6 @@ no longer an evaluation set: draw another.
 from __future__ import annotations
 
 import argparse
-import json
 import pickle
 import statistics
 import sys
@@ -43,7 +42,14 @@ from vision.detector import (
     make_detector,
 )
 from vision.events import standing_violations
-from vision.pipeline import DEDUCED, DealSetup, Pipeline, PipelineSettings, run_frames
+from vision.pipeline import (
+    DEDUCED,
+    DealSetup,
+    Pipeline,
+    PipelineError,
+    run_frames,
+    settings_from_json,
+)
 from vision.reader import TwoStageDetector
 from vision.sources import ArraySource, VideoSource
 
@@ -220,7 +226,10 @@ def accuracy(args: argparse.Namespace) -> None:
     withdrawn = renamed = 0
     answers: Counter = Counter()  # with --assist: the table's answers
     per_deck: dict[str, list[int]] = {}  # deck -> [cards right, cards]
-    settings = PipelineSettings(**json.loads(args.settings)) if args.settings else None
+    try:
+        settings = settings_from_json(args.settings) if args.settings else None
+    except PipelineError as exc:
+        sys.exit(f"--{exc}")
     t0 = time.monotonic()
     for k in range(args.deals):
         seed = args.seed + 1000 + k

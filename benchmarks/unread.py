@@ -11,7 +11,8 @@ trick) or not; of the complete deals not exact, how many said so in a "same resu
 many lost the deal's revoke (AS, seat 2, trick 1) and how many ruled a violation that did not
 happen. ``--deduce N`` tries another ``DEDUCE_MAX``; ``--misguess``: the unsure reads of the
 first card of each set (by name) take it for the second, as a reader wrong about a card it is
-unsure of would (the reads then point away from the truth: nothing may come out wrong).
+unsure of would (the reads then point away from the truth: a deal complete but not exact is
+what trusting them costs).
 """
 
 from __future__ import annotations
@@ -31,7 +32,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import vision.pipeline as pipeline
 from vision.detector import LabelDetector
 from vision.events import standing_violations
-from vision.pipeline import DealSetup, Pipeline, PipelineSettings, run_frames
+from vision.pipeline import (
+    DealSetup,
+    Pipeline,
+    PipelineError,
+    PipelineSettings,
+    run_frames,
+    settings_from_json,
+)
 from vision.seats import Calibration
 from vision.sources import (
     DEMO_CALIBRATION,
@@ -87,7 +95,10 @@ def main() -> None:
         sys.exit("the demo clip is not installed")
     if args.deduce is not None:
         pipeline.DEDUCE_MAX = args.deduce
-    settings = PipelineSettings(**json.loads(args.settings)) if args.settings else None
+    try:
+        settings = settings_from_json(args.settings) if args.settings else None
+    except PipelineError as exc:
+        sys.exit(f"--{exc}")
     truth = json.loads(DEMO_RECORD.read_text())
     frames = json.loads(DEMO_LABELS.read_text())["frames"]
     deck = [c for t in truth["tricks"] for c in t["cards"]]

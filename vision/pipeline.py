@@ -1867,3 +1867,18 @@ class _Corrections:
 
 def settings_json(settings: PipelineSettings) -> dict[str, Any]:
     return asdict(settings)
+
+
+def settings_from_json(text: str) -> PipelineSettings:
+    """Pipeline settings from a JSON object of overrides (the benchmarks' ``--settings``): a
+    name that is not a setting, or text that is not JSON, is a one-line ``PipelineError``."""
+    try:
+        over = json.loads(text)
+    except ValueError as exc:
+        raise PipelineError(f"settings: not JSON ({exc})") from None
+    if not isinstance(over, dict):
+        raise PipelineError(f"settings: a JSON object of settings, got {text!r}")
+    known = {f.name for f in fields(PipelineSettings)} - {"tracker"}
+    if unknown := sorted(set(over) - known):
+        raise PipelineError(f"settings: no such setting {', '.join(unknown)}")
+    return PipelineSettings(**over)

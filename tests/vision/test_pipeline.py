@@ -30,6 +30,7 @@ from vision.pipeline import (
     box_centre,
     conflict_swap,
     run_frames,
+    settings_from_json,
 )
 from vision.reader import OTHER, READER_CLASSES, collected_in_sight, name_boxes
 from vision.seats import Calibration, SeatMap
@@ -434,6 +435,17 @@ def test_name_by_elimination_plays_the_only_card_left_for_the_seat_the_deal_wait
     assert [v["rule"] for v in of(events, "violation")] == ["follow-suit"]
     assert of(events, "score")[0]["complete"] is True
     assert ruling_json(parse_deal_record(pipe.record)) == pipe.ruling()
+
+
+def test_settings_from_json_takes_overrides_and_refuses_what_is_not_a_setting():
+    assert settings_from_json('{"name_by_fewest": false}') == PipelineSettings(name_by_fewest=False)
+    for text, why in [
+        ("{name_by_fewest: 0}", "settings: not JSON"),
+        ("[1]", "settings: a JSON object of settings"),
+        ('{"name_by_fewst": 0, "tracker": 1}', "settings: no such setting name_by_fewst, tracker"),
+    ]:  # fmt: skip
+        with pytest.raises(PipelineError, match=f"^{why}"):
+            settings_from_json(text)
 
 
 def _qc_read_as_kd() -> list:
