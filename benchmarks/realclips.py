@@ -24,7 +24,6 @@ proof, spurious violations, ``uncertain`` events.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import itertools
 import json
 import pickle
@@ -45,10 +44,15 @@ from vision.dealvideo import render_deal, write_clip
 from vision.detections import Detections
 from vision.detector import drop_ruled_out
 from vision.events import standing_violations
-from vision.pipeline import DealSetup, Pipeline, PipelineSettings, run_frames
+from vision.pipeline import (
+    DealSetup,
+    Pipeline,
+    PipelineSettings,
+    run_frames,
+    settings_from_overrides,
+)
 from vision.reader import TwoStageDetector, collected_in_sight, name_boxes
 from vision.sources import Frame, VideoSource
-from vision.tracker import TrackerSettings
 
 FLOOR = 0.05  # confidence floor of the cached reads
 
@@ -282,15 +286,11 @@ def line(t: dict[str, int]) -> str:
     )
 
 
-PIPELINE_KEYS = {f.name for f in dataclasses.fields(PipelineSettings)} - {"tracker"}
-
-
 def make_settings(over: dict[str, Any]) -> tuple[PipelineSettings, float]:
     """Settings from overrides: ``detector_conf``, pipeline fields, tracker fields."""
     over = dict(over)
     conf = float(over.pop("detector_conf", 0.25))
-    pipe = {k: over.pop(k) for k in list(over) if k in PIPELINE_KEYS}
-    return PipelineSettings(tracker=TrackerSettings(**over), **pipe), conf
+    return settings_from_overrides(over), conf
 
 
 def settings_from(args: argparse.Namespace) -> tuple[PipelineSettings, float]:

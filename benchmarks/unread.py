@@ -30,7 +30,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import vision.pipeline as pipeline
-from vision.detector import LabelDetector
+from vision.detector import LabelDetector, unsure_labels
 from vision.events import standing_violations
 from vision.pipeline import (
     DealSetup,
@@ -49,7 +49,6 @@ from vision.sources import (
     demo_clip_available,
 )
 
-UNSURE = {"visible": 0.4, "index_visible": 0.0}  # seen, never read surely
 REVOKE = "AS"  # the demo deal's one violation: seat 2's revoke in trick 1
 
 
@@ -60,11 +59,7 @@ def run_unread(
     """The demo deal with ``cards`` never read surely: what the pipeline made of it
     (``misguess``: the first card's unsure reads name the second)."""
     first, second = sorted(cards)[:2] if misguess else (None, None)
-    labels = [
-        [{**lb, **UNSURE, "card": second if lb["card"] == first else lb["card"]}
-         if lb["card"] in cards else lb for lb in f]
-        for f in frames
-    ]  # fmt: skip
+    labels = unsure_labels(frames, cards, {first: second} if misguess else None)
     pipe = Pipeline(DealSetup.from_record(truth), LabelDetector(labels),
                     calibration=Calibration.load(DEMO_CALIBRATION), settings=settings)  # fmt: skip
     images = [np.zeros((1, 1, 3), np.uint8)] * len(frames)

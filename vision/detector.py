@@ -378,6 +378,25 @@ class ReadNoise:
     jitter_px: float = 0.0  # box corner noise (sigma, pixels)
 
 
+# A renderer label seen by its body only, its corner index hidden: a weak read
+# (``Detections.from_labels``), as of a court card of a design the reader never saw.
+UNSURE_LABEL = {"visible": 0.4, "index_visible": 0.0}
+
+
+def unsure_labels(
+    frames: Sequence[Sequence[dict]], cards: Collection[str], read_as: dict[str, str] | None = None
+) -> list[list[dict]]:
+    """Renderer labels per frame with ``cards`` seen but never read surely (``UNSURE_LABEL``),
+    each taken for ``read_as[card]`` where given (a reader unsure and wrong). Tests and tuning
+    only, with ``LabelDetector``."""
+    read_as = read_as or {}
+    return [
+        [{**lb, **UNSURE_LABEL, "card": read_as.get(lb["card"], lb["card"])}
+         if lb["card"] in cards else lb for lb in f]
+        for f in frames
+    ]  # fmt: skip
+
+
 class LabelDetector:
     """Oracle: the renderer's labels of frame k on the k-th call. Tests and tuning only.
 

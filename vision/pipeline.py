@@ -329,7 +329,6 @@ class Pipeline:
         self._sure_log: dict[int, list[tuple[int, int]]] = {}
         self._is_trial = False  # a copy playing a way out (``_trial``): it exchanges no read
         self._open_ways: list[_Way] = []  # clean ways where the deal stopped for a card in doubt
-        self._complete_ways: list[_Way] = []  # every complete way ``_clean_ways`` played out
         self._now = -1
         # The frame being processed when a person last named a card (a correction played): a
         # card held for a later seat waits ``hold_s`` from then too, not only from when it was
@@ -830,11 +829,12 @@ class Pipeline:
         if len(left) == 1:
             self._name_unread(left[0], seat, self._now, "elimination")
             return True
-        found = self._clean_ways(left, seat, None, True)
+        complete = self._completions(left, seat, True)
+        found = self._clean_ways(left, seat, None, True, complete)
         ways = self._results(found)
         if not ways and not self._is_trial and self._named_by_exchange(left, seat):
             return True
-        if not ways and not self._is_trial and self._named_by_fewest(left, seat):
+        if not ways and not self._is_trial and self._named_by_fewest(left, seat, complete):
             return True
         clean = self._read_among(list(ways), seat) if len(ways) > 1 else list(ways)
         names = [CARD_NAMES[c] for c in left]
@@ -949,8 +949,9 @@ class Pipeline:
         return results
 
     def _clean_ways(
-        self, cards: list[int], seat: int, before: set[str] | None, exchange: bool
-    ) -> list[_Way]:
+        self, cards: list[int], seat: int, before: set[str] | None, exchange: bool,
+        ways: list[_Way] | None = None,
+    ) -> list[_Way]:  # fmt: skip
         """Play each of ``cards`` for ``seat`` and the rest of the clip out on a copy of the
         deal (later unread cards named the same way, ``_completions``). The ways that are
         clean (each card's result over them: ``_results``; ``OPEN`` where the clean ways on
@@ -961,12 +962,11 @@ class Pipeline:
         that changes a trick's winner puts every later card out of turn). Nor is a violation
         on a play read before the naming, proven by a card read, held against any way
         (``_made_before``). ``before``: the violations that stood before (default: those
-        now)."""
+        now); ``ways``: the ways already played out (default: played out here)."""
         before = self._ruled_before() if before is None else before
         made = {(p.trick, p.seat, CARD_NAMES[p.card]) for p in self.plays if p.source == "camera"}
         named = {CARD_NAMES[c] for c in cards}
-        ways = self._completions(cards, seat, exchange)
-        self._complete_ways = ways  # clean or not (``_named_by_fewest``)
+        ways = self._completions(cards, seat, exchange) if ways is None else ways
         rest = [{_whatever_card(v) for v in w[1] if not _made_before(v, made, named)} for w in ways]
         # Ruled by every way: counted on all each rules, a violation that one way proves by a
         # card read before and another by the card it names included.
@@ -1013,23 +1013,23 @@ class Pipeline:
             ways.append((card, rules, result, (len(rulings), exchanged), True))
         return ways
 
-    def _named_by_fewest(self, left: list[int], seat: int) -> bool:
-        """No way of placing ``left`` keeps every rule and no exchange of a misread makes one:
-        each way rules a violation the deal did not have. Two things can still point at one
+    def _named_by_fewest(self, left: list[int], seat: int, ways: list[_Way]) -> bool:
+        """No way of placing ``left`` keeps every rule (``ways``: each played out,
+        ``_completions``) and no exchange of a misread makes one: each way rules a violation the
+        deal did not have. Two things can still point at one
         way: the rules (one revoke is likelier than two) and the reads in front of ``seat``
         (``_read_among``: the card they took it for most, ``CONFLICT_MARGIN`` times the next).
         Where both name the same card, the only one whose ways break the fewest rules (none of
         them out of turn, the sign of a card missing), it is played ("fewest") and a person told,
         who may correct it; else nothing changes and the deal waits for a person."""
-        if not self.settings.name_by_fewest:
-            return False
-        ways = self._complete_ways
-        if not ways:
+        if not self.settings.name_by_fewest or not ways:
             return False
         fewest = min(w[3][0] for w in ways)
         cards = {w[0] for w in ways if w[3][0] == fewest}
-        card = next(iter(cards))
-        if len(cards) != 1 or self._read_among(left, seat) != [card]:
+        if len(cards) != 1:
+            return False
+        (card,) = cards
+        if self._read_among(left, seat) != [card]:
             return False
         if any(v.rule == "out-of-turn" for w in ways if w[0] == card for v in w[1]):
             return False
@@ -1869,16 +1869,26 @@ def settings_json(settings: PipelineSettings) -> dict[str, Any]:
     return asdict(settings)
 
 
+def settings_from_overrides(over: dict[str, Any]) -> PipelineSettings:
+    """Pipeline settings from overrides by name, pipeline and tracker fields alike (the
+    benchmarks' grids and ``--settings``); a name that is neither is a one-line
+    ``PipelineError``."""
+    pipe_keys = {f.name for f in fields(PipelineSettings)} - {"tracker"}
+    track_keys = {f.name for f in fields(TrackerSettings)}
+    if unknown := sorted(set(over) - pipe_keys - track_keys):
+        raise PipelineError(f"settings: no such setting {', '.join(unknown)}")
+    pipe = {k: v for k, v in over.items() if k in pipe_keys}
+    track = {k: v for k, v in over.items() if k in track_keys}
+    return PipelineSettings(tracker=TrackerSettings(**track), **pipe)
+
+
 def settings_from_json(text: str) -> PipelineSettings:
-    """Pipeline settings from a JSON object of overrides (the benchmarks' ``--settings``): a
-    name that is not a setting, or text that is not JSON, is a one-line ``PipelineError``."""
+    """``settings_from_overrides`` of a JSON object (``--settings``); text that is not one is a
+    one-line ``PipelineError``."""
     try:
         over = json.loads(text)
     except ValueError as exc:
         raise PipelineError(f"settings: not JSON ({exc})") from None
     if not isinstance(over, dict):
         raise PipelineError(f"settings: a JSON object of settings, got {text!r}")
-    known = {f.name for f in fields(PipelineSettings)} - {"tracker"}
-    if unknown := sorted(set(over) - known):
-        raise PipelineError(f"settings: no such setting {', '.join(unknown)}")
-    return PipelineSettings(**over)
+    return settings_from_overrides(over)

@@ -12,6 +12,7 @@ import gui.views.main_window as main_window
 from gui.match_store import MatchStore
 from gui.views.main_window import MainWindow, make_app
 from hakam.cli import main
+from vision.detector import unsure_labels
 from vision.sources import DEMO_CALIBRATION, DEMO_RECORD, demo_clip_available
 
 pytestmark = pytest.mark.skipif(not demo_clip_available(), reason="demo clip not installed")
@@ -96,11 +97,7 @@ def test_the_tables_click_finishes_a_deal_the_camera_could_not(
     w = MainWindow(MatchStore(), "en")
     qtbot.addWidget(w)
     labels = json.loads(DEMO_LABELS.read_text())
-    weak = {"visible": 0.4, "index_visible": 0.0}
-    labels["frames"] = [
-        [{**lb, **weak, "card": "KD"} if lb["card"] in ("QC", "KD") else lb for lb in f]
-        for f in labels["frames"]
-    ]
+    labels["frames"] = unsure_labels(labels["frames"], {"QC", "KD"}, read_as={"QC": "KD"})
     path = tmp_path / "labels.json"
     path.write_text(json.dumps(labels))
     clicked: list[int] = []

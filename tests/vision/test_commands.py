@@ -7,6 +7,7 @@ import json
 import pytest
 
 from hakam.cli import main
+from vision.detector import unsure_labels
 from vision.seats import Calibration
 from vision.sources import DEMO_CALIBRATION, DEMO_RECORD, demo_clip_available
 
@@ -280,13 +281,7 @@ def _weak_labels(tmp_path, weak: set[str], read_as: dict[str, str] | None = None
     from vision.sources import DEMO_LABELS
 
     labels = json.loads(DEMO_LABELS.read_text())
-    unsure = {"visible": 0.4, "index_visible": 0.0}
-    read_as = read_as or {}
-    labels["frames"] = [
-        [{**lb, **unsure, "card": read_as.get(lb["card"], lb["card"])} if lb["card"] in weak
-         else lb for lb in f]
-        for f in labels["frames"]
-    ]  # fmt: skip
+    labels["frames"] = unsure_labels(labels["frames"], weak, read_as)
     path = tmp_path / "weak.json"
     path.write_text(json.dumps(labels))
     return str(path)

@@ -20,7 +20,7 @@ from engine.record import parse_deal_record, ruling_json
 from hakam.cli import main
 from vision.dealvideo import render_deal, truth_record, write_clip
 from vision.detections import Detections
-from vision.detector import LabelDetector
+from vision.detector import LabelDetector, unsure_labels
 from vision.events import standing_violations
 from vision.pipeline import (
     DealSetup,
@@ -365,12 +365,14 @@ class Misreading(LabelDetector):
 
 
 def _demo_with_unread(
-    cards: set[str], unseen: set[str] = frozenset(), misread=None, frames=None, **settings
+    cards: set[str], unseen: set[str] = frozenset(), misread=None, frames=None, read_as=None,
+    **settings,
 ):  # fmt: skip
     """The demo clip's truth, calibration and labels, with ``cards`` never read surely (a card
     the finder sees but the reader cannot name), ``unseen`` never seen at all (hidden all
     along), and ``misread`` cards read as others (``Misreading``); ``frames``: the demo's
-    labels changed (default: as rendered)."""
+    labels changed (default: as rendered); ``read_as``: cards never read surely whose unsure
+    reads take them for others."""
     from vision.sources import DEMO_CALIBRATION, DEMO_LABELS, DEMO_RECORD, demo_clip_available
 
     if not demo_clip_available():
@@ -378,11 +380,8 @@ def _demo_with_unread(
     truth = json.loads(DEMO_RECORD.read_text())
     if frames is None:
         frames = json.loads(DEMO_LABELS.read_text())["frames"]
-    weak = {"visible": 0.4, "index_visible": 0.0}
-    frames = [
-        [{**lb, **weak} if lb["card"] in cards else lb for lb in f if lb["card"] not in unseen]
-        for f in frames
-    ]
+    frames = unsure_labels([[lb for lb in f if lb["card"] not in unseen] for f in frames],
+                           cards, read_as)  # fmt: skip
     det = LabelDetector(frames) if misread is None else Misreading(frames, misread)
     pipe = Pipeline(DealSetup.from_record(truth), det,
                     calibration=Calibration.load(DEMO_CALIBRATION),
@@ -439,6 +438,8 @@ def test_name_by_elimination_plays_the_only_card_left_for_the_seat_the_deal_wait
 
 def test_settings_from_json_takes_overrides_and_refuses_what_is_not_a_setting():
     assert settings_from_json('{"name_by_fewest": false}') == PipelineSettings(name_by_fewest=False)
+    tuned = settings_from_json('{"window_s": 0.8, "hold_s": 0.5}')  # a tracker and a pipeline field
+    assert tuned.tracker.window_s == 0.8 and tuned.hold_s == 0.5
     for text, why in [
         ("{name_by_fewest: 0}", "settings: not JSON"),
         ("[1]", "settings: a JSON object of settings"),
@@ -448,23 +449,17 @@ def test_settings_from_json_takes_overrides_and_refuses_what_is_not_a_setting():
             settings_from_json(text)
 
 
-def _qc_read_as_kd() -> list:
-    """The demo's labels with QC (trick 1's lead, seat 1) labelled KD: with KD never read
-    surely, QC's unsure reads take it for KD, and the deal waits for seat 1 from trick 1 to
-    the end of the clip (the reads and the rules disagree on the way to place QC and KD)."""
-    from vision.sources import DEMO_LABELS, demo_clip_available
-
-    if not demo_clip_available():
-        pytest.skip("demo clip not installed")
-    frames = json.loads(DEMO_LABELS.read_text())["frames"]
-    return [[{**lb, "card": "KD"} if lb["card"] == "QC" else lb for lb in f] for f in frames]
+# QC (trick 1's lead, seat 1) and KD never read surely, QC's unsure reads taking it for KD:
+# the deal waits for seat 1 from trick 1 to the end of the clip (the reads and the rules
+# disagree on the way to place QC and KD).
+QC_READ_AS_KD = {"QC": "KD"}
 
 
 def test_name_by_elimination_never_guesses_where_the_reads_and_the_rules_disagree():
     # QC (trick 1's lead) and KD unread: each way of placing them puts a card not read into the
     # deal's follow-suit violation (trick 1). QC's unsure reads took it for KD, whose way breaks
     # more rules: neither is taken, the deal waits for a person.
-    _, _, events = _demo_with_unread({"KD"}, frames=_qc_read_as_kd())
+    _, _, events = _demo_with_unread({"QC", "KD"}, read_as=QC_READ_AS_KD)
     assert of(events, "correction") == [] and of(events, "play") == []
     assert len(of(events, "end")[0]["held"]) == 30
     said = [e for e in of(events, "uncertain") if e["text"].startswith("cards not read")]
@@ -674,8 +669,7 @@ def test_at_the_end_a_card_accepted_late_goes_first_if_it_was_read_surely_when_i
         pytest.skip("demo clip not installed")
     truth = json.loads(DEMO_RECORD.read_text())
     frames = json.loads(DEMO_LABELS.read_text())["frames"]
-    weak = {"visible": 0.4, "index_visible": 0.0}
-    frames = [[{**lb, **weak} if lb["card"] == "QC" else lb for lb in f] for f in frames]
+    frames = unsure_labels(frames, {"QC"})
     pipe = Pipeline(DealSetup.from_record(truth), LateVote(frames, "QH", until=175),
                     calibration=Calibration.load(DEMO_CALIBRATION))  # fmt: skip
     images = [cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)
@@ -1176,7 +1170,7 @@ def test_name_by_the_rules_a_card_whose_later_ways_are_in_doubt_is_still_named()
 def test_table_correction_plays_the_card_the_deal_waits_for_and_refuses_what_it_cannot():
     # QC (trick 1's lead, seat 1) and KD are never read surely, QC's reads taking it for KD:
     # the deal waits for a person at seat 1, trick 1, to the end of the clip.
-    truth, pipe, events = _demo_with_unread({"KD"}, frames=_qc_read_as_kd())
+    truth, pipe, events = _demo_with_unread({"QC", "KD"}, read_as=QC_READ_AS_KD)
     assert pipe.plays == [] and of(events, "score")[0]["complete"] is False
     # What cannot be taken changes nothing and says why in one line.
     for card, seat, why in [
@@ -1205,7 +1199,7 @@ def test_iter_feed_takes_the_tables_corrections_and_waits_for_them_after_the_cli
 
     from vision.pipeline import iter_feed
 
-    truth, pipe, images = _demo_setup({"KD"}, frames=_qc_read_as_kd())
+    truth, pipe, images = _demo_setup({"QC", "KD"}, read_as=QC_READ_AS_KD)
     clicks: queue.Queue = queue.Queue()
     events, idle = [], 0
     for image, _, got, _ in iter_feed(pipe, ArraySource(images, 15.0), clicks):
@@ -1218,7 +1212,7 @@ def test_iter_feed_takes_the_tables_corrections_and_waits_for_them_after_the_cli
     assert [e["complete"] for e in of(events, "score")] == [False, True]
     assert pipe.record["tricks"] == truth["tricks"]
     # Without a queue the feed ends with the clip, as before.
-    _, pipe, images = _demo_setup({"KD"}, frames=_qc_read_as_kd())
+    _, pipe, images = _demo_setup({"QC", "KD"}, read_as=QC_READ_AS_KD)
     items = list(iter_feed(pipe, ArraySource(images, 15.0)))
     assert len(items) == len(images) and pipe.plays == []
 
@@ -1256,19 +1250,16 @@ class SplitRead(LabelDetector):
         return d
 
 
-def _demo_setup(weak: set[str], detector_of=LabelDetector, frames=None):
-    """The demo clip's truth, a pipeline on its labels (``frames``: changed ones) with ``weak``
-    never read surely (the detector made by ``detector_of(frames)``), and its blank images,
-    not yet run."""
+def _demo_setup(weak: set[str], detector_of=LabelDetector, read_as=None):
+    """The demo clip's truth, a pipeline on its labels with ``weak`` never read surely (taken
+    for ``read_as`` cards where given; the detector made by ``detector_of(frames)``), and its
+    blank images, not yet run."""
     from vision.sources import DEMO_CALIBRATION, DEMO_LABELS, DEMO_RECORD, demo_clip_available
 
     if not demo_clip_available():
         pytest.skip("demo clip not installed")
     truth = json.loads(DEMO_RECORD.read_text())
-    if frames is None:
-        frames = json.loads(DEMO_LABELS.read_text())["frames"]
-    unsure = {"visible": 0.4, "index_visible": 0.0}
-    frames = [[{**lb, **unsure} if lb["card"] in weak else lb for lb in f] for f in frames]
+    frames = unsure_labels(json.loads(DEMO_LABELS.read_text())["frames"], weak, read_as)
     pipe = Pipeline(DealSetup.from_record(truth), detector_of(frames),
                     calibration=Calibration.load(DEMO_CALIBRATION))  # fmt: skip
     return truth, pipe, [cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)
