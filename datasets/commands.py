@@ -37,6 +37,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="share of scenes drawn as close-ups: a card or two near the camera, half the "
         "frame's height or more (default 0: the table scenes)",
     )
+    s.add_argument(
+        "--boxes",
+        choices=["cards", "indices"],
+        default="cards",
+        help="what the labels box: whole cards (default) or each corner index that shows, the "
+        "card's class on it (for a finder of corner indices)",
+    )
     s.set_defaults(func=_synth)
 
     st = dsub.add_parser("stats", help="class balance, boxes per image, occlusion histogram")
@@ -86,6 +93,7 @@ def _synth(args) -> int:
         args.holdout,
         designs=designs,
         closeups=args.closeups,
+        boxes=args.boxes,
     )
     try:
         summary = generate(cfg)

@@ -50,6 +50,7 @@ class SynthConfig:
     quality: int = 90  # JPEG quality of the written files (scene JPEG artefacts come on top)
     designs: tuple[str, ...] = ()  # train/val from these training designs only (default: all)
     closeups: float = 0.0  # share of scenes drawn as close-ups (``closeup_scene``)
+    boxes: str = "cards"  # what the label files box: whole cards or corner indices (``yolo_lines``)
 
     def split_sizes(self) -> dict[str, int]:
         n_val = round(self.n * self.val_fraction)
@@ -420,6 +421,9 @@ def render_one(
                 lb,
                 box=(lb.box[0] * sx, lb.box[1] * sy, lb.box[2] * sx, lb.box[3] * sy),
                 corners=tuple((x * sx, y * sy) for x, y in lb.corners),
+                index_boxes=tuple(
+                    (b[0] * sx, b[1] * sy, b[2] * sx, b[3] * sy) for b in lb.index_boxes
+                ),
             )
             for lb in labels
         ]
@@ -438,6 +442,7 @@ def render_one(
                 "index_visible": round(lb.index_visible, 3),
                 "tag": lb.tag,
                 "corners": [[round(x, 1), round(y, 1)] for x, y in lb.corners],
+                "index_boxes": [[round(v, 1) for v in b] for b in lb.index_boxes],
             }
             for lb in labels
         ],
@@ -446,29 +451,35 @@ def render_one(
     return img, labels, meta
 
 
-def yolo_lines(labels: list[Label], w: int, h: int) -> list[str]:
+BOX_KINDS = ("cards", "indices")
+
+
+def yolo_lines(labels: list[Label], w: int, h: int, boxes: str = "cards") -> list[str]:
+    """YOLO label lines: one whole-card box per card (``cards``) or one box per corner index
+    that shows (``indices``, as cardcounter-real labels its photos), the card's class on each."""
     out = []
     for lb in labels:
-        x1, y1, x2, y2 = lb.box
         cls = CARD_NAMES.index(lb.card)
-        out.append(
-            f"{cls} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} "
-            f"{(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}"
-        )
+        for x1, y1, x2, y2 in [lb.box] if boxes == "cards" else lb.index_boxes:
+            out.append(
+                f"{cls} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} "
+                f"{(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}"
+            )
     return out
 
 
 def _job(args: tuple) -> int:
-    out, seed, split, i, imgsz, deck_names, quality, closeups = args
+    out, seed, split, i, imgsz, deck_names, quality, closeups, boxes = args
     decks = [art.deck_by_name(n) for n in deck_names]
     img, labels, meta = render_one(seed, split, i, imgsz, decks, closeups=closeups)
     stem = f"{split}_{i:06d}"
     h, w = img.shape[:2]
     base = Path(out) / split
     cv2.imwrite(str(base / "images" / f"{stem}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    (base / "labels" / f"{stem}.txt").write_text("\n".join(yolo_lines(labels, w, h)) + "\n")
+    lines = yolo_lines(labels, w, h, boxes)
+    (base / "labels" / f"{stem}.txt").write_text("\n".join(lines) + "\n")
     (base / "meta" / f"{stem}.json").write_text(json.dumps(meta))
-    return len(labels)
+    return len(lines)
 
 
 def write_data_yaml(out: Path, splits: list[str]) -> Path:
@@ -503,7 +514,17 @@ def generate(cfg: SynthConfig, progress: bool = True) -> dict:
             (cfg.out / split / sub).mkdir(parents=True, exist_ok=True)
         names = [d.name for d in decks]
         jobs += [
-            (str(cfg.out), cfg.seed, split, i, cfg.imgsz, names, cfg.quality, cfg.closeups)
+            (
+                str(cfg.out),
+                cfg.seed,
+                split,
+                i,
+                cfg.imgsz,
+                names,
+                cfg.quality,
+                cfg.closeups,
+                cfg.boxes,
+            )
             for i in range(n)
         ]
     t0 = time.time()
@@ -532,6 +553,7 @@ def generate(cfg: SynthConfig, progress: bool = True) -> dict:
         "seed": cfg.seed,
         "imgsz": cfg.imgsz,
         "closeups": cfg.closeups,
+        "boxed": cfg.boxes,
         "train_decks": [d.name for d in train_decks],
         "holdout_decks": [d.name for d in hold_decks],
     }

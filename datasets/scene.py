@@ -23,6 +23,10 @@ CARD_W_MM, CARD_H_MM = 63.0, 88.0
 
 # Corner index regions in card-local unit coordinates (x0, y0, x1, y1): top-left and its twin.
 INDEX_REGIONS = ((0.02, 0.02, 0.2, 0.3), (0.8, 0.7, 0.98, 0.98))
+# The printed index and its pip in the same two corners (``art.INDEX_CORNER``): the box a finder of
+# corner indices learns, for each corner at least ``INDEX_SHOWN`` of whose region can be seen.
+INDEX_BOXES = ((0.0, 0.0, 0.2, 0.26), (0.8, 0.74, 1.0, 1.0))
+INDEX_SHOWN = 0.6
 
 
 @dataclass
@@ -138,6 +142,8 @@ class Label:
     # round to bottom-left; may lie outside the frame. What an oriented-box or corner finder,
     # and a reader of straightened cards, learn from.
     corners: tuple[tuple[float, float], ...] = ()
+    # Pixel boxes (x1, y1, x2, y2) of the corner indices that show (``INDEX_BOXES``).
+    index_boxes: tuple[tuple[float, float, float, float], ...] = ()
 
 
 def bend_unit(pts: np.ndarray, bend: float) -> np.ndarray:
@@ -381,7 +387,8 @@ class Renderer:
                 continue
             vis = float(counts[i]) / areas[i]
             best_idx = 0.0
-            for x0, y0, x1, y1 in INDEX_REGIONS:
+            index_boxes = []
+            for (x0, y0, x1, y1), ibox in zip(INDEX_REGIONS, INDEX_BOXES, strict=True):
                 unit = np.column_stack([x0 + gx.ravel() * (x1 - x0), y0 + gy.ravel() * (y1 - y0)])
                 pts = cam.project(unit_to_table(bend_unit(unit, p.bend), p), hom)
                 pts = pts.round().astype(int)
@@ -389,6 +396,8 @@ class Renderer:
                 seen = np.zeros(len(pts), bool)
                 seen[inside] = owner[pts[inside, 1], pts[inside, 0]] == i
                 best_idx = max(best_idx, float(seen.mean()))
+                if seen.mean() >= INDEX_SHOWN:
+                    index_boxes.append(_index_box(ibox, p, cam, hom, w, h))
             px = polys[i]
             x1, y1 = np.clip(px.min(0), 0, [w, h])
             x2, y2 = np.clip(px.max(0), 0, [w, h])
@@ -405,9 +414,24 @@ class Renderer:
                         best_idx,
                         p.tag,
                         tuple((float(x), float(y)) for x, y in distort_points(face, cam)),
+                        tuple(b for b in index_boxes if b is not None),
                     )
                 )
         return labels
+
+
+def _index_box(region, p: CardPlacement, cam: Camera, hom: np.ndarray, w: int, h: int):
+    """The pixel box of one corner index (card unit ``region``), clipped to the frame; None when
+    less than 3 pixels of it are left on either side."""
+    x0, y0, x1, y1 = region
+    gx, gy = np.meshgrid(np.linspace(x0, x1, 3), np.linspace(y0, y1, 3))  # a bent card bows
+    unit = np.column_stack([gx.ravel(), gy.ravel()])
+    pts = distort_points(cam.project(unit_to_table(bend_unit(unit, p.bend), p), hom), cam)
+    bx1, by1 = np.clip(pts.min(0), 0, [w, h])
+    bx2, by2 = np.clip(pts.max(0), 0, [w, h])
+    if bx2 - bx1 < 3 or by2 - by1 < 3:
+        return None
+    return (float(bx1), float(by1), float(bx2), float(by2))
 
 
 def _bow(patch: np.ndarray, dst: np.ndarray, bend: float) -> np.ndarray:

@@ -107,6 +107,27 @@ def read_truth(label: Path, cmap: dict[int, int], w: int, h: int):
     return truth, merged
 
 
+def pred_of(d) -> list[tuple[int, float, np.ndarray]]:
+    """``Detections`` as an ``ImageResult``'s reads: (card class, confidence, box)."""
+    return [
+        (int(c), float(s), np.asarray(b, float))
+        for c, s, b in zip(d.class_id, d.confidence, d.xyxy, strict=True)
+    ]
+
+
+def detections_of(pred: list[tuple[int, float, np.ndarray]]):
+    """The inverse of ``pred_of``."""
+    from vision.detections import Detections
+
+    if not pred:
+        return Detections.empty()
+    return Detections(
+        np.array([b for _, _, b in pred], np.float32).reshape(-1, 4),
+        np.array([s for _, s, _ in pred], np.float32),
+        np.array([c for c, _, _ in pred], np.int64),
+    )
+
+
 def run_detector(detector, root: Path, progress: bool = True) -> tuple[list[ImageResult], float]:
     import cv2
 
@@ -123,10 +144,7 @@ def run_detector(detector, root: Path, progress: bool = True) -> tuple[list[Imag
         t = time.perf_counter()
         d = detector.detect(img)
         spent += time.perf_counter() - t
-        pred = [
-            (int(c), float(s), np.asarray(b, float))
-            for c, s, b in zip(d.class_id, d.confidence, d.xyxy, strict=True)
-        ]
+        pred = pred_of(d)
         meta = root / "meta" / (p.stem + ".json")
         design = json.loads(meta.read_text()).get("deck") if meta.exists() else None
         results.append(ImageResult(str(p), truth, boxes, pred, design))

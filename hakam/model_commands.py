@@ -48,6 +48,17 @@ def _grey_option(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _indices_option(p: argparse.ArgumentParser) -> None:
+    """``--indices``/``--no-indices``: the finder of corner indices (``vision.indices``)."""
+    p.add_argument(
+        "--indices",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="add the cards the finder of corner indices names (the strips of fans); default: "
+        "as the model card says",
+    )
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("model", help="card detector: train, export, evaluate")
     msub = p.add_subparsers(dest="model_command", metavar="ACTION")
@@ -56,8 +67,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.add_argument(
         "--synth",
         type=Path,
+        action="append",
         default=None,
-        help="synthetic dataset folder (made with `hakam data synth` if missing)",
+        help="synthetic dataset folder (made with `hakam data synth` if missing); repeat to "
+        "train on several",
     )
     t.add_argument("--synth-n", type=int, default=None, help="images to generate if missing")
     _training_options(t, "train", "models/hakam-cards.pt", "the model YAML")
@@ -74,6 +87,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     e.add_argument("--imgsz", type=int, default=640, help="input side (the long side if dynamic)")
     e.add_argument(
         "--static", action="store_true", help="a fixed square input instead of a free H x W"
+    )
+    e.add_argument(
+        "--stem",
+        default="hakam-cards",
+        choices=["hakam-cards", "hakam-indices"],
+        help="file names: the card detector (default) or the finder of corner indices",
     )
     e.set_defaults(func=_export)
 
@@ -112,6 +131,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=None,
         help="detector input, long side (default: the shipped one; dynamic models only)",
     )
+    _indices_option(v)
     v.add_argument("--json", action="store_true")
     v.set_defaults(func=_eval)
 
@@ -262,6 +282,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     u.add_argument("--models-dir", type=Path, default=None)
     u.add_argument("--backend", choices=["openvino", "onnx"], default=None)
     u.add_argument("--write", action="store_true", help="store the choice in hakam-cards.json")
+    u.add_argument(
+        "--indices-only",
+        action="store_true",
+        help="choose only the finder of corner indices' threshold and size (photos), beside the "
+        "shipped two-stage settings; run it again after a new two-stage choice",
+    )
     u.set_defaults(func=_tune)
 
     b = msub.add_parser("bundle", help="portable folder for training on another machine")
@@ -278,6 +304,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--models-dir", type=Path, default=None)
     d.add_argument("--threshold", type=float, default=None)
     d.add_argument("--stages", type=int, choices=[1, 2], default=None)
+    _indices_option(d)
     d.set_defaults(func=_detect)
 
 
@@ -303,6 +330,7 @@ def _detector(args, conf: float):
             conf=conf,
             stages=args.stages,
             imgsz=getattr(args, "imgsz", None),
+            indices=args.indices,
         )
     except DetectorError as exc:
         raise CliError(str(exc)) from exc
@@ -364,8 +392,9 @@ def _eval(args) -> int:
         except FileNotFoundError as exc:
             raise CliError(str(exc)) from exc
         rep = ev.evaluate(results, str(root), threshold, not args.no_boxes, ms)
-        if hasattr(det, "reader") and (root / "meta").is_dir():
-            rep.reader_on_truth = ev.reader_on_truth(det.read_boxes, root)
+        cards = getattr(det, "cards", det)  # the whole-card reads, without the indices
+        if hasattr(cards, "reader") and (root / "meta").is_dir():
+            rep.reader_on_truth = ev.reader_on_truth(cards.read_boxes, root)
         reports.append(rep)
         results_all += results
         if not args.json:
@@ -416,12 +445,26 @@ def _train(args) -> int:
             recipe[key] = getattr(args, key)
     real = _real_photos(args.real)
     work = args.out.parent / (args.out.name + "-data")
-    synth = args.synth or work / "synth"
+    synths = args.synth or [work / "synth"]
+    for folder in synths[1:]:
+        if not (folder / "train" / "images").is_dir():
+            raise CliError(
+                f"--synth {folder}: no train/images (only the first is drawn if missing)"
+            )
+    synth = synths[0]
     if not (synth / "train" / "images").is_dir():
         from datasets.generator import SynthConfig, default_workers, generate
 
         n = args.synth_n or int(recipe["synth_images"])
         print(f"[train] generating {n} synthetic scenes in {synth}", flush=True)
+        boxes = str(recipe.get("synth_boxes", "cards"))
+        designs = ()
+        if boxes == "indices":  # the oxygen decks print their indices in the other corners
+            from datasets import art
+
+            designs = tuple(
+                d.name for d in art.available_decks(holdout=False) if "oxygen" not in d.name
+            )
         generate(
             SynthConfig(
                 synth,
@@ -431,6 +474,9 @@ def _train(args) -> int:
                 default_workers(),
                 0.04,
                 0.0,
+                designs=designs,
+                closeups=float(recipe.get("synth_closeups", 0.0)),
+                boxes=boxes,
             )
         )
     real_prepared = None
@@ -439,7 +485,7 @@ def _train(args) -> int:
         if not (real_prepared / "train" / "images").is_dir():
             print(f"[train] remapping real photos from {real}", flush=True)
             training.prepare_real(real, real_prepared)
-    data_yaml = training.build_data_yaml(work, synth, real_prepared, int(recipe["real_repeat"]))
+    data_yaml = training.build_data_yaml(work, synths, real_prepared, int(recipe["real_repeat"]))
     weights = None
     if not args.scratch and args.resume is None:
         weights = args.weights or (training.SHIPPED_PT if training.SHIPPED_PT.exists() else None)
@@ -475,7 +521,9 @@ def _export(args) -> int:
     _need_training_packages()
     if not args.weights.exists():
         raise CliError(f"{args.weights}: no such weights file")
-    info = training.export(args.weights, args.out, args.imgsz, dynamic=not args.static)
+    info = training.export(
+        args.weights, args.out, args.imgsz, stem=args.stem, dynamic=not args.static
+    )
     print(json.dumps(info))
     return 0
 
@@ -798,6 +846,8 @@ def _tune(args) -> int:
         m = ev.set_metrics(res, thr, False)
         return {**row, "threshold": thr, "exact": m["exact"], "recall": m["recall"]}, res
 
+    if args.indices_only:
+        return _tune_indices(args, results_of)
     try:
         first, one = measure(make_detector(args.backend, args.models_dir, conf=0.05, stages=1),
                              stages=1)  # fmt: skip
@@ -872,4 +922,77 @@ def _tune(args) -> int:
         settings["tuned_on"] = [str(p) for p in args.data]
         card.write_text(json.dumps(settings, indent=1) + "\n")
         print(f"[tune] wrote {card}: stages {best['stages']}", file=sys.stderr)
+    return 0
+
+
+INDEX_CONF_GRID = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)  # at or above every reader threshold tuned yet
+INDEX_SIZE_GRID = (512, 640)  # the finder of corner indices' input long side
+
+
+def _tune_indices(args, results_of) -> int:
+    """The finder of corner indices (``vision.indices``) beside the shipped whole-card reads at
+    their shipped threshold: its threshold and input size, taken only where the pair reads more
+    than one standard error better than the whole-card reads alone."""
+    from dataclasses import replace
+
+    from hakam import evaluation as ev
+    from hakam.cli import CliError
+    from vision.detector import (
+        MODEL_CARD,
+        MODELS_DIR,
+        DetectorError,
+        OnnxDetector,
+        OpenVinoDetector,
+        make_detector,
+    )
+    from vision.indices import add_index_reads, indices_path
+
+    kind = "onnx" if args.backend == "onnx" else "openvino"
+    models = args.models_dir or MODELS_DIR
+    path = indices_path(kind, models)
+    if not path.exists():
+        raise CliError(f"no finder of corner indices at {path} (`hakam model export --stem "
+                       "hakam-indices`)")  # fmt: skip
+    try:
+        cards = make_detector(args.backend, args.models_dir, conf=0.05, indices=False)
+    except DetectorError as exc:
+        raise CliError(str(exc)) from exc
+    thr = shipped_threshold(args.models_dir)
+    base = results_of(cards)
+    n_images = sum(1 for r in base if r.truth)
+
+    def row_of(res, **row) -> dict:
+        m = ev.set_metrics(res, thr, False)
+        return {**row, "threshold": thr, "exact": m["exact"], "recall": m["recall"],
+                "precision": m["precision"]}  # fmt: skip
+
+    rows = [row_of(base, indices=0, index_conf=None, index_imgsz=None)]
+    print(_row_json(rows[0]))
+    for size in INDEX_SIZE_GRID:
+        finder = (OnnxDetector if kind == "onnx" else OpenVinoDetector)(
+            path, min(INDEX_CONF_GRID), imgsz=size
+        )
+        found = results_of(finder)
+        for t in INDEX_CONF_GRID:
+            res = [
+                replace(b, pred=ev.pred_of(add_index_reads(ev.detections_of(b.pred),
+                                                           ev.detections_of(f.pred), t)))
+                for b, f in zip(base, found, strict=True)
+            ]  # fmt: skip
+            rows.append(row_of(res, indices=1, index_conf=t, index_imgsz=size))
+            print(_row_json(rows[-1]))
+    best = smallest_within_one_se(rows, n_images, cost="indices")
+    print("[tune] corner indices: "
+          + (f"threshold {best['index_conf']}, size {best['index_imgsz']}" if best["indices"]
+             else "not taken (no more than one standard error better)"),
+          file=sys.stderr)  # fmt: skip
+    if args.write:
+        card = models / MODEL_CARD
+        settings = json.loads(card.read_text()) if card.exists() else {}
+        settings.pop("indices", None)
+        if best["indices"]:
+            settings["indices"] = {"threshold": best["index_conf"], "imgsz": best["index_imgsz"]}
+        settings["indices_tuned_on"] = [str(p) for p in args.data]
+        card.write_text(json.dumps(settings, indent=1) + "\n")
+        print(f"[tune] wrote {card}", file=sys.stderr)
     return 0

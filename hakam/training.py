@@ -99,13 +99,16 @@ def prepare_real(
     return counts
 
 
-def build_data_yaml(out: Path, synth: Path | None, real: Path | None, real_repeat: int = 1) -> Path:
-    """One data.yaml over the synthetic scenes and the real photos (train repeated)."""
+def build_data_yaml(
+    out: Path, synth: Path | list[Path] | None, real: Path | None, real_repeat: int = 1
+) -> Path:
+    """One data.yaml over the synthetic scenes (one folder or several) and the real photos
+    (train repeated)."""
     train, val = [], []
-    if synth is not None:
-        train.append(str((synth / "train" / "images").resolve()))
-        if (synth / "val" / "images").is_dir():
-            val.append(str((synth / "val" / "images").resolve()))
+    for folder in [synth] if isinstance(synth, Path) else synth or []:
+        train.append(str((folder / "train" / "images").resolve()))
+        if (folder / "val" / "images").is_dir():
+            val.append(str((folder / "val" / "images").resolve()))
     if real is not None:
         check_not_eval_only(real)
         if (real / "train" / "images").is_dir():
@@ -221,7 +224,7 @@ def train(
 
     if threads:
         torch.set_num_threads(threads)  # ultralytics leaves 1 thread on small CPUs
-    skip = {"model", "synth_images", "synth_seed", "real_repeat"}
+    skip = {"model", "synth_images", "synth_seed", "synth_boxes", "synth_closeups", "real_repeat"}
     args = {k: v for k, v in recipe.items() if k not in skip}
     if epochs:
         args["epochs"] = epochs

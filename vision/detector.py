@@ -486,6 +486,7 @@ def make_detector(
     threads: int = 0,
     stages: int | None = None,
     imgsz: int | None = None,
+    indices: bool | None = False,
 ) -> Detector:
     """The detector for ``backend`` (None: OpenVINO, else ONNX Runtime, whichever has a model).
 
@@ -493,7 +494,37 @@ def make_detector(
     the shipped choice from the model card file, and ``conf`` None its tuned threshold.
     ``imgsz``: the input's long side for a model exported with a free input size (None: the
     shipped one); a model with a fixed input refuses another size.
+    ``indices``: add the finder of corner indices (``vision.indices``; photos, not the live
+    pipeline); None where the model card asks for it.
     """
+    det = _make_cards(backend, models_dir, conf, threads, stages, imgsz)
+    settings = shipped_settings(models_dir).get("indices")
+    if indices is None:
+        indices = bool(settings)
+    if not indices:
+        return det
+    from vision.indices import WithIndices, indices_path
+
+    chosen = settings or {}
+    kind = "onnx" if backend == "onnx" else "openvino"
+    path = indices_path(kind, models_dir or MODELS_DIR)
+    if not path.exists():
+        raise DetectorError(f"{kind}: no finder of corner indices at {path}")
+    min_conf = float(chosen.get("threshold", 0.5))
+    finder = (OnnxDetector if kind == "onnx" else OpenVinoDetector)(
+        path, min_conf, threads=threads, imgsz=int(chosen.get("imgsz", 640))
+    )
+    return WithIndices(det, finder, min_conf)
+
+
+def _make_cards(
+    backend: str | None,
+    models_dir: Path | None,
+    conf: float | None,
+    threads: int,
+    stages: int | None,
+    imgsz: int | None,
+) -> Detector:
     if backend is None:
         found = [b for b in available_backends(models_dir) if b != "ultralytics"]
         if not found:

@@ -207,3 +207,50 @@ def test_closeup_scenes_hold_a_card_near_the_camera_and_leave_the_other_scenes_a
         # The table scenes draw a card at most 0.45 of the frame's height (before tilt).
         assert longest > 0.45 * some.shape[0]
     assert 0 < kinds.count("closeup") < len(kinds)
+
+
+def _plain_fx() -> dict:
+    return dict.fromkeys(("light", "temperature", "motion", "defocus"), False) | {
+        "glare": 0,
+        "noise": 0,
+    }
+
+
+@pytest.mark.parametrize("angle", [0.0, 63.0, 180.0])
+def test_index_boxes_hold_the_printed_corner_indices_that_show(angle):
+    """One box per corner index that shows, on the index printed there (red top-left, blue
+    bottom-right); a corner covered by another card gives none; the label lines box them."""
+    from datasets.generator import yolo_lines
+
+    face = np.full((420, 300, 4), 255, np.uint8)
+    face[8:100, 8:52, :3] = (0, 0, 255)  # inside the top-left index box, red (BGR)
+    face[320:412, 248:292, :3] = (255, 0, 0)  # inside the bottom-right one, blue
+    back = np.full((420, 300, 4), 255, np.uint8)
+    back[:, :, :3] = (0, 160, 0)
+    renderer = Renderer({"QH": face, "7C": back})
+    rng = np.random.default_rng(2)
+    cam = sample_camera(rng, 640, 480, (0.5, 0.5))
+    cam.tilt, cam.k1 = 0.0, 0.0
+    table = np.full((64, 64, 3), 25, np.uint8)
+    img, labels = renderer.render(
+        rng, cam, table, [CardPlacement("QH", 0, 0, angle)], [], _plain_fx()
+    )
+    (lb,) = labels
+    assert len(lb.index_boxes) == 2
+    for (x1, y1, x2, y2), channel in zip(lb.index_boxes, (2, 0), strict=True):
+        inside = img[int(y1) : int(y2) + 1, int(x1) : int(x2) + 1]
+        colour = (inside[:, :, channel] > 150) & (inside[:, :, 1] < 100)
+        every = (img[:, :, channel] > 150) & (img[:, :, 1] < 100)
+        assert colour.sum() >= 0.97 * every.sum() > 0  # the printed index lies in its box
+        assert colour.mean() > 0.25  # and fills a good part of it
+    w, h = img.shape[1], img.shape[0]
+    assert len(yolo_lines(labels, w, h, "indices")) == 2
+    assert len(yolo_lines(labels, w, h)) == 1
+    # The same card with another one lying over its top-left corner: one index shows.
+    tx, ty, tz = np.linalg.inv(cam.homography()) @ [*lb.corners[0], 1.0]  # on the table, mm
+    cover = CardPlacement("7C", float(tx / tz), float(ty / tz), 0.0, face_up=False)
+    _img, labels = renderer.render(
+        rng, cam, table, [CardPlacement("QH", 0, 0, angle), cover], [], _plain_fx()
+    )
+    (lb,) = [x for x in labels if x.card == "QH"]
+    assert len(lb.index_boxes) == 1

@@ -199,3 +199,12 @@ def test_a_model_card_asking_for_missing_corner_networks_is_a_one_line_error(tmp
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert r.stderr.startswith("hakam: error: onnx: the model card asks for the corner reader")
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_tune_of_the_index_finder_without_its_model_is_a_one_line_error(tmp_path):
+    (tmp_path / "hakam-cards.onnx").symlink_to(ROOT / "models" / "hakam-cards.onnx")
+    r = hakam("model", "tune", "--indices-only", "--models-dir", str(tmp_path), "--backend",
+              "onnx", "--data", str(tmp_path / "tune"), "--write")  # fmt: skip
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.startswith("hakam: error: no finder of corner indices at")
+    assert not (tmp_path / "hakam-cards.json").exists()  # nothing written

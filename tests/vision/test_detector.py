@@ -117,11 +117,11 @@ def test_missing_model_is_a_one_line_error(tmp_path):
 onnx = pytest.importorskip("onnx")
 
 
-def tiny_yolo(path, imgsz: int = 64, height: int | None = None, dynamic: bool = False):
+def tiny_yolo(path, imgsz: int = 64, height: int | None = None, dynamic: bool = False, reads=None):
     """A real ONNX graph with YOLO's I/O: scores = constant scores x mean pixel of the input."""
     from onnx import TensorProto, helper, numpy_helper
 
-    const = raw([(20, 30, 10, 16, "QD", 1.0), (44, 30, 10, 16, "10S", 0.5)])
+    const = raw(reads or [(20, 30, 10, 16, "QD", 1.0), (44, 30, 10, 16, "10S", 0.5)])
     boxes = numpy_helper.from_array(const[:, :4], "boxes")
     scores = numpy_helper.from_array(const[:, 4:], "scores")
     nodes = [
@@ -134,7 +134,7 @@ def tiny_yolo(path, imgsz: int = 64, height: int | None = None, dynamic: bool = 
         [helper.make_tensor_value_info("images", TensorProto.FLOAT,
                                        [1, 3, "h", "w"] if dynamic
                                        else [1, 3, height or imgsz, imgsz])],
-        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [1, 36, 2])],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [1, 36, const.shape[2]])],
         [boxes, scores],
     )  # fmt: skip
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
@@ -211,3 +211,27 @@ def test_make_detector_takes_a_size_only_where_the_model_allows_it(tmp_path):
     assert make_detector("onnx", fixed, stages=1).imgsz == 64
     det = make_detector("onnx", free, stages=1, imgsz=416)
     assert det.dynamic and det.imgsz == 416
+
+
+def test_with_indices_adds_the_cards_named_by_their_corner_index_once_each(tmp_path):
+    """The finder of corner indices adds the cards it names at its threshold or more; a card
+    read both ways is read once, by the more confident read; the live pipeline's default is
+    the whole-card detector alone."""
+    import json
+
+    tiny_yolo(tmp_path / "hakam-cards.onnx")  # QD 1.0 and 10S 0.5 on a white frame
+    index_reads = [(8, 8, 4, 6, "KS", 0.9), (44, 26, 4, 6, "10S", 0.8), (30, 8, 4, 6, "7H", 0.4)]
+    tiny_yolo(tmp_path / "hakam-indices.onnx", reads=index_reads)
+    card = {"stages": 1, "threshold": 0.25, "indices": {"threshold": 0.6, "imgsz": 64}}
+    (tmp_path / "hakam-cards.json").write_text(json.dumps(card))
+    white = np.full((64, 64, 3), 255, np.uint8)
+    assert make_detector("onnx", tmp_path).detect(white).names == ["QD", "10S"]
+    d = make_detector("onnx", tmp_path, indices=None).detect(white)
+    got = dict(zip(d.names, d.confidence, strict=True))
+    assert set(got) == {"QD", "10S", "KS"}  # 7H's index read 0.4 is under the threshold 0.6
+    assert np.isclose(got["10S"], 0.8, atol=1e-3)  # the index read beat the whole-card 0.5
+    assert np.allclose(d.xyxy[d.names.index("10S")], [42, 23, 46, 29])  # the index's box
+    (tmp_path / "hakam-indices.onnx").unlink()
+    with pytest.raises(DetectorError, match="no finder of corner indices"):
+        make_detector("onnx", tmp_path, indices=None)
+    assert make_detector("onnx", tmp_path, indices=False).detect(white).names == ["QD", "10S"]

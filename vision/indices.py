@@ -1,0 +1,58 @@
+"""The finder of corner indices: cards of a fan read by the strip of them that shows.
+
+A card in a fan held or spread shows little more than the strip with its corner index, and a
+whole-card box of that strip holds mostly its neighbours, so neither reader of the two-stage
+detector (``vision.reader``, ``vision.corners``) can tell which card the box means. A second
+YOLO (``hakam-indices``), trained on synthetic scenes boxed index by index (``hakam data synth
+--boxes indices``), finds and names each index that shows. ``WithIndices`` adds the cards it
+names to the two-stage detector's reads, one read per card.
+
+Photos only (``hakam detect``, ``hakam model eval``): at the table a played card lies apart and
+shows whole, and a second network per frame would cost the live pipeline its frame rate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from pathlib import Path
+
+import numpy as np
+
+from vision.detections import Detections
+
+INDICES_ONNX = "hakam-indices.onnx"
+INDICES_OPENVINO = "hakam-indices_openvino"
+
+
+def indices_path(backend: str, models_dir: Path) -> Path:
+    """The finder of corner indices for ``backend`` (OpenVINO or ONNX Runtime)."""
+    return models_dir / (INDICES_ONNX if backend == "onnx" else INDICES_OPENVINO)
+
+
+def add_index_reads(cards: Detections, indices: Detections, min_conf: float) -> Detections:
+    """The cards read whole and the cards named by an index at ``min_conf`` or more: each card
+    once, by its most confident read (its box is the index's when that read wins)."""
+    extra = indices[indices.confidence >= min_conf] if len(indices) else indices
+    if not len(extra):
+        return cards
+    if not len(cards):
+        return extra.best_per_card()
+    merged = Detections.merge([Detections(cards.xyxy, cards.confidence, cards.class_id), extra])
+    return merged.best_per_card()
+
+
+class WithIndices:
+    """A detector of whole cards plus the finder of corner indices, as one ``detect``."""
+
+    def __init__(self, cards, indices, min_conf: float) -> None:
+        if not 0 < min_conf <= 1:
+            raise ValueError(f"index threshold {min_conf}: a confidence in (0, 1]")
+        self.cards, self.indices, self.min_conf = cards, indices, min_conf
+        self.name = f"{getattr(cards, 'name', 'cards')}+indices"
+
+    def detect(self, image: np.ndarray, ruled_out: Collection[int] = ()) -> Detections:
+        return add_index_reads(
+            self.cards.detect(image, ruled_out),
+            self.indices.detect(image, ruled_out),
+            self.min_conf,
+        )
