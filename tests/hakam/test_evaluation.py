@@ -149,3 +149,14 @@ def test_reader_on_truth_scores_the_reader_alone_on_true_boxes(tmp_path):
     # QH right, KS missed (J/Q/K 1 of 2); 7C right; AD too covered to count
     want = {"court": 0.5, "court_n": 2, "other": 1.0, "other_n": 1}
     assert out == {"all": want, "paris": want}
+
+
+def test_training_on_a_cpu_turns_mixed_precision_off_and_keeps_our_data_keys_out():
+    from hakam.training import load_recipe, ultralytics_args
+
+    recipe = load_recipe()
+    on_gpu = ultralytics_args(recipe, hours=0.5)
+    assert "amp" not in on_gpu and on_gpu["time"] == 0.5  # ultralytics' default: AMP on a GPU
+    assert not {"model", "synth_images", "real_repeat"} & set(on_gpu)
+    on_cpu = ultralytics_args(recipe, epochs=3, on_cpu=True)
+    assert on_cpu["amp"] is False and on_cpu["epochs"] == 3 and "time" not in on_cpu
