@@ -267,12 +267,20 @@ def train(
             flush=True,
         )
 
+    def on_train_start(trainer) -> None:
+        # ultralytics sets its own thread count (cores - 1: one here) when it picks the CPU,
+        # after the call above: training ran on one core of two until this (2026-12-01).
+        if threads:
+            torch.set_num_threads(threads)
+
     if resume is not None:
         model = YOLO(str(resume))
+        model.add_callback("on_train_start", on_train_start)
         model.add_callback("on_fit_epoch_end", on_epoch_end)
         model.train(resume=True, workers=workers, cache=cache)
     else:
         model = YOLO(str(weights) if weights else recipe["model"])
+        model.add_callback("on_train_start", on_train_start)
         model.add_callback("on_fit_epoch_end", on_epoch_end)
         model.train(
             data=str(data_yaml),
