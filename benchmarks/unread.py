@@ -7,12 +7,12 @@ The demo clip's labels are fed to the pipeline (``LabelDetector``: a perfect fin
 with the chosen cards seen but never read surely, as a court card of an unseen design is. At the
 end of the clip the pipeline names what it can (``Pipeline._name_by_elimination``) and leaves the
 rest to a person. Per set of cards: the deal complete or not, exact (every card at its seat and
-trick) or not; of the complete deals not exact, how many said so in a "same result" notice, how
-many lost the deal's revoke (AS, seat 2, trick 1) and how many ruled a violation that did not
-happen. ``--deduce N`` tries another ``DEDUCE_MAX``; ``--misguess``: the unsure reads of the
-first card of each set (by name) take it for the second, as a reader wrong about a card it is
-unsure of would (the reads then point away from the truth: a deal complete but not exact is
-what trusting them costs).
+trick) or not; of the complete deals not exact, how many said so (a notice that a person may
+change a card named "same-result", "reader" or "fewest"), how many lost the deal's revoke (AS,
+seat 2, trick 1) and how many ruled a violation that did not happen. ``--deduce N`` tries
+another ``DEDUCE_MAX``; ``--misguess``: the unsure reads of the first card of each set (by name)
+take it for the second, as a reader wrong about a card it is unsure of would (the reads then
+point away from the truth: a deal complete but not exact is what trusting them costs).
 """
 
 from __future__ import annotations
@@ -70,9 +70,13 @@ def run_unread(
         "complete": len(pipe.plays) == 32,
         "exact": pipe.record["tricks"] == truth["tricks"],
         "fixes": fixes,
-        "said": any(by == "same-result" for *_, by in fixes),
+        "said": any(by in SAID for *_, by in fixes),
         "violations": [v["card"] for v in standing_violations(events)],
     }
+
+
+# Namings that tell a person the card may be another (``Pipeline._say_cards_left``).
+SAID = ("same-result", "reader", "fewest")
 
 
 def main() -> None:
@@ -121,7 +125,7 @@ def main() -> None:
         f"{len(rows)} sets of {args.cards} cards never read surely (DEDUCE_MAX "
         f"{pipeline.DEDUCE_MAX}): complete {sum(r['complete'] for r in rows)}, exact "
         f"{sum(r['exact'] for r in rows)}; complete but not exact {len(wrong)} (said in a "
-        f'"same result" notice {sum(r["said"] for r in wrong)}, the revoke lost '
+        f"notice {sum(r['said'] for r in wrong)}, the revoke lost "
         f"{sum(REVOKE not in r['violations'] for r in wrong)}, a violation that did not happen "
         f"ruled {sum(bool(set(r['violations']) - {REVOKE}) for r in wrong)}); named by the "
         f"fewest violations in {len(fewest)} ({sum(not r['exact'] for r in fewest)} not exact)"

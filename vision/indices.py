@@ -30,15 +30,22 @@ def indices_path(backend: str, models_dir: Path) -> Path:
 
 
 def add_index_reads(cards: Detections, indices: Detections, min_conf: float) -> Detections:
-    """The cards read whole and the cards named by an index at ``min_conf`` or more: each card
-    once, by its most confident read (its box is the index's when that read wins)."""
+    """The cards read whole and the cards named by an index at ``min_conf`` or more, each card
+    once: a card read both ways keeps its whole-card box with the higher confidence; a card
+    only its index names (a strip) gets the index's box."""
     extra = indices[indices.confidence >= min_conf] if len(indices) else indices
     if not len(extra):
         return cards
-    if not len(cards):
-        return extra.best_per_card()
-    merged = Detections.merge([Detections(cards.xyxy, cards.confidence, cards.class_id), extra])
-    return merged.best_per_card()
+    extra = extra.best_per_card()
+    conf = cards.confidence.astype(np.float32).copy()
+    new = np.ones(len(extra), bool)
+    for k, (card, c) in enumerate(zip(extra.class_id, extra.confidence, strict=True)):
+        same = np.flatnonzero(cards.class_id == card)
+        if len(same):
+            conf[same] = np.maximum(conf[same], c)
+            new[k] = False
+    kept = Detections(cards.xyxy, conf, cards.class_id) if len(cards) else cards
+    return Detections.merge([kept, extra[new]])
 
 
 class WithIndices:

@@ -868,8 +868,22 @@ class Pipeline:
                     f"trick {trick})",
                 )  # fmt: skip
             return False
+        if len(ways) > 1:
+            self._say_by_reader(seat, names, clean[0], len(ways), trick)
         self._name_unread(clean[0], seat, self._now, "rules" if len(ways) == 1 else "reader")
         return True
+
+    def _say_by_reader(
+        self, seat: int, names: list[str], card: int, n_ways: int, trick: int
+    ) -> None:
+        """Tell a person of a card named "reader": the rules left several ways and unsure reads
+        chose among them, so the deal is complete on a guess that reads can mislead (misleading
+        reads in ``benchmarks/unread.py --misguess``): it is said, as every guess is."""
+        self._say_cards_left(
+            seat, names, f"{n_ways} ways of placing them keep every rule: {CARD_NAMES[card]}, "
+            f"which the reads took it for most, is named for seat {seat} in trick {trick} (a "
+            "person may correct it)",
+        )  # fmt: skip
 
     def _say_cards_left(self, seat: int, names: list[str], what: str) -> None:
         """An ``uncertain`` event: the cards no read named, and what became of them (the

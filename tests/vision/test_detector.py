@@ -215,8 +215,8 @@ def test_make_detector_takes_a_size_only_where_the_model_allows_it(tmp_path):
 
 def test_with_indices_adds_the_cards_named_by_their_corner_index_once_each(tmp_path):
     """The finder of corner indices adds the cards it names at its threshold or more; a card
-    read both ways is read once, by the more confident read; the live pipeline's default is
-    the whole-card detector alone."""
+    read both ways is read once, in its whole-card box at the higher confidence; the live
+    pipeline's default is the whole-card detector alone."""
     import json
 
     tiny_yolo(tmp_path / "hakam-cards.onnx")  # QD 1.0 and 10S 0.5 on a white frame
@@ -230,7 +230,8 @@ def test_with_indices_adds_the_cards_named_by_their_corner_index_once_each(tmp_p
     got = dict(zip(d.names, d.confidence, strict=True))
     assert set(got) == {"QD", "10S", "KS"}  # 7H's index read 0.4 is under the threshold 0.6
     assert np.isclose(got["10S"], 0.8, atol=1e-3)  # the index read beat the whole-card 0.5
-    assert np.allclose(d.xyxy[d.names.index("10S")], [42, 23, 46, 29])  # the index's box
+    assert np.allclose(d.xyxy[d.names.index("10S")], [39, 22, 49, 38])  # the whole card's box
+    assert np.allclose(d.xyxy[d.names.index("KS")], [6, 5, 10, 11])  # only its index showed
     (tmp_path / "hakam-indices.onnx").unlink()
     with pytest.raises(DetectorError, match="no finder of corner indices"):
         make_detector("onnx", tmp_path, indices=None)

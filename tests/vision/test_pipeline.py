@@ -528,6 +528,10 @@ def test_name_by_the_rules_and_the_unsure_read_where_two_ways_keep_every_rule():
         "7S by seat 2 (not read surely; of the ways that keep every rule, the one its reads "
         "named most)" in pipe.record["note"]
     )
+    # Unsure reads chose: a person is told, as of every guess.
+    (said,) = [e for e in of(events, "uncertain") if "may correct it" in e["text"]]
+    assert said["seat"] == 2 and "2 ways of placing them keep every rule: 7S, which the reads " \
+        "took it for most, is named for seat 2 in trick 6" in said["text"]  # fmt: skip
 
 
 def test_name_by_the_rules_a_violation_every_way_rules_whatever_the_card_counts_against_none():
