@@ -231,6 +231,13 @@ def available_decks(holdout: bool | None = None) -> list[DeckSource]:
     return [d for d in DECKS if d.available() and (holdout is None or d.holdout == holdout)]
 
 
+def index_box_designs() -> tuple[str, ...]:
+    """The installed training designs whose indices lie where ``datasets.scene.INDEX_BOXES``
+    boxes them (top-left and bottom-right): not KDE's oxygen decks, which print theirs in the
+    other two corners."""
+    return tuple(d.name for d in available_decks(holdout=False) if "oxygen" not in d.name)
+
+
 def training_designs(names: Iterable[str]) -> list[DeckSource]:
     """The installed training designs ``names``: tuning designs that a reader can be trained
     without (``train-reader --leave-out``) and judged on (``data synth --designs``). Hold-out

@@ -451,9 +451,6 @@ def render_one(
     return img, labels, meta
 
 
-BOX_KINDS = ("cards", "indices")
-
-
 def yolo_lines(labels: list[Label], w: int, h: int, boxes: str = "cards") -> list[str]:
     """YOLO label lines: one whole-card box per card (``cards``) or one box per corner index
     that shows (``indices``, as cardcounter-real labels its photos), the card's class on each."""

@@ -444,6 +444,11 @@ def _train(args) -> int:
         if getattr(args, key):
             recipe[key] = getattr(args, key)
     real = _real_photos(args.real)
+    if real is not None and recipe.get("synth_boxes") == "indices":
+        raise CliError(
+            f"--real {args.real}: its boxes are whole cards, and this recipe trains on corner "
+            "indices (give --real none)"
+        )
     work = args.out.parent / (args.out.name + "-data")
     synths = args.synth or [work / "synth"]
     for folder in synths[1:]:
@@ -458,13 +463,11 @@ def _train(args) -> int:
         n = args.synth_n or int(recipe["synth_images"])
         print(f"[train] generating {n} synthetic scenes in {synth}", flush=True)
         boxes = str(recipe.get("synth_boxes", "cards"))
-        designs = ()
-        if boxes == "indices":  # the oxygen decks print their indices in the other corners
+        designs: tuple[str, ...] = ()
+        if boxes == "indices":
             from datasets import art
 
-            designs = tuple(
-                d.name for d in art.available_decks(holdout=False) if "oxygen" not in d.name
-            )
+            designs = art.index_box_designs()
         generate(
             SynthConfig(
                 synth,

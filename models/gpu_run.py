@@ -37,6 +37,12 @@ def main() -> int:
     ap.add_argument("--chunk", type=int, default=2000, help="images per synthetic chunk")
     ap.add_argument("--seed-offset", type=int, default=0, help="new scenes for a second round")
     ap.add_argument("--set", nargs="*", default=[], help="recipe overrides KEY=VALUE")
+    ap.add_argument(
+        "--recipe",
+        type=Path,
+        default=ROOT / "models" / "recipe.yaml",
+        help="models/recipe-indices.yaml trains the finder of corner indices (no real photos)",
+    )
     args = ap.parse_args()
     t0 = time.time()
     os.environ["HAKAM_ART_DIR"] = str(args.bundle.resolve() / "art")
@@ -58,10 +64,12 @@ def main() -> int:
     cores = os.cpu_count() or 2
     workers = args.workers or cores
     say(f"cores {cores}, decks {[d.name for d in art.available_decks(holdout=False)]}")
-    recipe = training.load_recipe()
+    recipe = training.load_recipe(args.recipe)
     for kv in args.set:
         key, value = kv.split("=", 1)
         recipe[key] = yaml.safe_load(value)
+    boxes = str(recipe.get("synth_boxes", "cards"))
+    designs = art.index_box_designs() if boxes == "indices" else ()
 
     # Synthetic scenes in chunks until the time share for them is spent.
     args.work.mkdir(parents=True, exist_ok=True)
@@ -78,6 +86,9 @@ def main() -> int:
             workers=workers,
             val_fraction=0.04 if k == 0 else 0.0,
             holdout_fraction=0.0,
+            designs=designs,
+            closeups=float(recipe.get("synth_closeups", 0.0)),
+            boxes=boxes,
         )
         s = gen.generate(cfg, progress=False)
         say(f"synth chunk {k}: {s['images']} images, {s['images_per_second']} img/s")
@@ -91,7 +102,7 @@ def main() -> int:
     train_dirs = [str((c / "train" / "images").resolve()) for c in chunks]
     train_dirs += [str((real / "train" / "images").resolve())] * int(recipe["real_repeat"])
     val_dirs = [str((chunks[0] / "val" / "images").resolve())]
-    if (real / "valid" / "images").is_dir():
+    if int(recipe["real_repeat"]) and (real / "valid" / "images").is_dir():
         val_dirs.append(str((real / "valid" / "images").resolve()))
     data = {
         "path": str(args.work.resolve()),
