@@ -940,23 +940,15 @@ def _tune_indices(args, results_of) -> int:
 
     from hakam import evaluation as ev
     from hakam.cli import CliError
-    from vision.detector import (
-        MODEL_CARD,
-        MODELS_DIR,
-        DetectorError,
-        OnnxDetector,
-        OpenVinoDetector,
-        make_detector,
-    )
-    from vision.indices import add_index_reads, indices_path
+    from vision.detector import MODEL_CARD, MODELS_DIR, DetectorError, index_finder, make_detector
+    from vision.indices import add_index_reads
 
-    kind = "onnx" if args.backend == "onnx" else "openvino"
     models = args.models_dir or MODELS_DIR
-    path = indices_path(kind, models)
-    if not path.exists():
-        raise CliError(f"no finder of corner indices at {path} (`hakam model export --stem "
-                       "hakam-indices`)")  # fmt: skip
     try:
+        finders = {
+            size: index_finder(args.backend, models, min(INDEX_CONF_GRID), size)
+            for size in INDEX_SIZE_GRID
+        }
         cards = make_detector(args.backend, args.models_dir, conf=0.05, indices=False)
     except DetectorError as exc:
         raise CliError(str(exc)) from exc
@@ -971,10 +963,7 @@ def _tune_indices(args, results_of) -> int:
 
     rows = [row_of(base, indices=0, index_conf=None, index_imgsz=None)]
     print(_row_json(rows[0]))
-    for size in INDEX_SIZE_GRID:
-        finder = (OnnxDetector if kind == "onnx" else OpenVinoDetector)(
-            path, min(INDEX_CONF_GRID), imgsz=size
-        )
+    for size, finder in finders.items():
         found = results_of(finder)
         for t in INDEX_CONF_GRID:
             res = [

@@ -503,18 +503,31 @@ def make_detector(
         indices = bool(settings)
     if not indices:
         return det
-    from vision.indices import WithIndices, indices_path
+    from vision.indices import WithIndices
 
     chosen = settings or {}
+    min_conf = float(chosen.get("threshold", 0.5))
+    finder = index_finder(backend, models_dir, min_conf, int(chosen.get("imgsz", 640)), threads)
+    return WithIndices(det, finder, min_conf)
+
+
+def index_finder(
+    backend: str | None, models_dir: Path | None, conf: float, imgsz: int = 640, threads: int = 0
+) -> _YoloBase:
+    """The finder of corner indices (``vision.indices``): ONNX Runtime for ``backend`` "onnx",
+    else OpenVINO."""
+    from vision.indices import indices_path
+
     kind = "onnx" if backend == "onnx" else "openvino"
     path = indices_path(kind, models_dir or MODELS_DIR)
     if not path.exists():
-        raise DetectorError(f"{kind}: no finder of corner indices at {path}")
-    min_conf = float(chosen.get("threshold", 0.5))
-    finder = (OnnxDetector if kind == "onnx" else OpenVinoDetector)(
-        path, min_conf, threads=threads, imgsz=int(chosen.get("imgsz", 640))
+        raise DetectorError(
+            f"no finder of corner indices at {path} (`hakam model export BEST --stem "
+            "hakam-indices`)"
+        )
+    return (OnnxDetector if kind == "onnx" else OpenVinoDetector)(
+        path, conf, threads=threads, imgsz=imgsz
     )
-    return WithIndices(det, finder, min_conf)
 
 
 def _make_cards(
