@@ -231,11 +231,20 @@ def available_decks(holdout: bool | None = None) -> list[DeckSource]:
     return [d for d in DECKS if d.available() and (holdout is None or d.holdout == holdout)]
 
 
-def index_box_designs() -> tuple[str, ...]:
-    """The installed training designs whose indices lie where ``datasets.scene.INDEX_BOXES``
-    boxes them (top-left and bottom-right): not KDE's oxygen decks, which print theirs in the
-    other two corners."""
-    return tuple(d.name for d in available_decks(holdout=False) if "oxygen" not in d.name)
+def index_box_choice(names: Iterable[str] = ()) -> tuple[str, ...]:
+    """The designs of scenes whose labels box corner indices: ``names``, each of which must
+    print its indices where ``datasets.scene.INDEX_BOXES`` boxes them (top-left and
+    bottom-right), or all installed training designs that do when none is asked: not KDE's oxygen
+    decks, which print theirs in the other two corners (their boxes would hold pips)."""
+    allowed = tuple(d.name for d in available_decks(holdout=False) if "oxygen" not in d.name)
+    asked = tuple(names)
+    for name in asked:
+        if name not in allowed:
+            raise ValueError(
+                f"{name}: its corner indices are not where index boxes go (top-left and "
+                "bottom-right)"
+            )
+    return asked or allowed
 
 
 def training_designs(names: Iterable[str]) -> list[DeckSource]:

@@ -81,6 +81,8 @@ def _synth(args) -> int:
     designs = tuple(n.strip() for n in args.designs.split(",") if n.strip())
     try:
         art.training_designs(designs)
+        if args.boxes == "indices":
+            designs = art.index_box_choice(designs)
     except ValueError as exc:
         raise CliError(f"--designs: {exc}") from None
     cfg = SynthConfig(

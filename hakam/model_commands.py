@@ -467,7 +467,7 @@ def _train(args) -> int:
         if boxes == "indices":
             from datasets import art
 
-            designs = art.index_box_designs()
+            designs = art.index_box_choice()
         generate(
             SynthConfig(
                 synth,

@@ -69,7 +69,7 @@ def main() -> int:
         key, value = kv.split("=", 1)
         recipe[key] = yaml.safe_load(value)
     boxes = str(recipe.get("synth_boxes", "cards"))
-    designs = art.index_box_designs() if boxes == "indices" else ()
+    designs = art.index_box_choice() if boxes == "indices" else ()
 
     # Synthetic scenes in chunks until the time share for them is spent.
     args.work.mkdir(parents=True, exist_ok=True)

@@ -93,6 +93,25 @@ def test_training_designs_refuse_hold_out_and_unknown_names():
     assert [d.name for d in art.training_designs([*names, *names])] == names
 
 
+@pytest.mark.skipif(
+    "kde_oxygen" not in {d.name for d in art.available_decks(holdout=False)},
+    reason="KDE card art not installed",
+)
+def test_index_box_choice_refuses_decks_printing_indices_in_other_corners(tmp_path, capsys):
+    from hakam.cli import main
+
+    every = art.index_box_choice()
+    assert "kde_oxygen" not in every and "kde_standard" in every
+    assert art.index_box_choice(["kde_standard"]) == ("kde_standard",)
+    with pytest.raises(ValueError, match="kde_oxygen: its corner indices are not where"):
+        art.index_box_choice(["kde_standard", "kde_oxygen"])
+    out = tmp_path / "scenes"
+    args = ["data", "synth", "--out", str(out), "--n", "2", "--boxes", "indices"]
+    assert main([*args, "--designs", "kde_oxygen"]) == 2
+    assert "--designs: kde_oxygen: its corner indices" in capsys.readouterr().err
+    assert not out.exists()
+
+
 @pytest.mark.skipif(not art.available_decks(holdout=False), reason="card art not installed")
 def test_synth_designs_draws_train_and_val_from_those_designs_only(tmp_path):
     import json
