@@ -497,8 +497,9 @@ def make_detector(
     ``indices``: add the finder of corner indices (``vision.indices``; photos, not the live
     pipeline); None where the model card asks for it.
     """
-    det = _make_cards(backend, models_dir, conf, threads, stages, imgsz)
-    settings = shipped_settings(models_dir).get("indices")
+    card = shipped_settings(models_dir)
+    det = _make_cards(backend, models_dir, conf, threads, stages, imgsz, card)
+    settings = card.get("indices")
     if indices is None:
         indices = bool(settings)
     if not indices:
@@ -537,6 +538,7 @@ def _make_cards(
     threads: int,
     stages: int | None,
     imgsz: int | None,
+    settings: dict,
 ) -> Detector:
     if backend is None:
         found = [b for b in available_backends(models_dir) if b != "ultralytics"]
@@ -552,7 +554,6 @@ def _make_cards(
     path = model_path(backend, models_dir)
     if not path.exists():
         raise DetectorError(f"{backend}: no model at {path}")
-    settings = shipped_settings(models_dir)
     if stages is None:
         stages = int(settings.get("stages", 1))
     if stages not in (1, 2):
