@@ -82,7 +82,7 @@ def _synth(args) -> int:
     try:
         art.training_designs(designs)
         if args.boxes == "indices":
-            designs = art.index_box_choice(designs)
+            art.index_box_choice(designs)  # generate draws these; refused here in one line
     except ValueError as exc:
         raise CliError(f"--designs: {exc}") from None
     cfg = SynthConfig(

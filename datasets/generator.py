@@ -48,7 +48,9 @@ class SynthConfig:
     val_fraction: float = 0.05
     holdout_fraction: float = 0.05
     quality: int = 90  # JPEG quality of the written files (scene JPEG artefacts come on top)
-    designs: tuple[str, ...] = ()  # train/val from these training designs only (default: all)
+    # train/val from these training designs only (default: all; those of ``art.index_box_choice``
+    # with boxes "indices")
+    designs: tuple[str, ...] = ()
     closeups: float = 0.0  # share of scenes drawn as close-ups (``closeup_scene``)
     boxes: str = "cards"  # what the label files box: whole cards or corner indices (``yolo_lines``)
 
@@ -492,9 +494,8 @@ def write_data_yaml(out: Path, splits: list[str]) -> Path:
 
 def generate(cfg: SynthConfig, progress: bool = True) -> dict:
     """Write the dataset; prints progress with an estimate of the time left."""
-    train_decks = (
-        art.training_designs(cfg.designs) if cfg.designs else art.available_decks(holdout=False)
-    )
+    names = art.index_box_choice(cfg.designs) if cfg.boxes == "indices" else cfg.designs
+    train_decks = art.training_designs(names) if names else art.available_decks(holdout=False)
     hold_decks = art.available_decks(holdout=True)
     art.ensure_art(train_decks + hold_decks, progress=progress)
     if not train_decks:

@@ -462,12 +462,6 @@ def _train(args) -> int:
 
         n = args.synth_n or int(recipe["synth_images"])
         print(f"[train] generating {n} synthetic scenes in {synth}", flush=True)
-        boxes = str(recipe.get("synth_boxes", "cards"))
-        designs: tuple[str, ...] = ()
-        if boxes == "indices":
-            from datasets import art
-
-            designs = art.index_box_choice()
         generate(
             SynthConfig(
                 synth,
@@ -477,9 +471,8 @@ def _train(args) -> int:
                 default_workers(),
                 0.04,
                 0.0,
-                designs=designs,
                 closeups=float(recipe.get("synth_closeups", 0.0)),
-                boxes=boxes,
+                boxes=str(recipe.get("synth_boxes", "cards")),
             )
         )
     real_prepared = None

@@ -69,7 +69,6 @@ def main() -> int:
         key, value = kv.split("=", 1)
         recipe[key] = yaml.safe_load(value)
     boxes = str(recipe.get("synth_boxes", "cards"))
-    designs = art.index_box_choice() if boxes == "indices" else ()
 
     # Synthetic scenes in chunks until the time share for them is spent.
     args.work.mkdir(parents=True, exist_ok=True)
@@ -86,7 +85,6 @@ def main() -> int:
             workers=workers,
             val_fraction=0.04 if k == 0 else 0.0,
             holdout_fraction=0.0,
-            designs=designs,
             closeups=float(recipe.get("synth_closeups", 0.0)),
             boxes=boxes,
         )

@@ -110,6 +110,10 @@ def test_index_box_choice_refuses_decks_printing_indices_in_other_corners(tmp_pa
     assert main([*args, "--designs", "kde_oxygen"]) == 2
     assert "--designs: kde_oxygen: its corner indices" in capsys.readouterr().err
     assert not out.exists()
+    from datasets.generator import SynthConfig, generate
+
+    cfg = SynthConfig(out, 1, workers=1, val_fraction=0, holdout_fraction=0, boxes="indices")
+    assert tuple(generate(cfg, progress=False)["train_decks"]) == every
 
 
 @pytest.mark.skipif(not art.available_decks(holdout=False), reason="card art not installed")
