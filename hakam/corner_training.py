@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 import time
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -43,7 +44,7 @@ from hakam.reader_training import (
 from vision.corners import OUTLINE_SIZE, corner_patches, quad_to_crop
 from vision.reader import OTHER, card_crop
 
-NETS = ("outline", "index")
+NETS = ("outline", "index", "strip")
 QUAD_SPREAD = 0.04  # each corner's random move, as a share of the card's diagonal
 # A card less than MIN_VISIBLE visible (a strip of a fan) is read by a corner index that shows
 # this much: the finder boxes such strips and the set metrics count them (28% of the tuning
@@ -282,10 +283,129 @@ def build_samples(
     return summary
 
 
+# --- strips: the finder of corner indices' boxes, named by a classifier of the crop ----------
+
+STRIP_SPREAD = 0.12  # a true index box moved as the finder's are, a share of its sides
+STRIP_MATCH_IOU = 0.5  # a finder box is that index's when they overlap this much
+STRIP_APART_IOU = 0.2  # and names no card (a 2-6, a figure, a pip) when it overlaps none this much
+STRIP_OTHERS = 4  # at most this many such boxes per scene, the surest first
+STRIP_PATCHES = 2  # and this many index-sized patches elsewhere (figures, pips, table, arms)
+
+_STRIP_FINDER = None
+
+
+def _strip_init(finder: str) -> None:
+    global _STRIP_FINDER
+    from vision.detector import OnnxDetector, OpenVinoDetector
+
+    kind = OnnxDetector if finder.endswith(".onnx") else OpenVinoDetector
+    _STRIP_FINDER = kind(finder, 0.05, threads=1, imgsz=512)
+
+
+def yolo_boxes(label_file: Path, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
+    """A YOLO label file's classes and frame-pixel boxes (x1, y1, x2, y2)."""
+    rows = [r.split() for r in label_file.read_text().splitlines() if r.strip()]
+    if not rows:
+        return np.zeros(0, np.int64), np.zeros((0, 4), np.float32)
+    a = np.array(rows, np.float32)
+    cx, cy, w, h = a[:, 1] * width, a[:, 2] * height, a[:, 3] * width, a[:, 4] * height
+    return a[:, 0].astype(np.int64), np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1)
+
+
+def strip_samples(image_file: str, seed: int) -> tuple[list[np.ndarray], list[int]]:
+    """Strip reader samples from one scene boxed by index (``data synth --boxes indices``):
+    each true index box moved at random; the finder's own boxes on an index (that card) and
+    on no index ("not a Baloot card": a 2-6, a figure, a pip, which the finder also boxes)."""
+    import cv2
+
+    from vision.indices import STRIP_MARGIN, STRIP_SIZE
+
+    path = Path(image_file)
+    img = cv2.imread(str(path))
+    if img is None:
+        return [], []
+    h, w = img.shape[:2]
+    cls, truth = yolo_boxes(path.parent.parent / "labels" / (path.stem + ".txt"), w, h)
+    rng = np.random.default_rng([seed, zlib.crc32(path.stem.encode())])
+    crops, cards = [], []
+
+    def add(box, card: int) -> None:
+        crops.append(card_crop(img, box, STRIP_SIZE, STRIP_MARGIN))
+        cards.append(card)
+
+    for c, b in zip(cls, truth, strict=True):
+        add(jitter_box(rng, b, STRIP_SPREAD), int(c))
+    others = 0
+    for b in _STRIP_FINDER.find(img, 0.05):
+        overlap = [_iou(b, t) for t in truth]
+        best = int(np.argmax(overlap)) if overlap else -1
+        if overlap and overlap[best] >= STRIP_MATCH_IOU:
+            add(b, int(cls[best]))
+        elif (not overlap or overlap[best] < STRIP_APART_IOU) and others < STRIP_OTHERS:
+            add(b, OTHER)
+            others += 1
+    if len(truth):
+        sides = truth[:, 2:] - truth[:, :2]
+        for _ in range(STRIP_PATCHES):
+            bw, bh = sides[rng.integers(len(sides))] * rng.uniform(0.8, 1.25, 2)
+            x, y = rng.uniform(0, max(w - bw, 1)), rng.uniform(0, max(h - bh, 1))
+            box = (x, y, x + bw, y + bh)
+            if all(_iou(box, t) < STRIP_APART_IOU for t in truth):
+                add(box, OTHER)
+    return crops, cards
+
+
+def _strip_job(item):
+    return strip_samples(*item)
+
+
+def build_strip_samples(
+    out: Path, scenes: list[Path], finder: Path, seed: int = 41, workers: int = 2,
+    progress: bool = True,
+) -> dict:  # fmt: skip
+    """Write ``out/strip.npy`` and ``card.npy`` from the training splits of ``scenes`` (folders
+    of ``hakam data synth --boxes indices``) and the exported finder of corner indices."""
+    import multiprocessing as mp
+
+    files = sorted(str(f) for s in scenes for f in (s / "train" / "images").glob("*.jpg"))
+    if not files:
+        raise FileNotFoundError(f"no training scenes in {', '.join(map(str, scenes))}")
+    out.mkdir(parents=True, exist_ok=True)
+    crops: list[np.ndarray] = []
+    cards: list[int] = []
+    t0, n = time.time(), len(files)
+    ctx = mp.get_context("spawn")
+    with ctx.Pool(max(1, workers), initializer=_strip_init, initargs=(str(finder),)) as pool:
+        jobs = [(f, seed) for f in files]
+        for k, (c, y) in enumerate(pool.imap(_strip_job, jobs, chunksize=16), 1):
+            crops += c
+            cards += y
+            if progress and (k % 1000 == 0 or k == n):
+                left = (n - k) * (time.time() - t0) / k
+                print(f"[strip] {k}/{n} scenes, {len(cards)} samples, about {left:.0f} s left",
+                      flush=True)  # fmt: skip
+    np.save(out / "strip.npy", np.stack(crops))
+    np.save(out / "card.npy", np.array(cards, np.int16))
+    summary = {
+        "strip_samples": len(cards),
+        "other": int(sum(c == OTHER for c in cards)),
+        "scenes": n,
+        "from": [str(s) for s in scenes],
+        "finder": str(finder),
+        "finder_sha256": file_digest(finder),
+        "seed": seed,
+        "spread": STRIP_SPREAD,
+        "seconds": round(time.time() - t0, 1),
+    }
+    (out / "summary.json").write_text(json.dumps(summary, indent=1))
+    return summary
+
+
 # --- training (torch) -------------------------------------------------------------------------
 
 OUTLINE_WIDTHS = (16, 24, 48, 96, 128)
 INDEX_WIDTHS = (24, 32, 64, 128, 160)
+STRIP_WIDTHS = (24, 32, 64, 128, 160)
 
 
 def net(kind: str):
@@ -294,7 +414,7 @@ def net(kind: str):
 
     if kind == "outline":
         return reader_net(8, OUTLINE_WIDTHS)
-    return reader_net(READER_CLASSES, INDEX_WIDTHS)
+    return reader_net(READER_CLASSES, STRIP_WIDTHS if kind == "strip" else INDEX_WIDTHS)
 
 
 def outline_loss(pred, target):
@@ -396,6 +516,36 @@ def index_augment(batch, generator=None, busy: float = 0.0, grey: float = GREY_S
     return photometric(x, g, grey)
 
 
+def strip_augment(batch, generator=None, grey: float = GREY_SHARE):
+    """Stored strip crops (N, S, S, 3) to input: turned by a random quarter (a fan's cards lie
+    every way up), a little shift, scale and turn (the finder's box is off), then
+    ``photometric``."""
+    import torch
+    import torch.nn.functional as F
+
+    g = generator
+    x = plain_input(batch)
+    n = x.shape[0]
+    quarter = torch.randint(4, (n,), generator=g)
+    for k in range(1, 4):
+        pick = quarter == k
+        if pick.any():
+            x[pick] = torch.rot90(x[pick], k, (2, 3))
+
+    def u(lo: float, hi: float, *shape: int) -> torch.Tensor:
+        return lo + (hi - lo) * torch.rand(n, *shape, generator=g)
+
+    angle, scale = u(-0.2, 0.2), u(0.9, 1.1)
+    theta = torch.zeros(n, 2, 3)
+    theta[:, 0, 0] = theta[:, 1, 1] = torch.cos(angle) * scale
+    theta[:, 0, 1] = -torch.sin(angle) * scale
+    theta[:, 1, 0] = torch.sin(angle) * scale
+    theta[:, :, 2] = u(-0.06, 0.06, 2)
+    grid = F.affine_grid(theta, tuple(x.shape), align_corners=False)
+    x = F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
+    return photometric(x, g, grey)
+
+
 def train_net(
     kind: str,
     data: Path | list[Path],
@@ -410,8 +560,9 @@ def train_net(
     busy: float = BUSY_SHARE,
     grey: float = GREY_SHARE,
 ) -> Path:
-    """Train the ``kind`` network ("outline" or "index") on ``build_samples`` folders; 3% held
-    out to choose the best epoch (outline: mean corner error, index: share misread). Every epoch
+    """Train the ``kind`` network ("outline", "index" or "strip") on ``build_samples`` (or
+    ``build_strip_samples``) folders; 3% held out to choose the best epoch (outline: mean corner
+    error, index and strip: share misread). Every epoch
     writes ``last.pt`` for ``resume``; returns ``best.pt``. ``busy``: share of index samples
     given art under the index (``busy_paper``; 0 before index round 3); ``grey``: share of
     samples of either network shown without colour (every shipped round: 0.05)."""
@@ -425,10 +576,14 @@ def train_net(
     folders = [data] if isinstance(data, Path) else list(data)
     if kind == "outline":  # real photos' folders hold index samples only
         folders = [f for f in folders if (f / "outline.npy").exists()]
-    x_name, y_name = ("outline.npy", "quad.npy") if kind == "outline" else ("index.npy", "card.npy")
+    x_name, y_name = {
+        "outline": ("outline.npy", "quad.npy"),
+        "index": ("index.npy", "card.npy"),
+        "strip": ("strip.npy", "card.npy"),
+    }[kind]
     inputs = torch.from_numpy(np.concatenate([np.load(f / x_name) for f in folders]))
     targets = torch.from_numpy(np.concatenate([np.load(f / y_name) for f in folders]))
-    if kind == "index":
+    if kind != "outline":
         targets = targets.long()
     n = len(targets)
     order = torch.randperm(n, generator=torch.Generator().manual_seed(seed))
@@ -460,7 +615,10 @@ def train_net(
             if kind == "outline":
                 x = photometric(plain_input(inputs[idx]), gen, grey)
                 return outline_loss(model(x), targets[idx])
-            x = index_augment(inputs[idx], gen, busy, grey)
+            if kind == "strip":
+                x = strip_augment(inputs[idx], gen, grey)
+            else:
+                x = index_augment(inputs[idx], gen, busy, grey)
             return F.cross_entropy(model(x), targets[idx], label_smoothing=0.05)
 
         seen, loss_sum = run_epoch(model, opt, sched, perm, batch, loss_of, kind, epoch, epochs)
@@ -508,7 +666,13 @@ def export_net(checkpoint: Path, out_dir: Path) -> dict:
     kind = ck["kind"]
     model = net(kind)
     model.load_state_dict(ck["model"])
-    shape = (OUTLINE_SIZE, OUTLINE_SIZE) if kind == "outline" else (2 * PATCH_H, 2 * PATCH_W)
+    from vision.indices import STRIP_SIZE
+
+    shape = {
+        "outline": (OUTLINE_SIZE, OUTLINE_SIZE),
+        "index": (2 * PATCH_H, 2 * PATCH_W),
+        "strip": (STRIP_SIZE, STRIP_SIZE),
+    }[kind]
     name = f"hakam-{kind}"
     onnx_path, ov_dir = write_exports(
         model, ck["model"], shape, out_dir, name, ("x", "y"), kind=kind

@@ -182,9 +182,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     c = msub.add_parser(
         "train-corners",
-        help="train or continue the corner reader's outline or index network (train extra)",
+        help="train or continue the corner reader's outline or index network, or the strip "
+        "reader that names the finder of corner indices' boxes (train extra)",
     )
-    c.add_argument("network", choices=["outline", "index"])
+    c.add_argument("network", choices=["outline", "index", "strip"])
     c.add_argument(
         "--data",
         type=Path,
@@ -214,6 +215,20 @@ def register(sub: argparse._SubParsersAction) -> None:
         "designs, as train-reader --leave-out)",
     )
     c.add_argument("--seed", type=int, default=31, help="seed of those scenes")
+    c.add_argument(
+        "--index-scenes",
+        type=Path,
+        action="append",
+        default=None,
+        help="strip only: folders of `hakam data synth --boxes indices` whose training splits "
+        "the samples are cut from (repeat for several)",
+    )
+    c.add_argument(
+        "--finder",
+        type=Path,
+        default=ROOT / "models" / "hakam-indices_openvino",
+        help="strip only: the exported finder of corner indices whose boxes are cut",
+    )
     c.add_argument(
         "--finder-boxes",
         action="store_true",
@@ -671,6 +686,8 @@ def _train_corners(args) -> int:
     grey = _grey_share(args)
     if args.lettering < 0 or (args.lettering and args.network != "index"):
         raise CliError(f"--lettering {args.lettering}: a number of index samples (index only)")
+    if args.network == "strip":
+        return _train_strip(args, folders, grey)
     for k, folder in enumerate(folders):
         if not (folder / "card.npy").exists():
             print(f"[corners] cutting samples from {args.scenes} scenes into {folder}", flush=True)
@@ -714,6 +731,38 @@ def _train_corners(args) -> int:
         busy=corner_training.BUSY_SHARE if args.busy is None else args.busy,
         grey=grey,
     )
+    print(f"[corners] best: {best}; next: hakam model export-corners {best}", flush=True)
+    return 0
+
+
+def _train_strip(args, folders: list[Path], grey: float) -> int:
+    """The strip reader: samples cut from index scenes along the finder's boxes, then train."""
+    from hakam import corner_training
+    from hakam.cli import CliError
+
+    for folder in folders:
+        if (folder / "card.npy").exists() and not (folder / "strip.npy").exists():
+            raise CliError(f"--data {folder}: holds corner samples, not strips")
+        if (folder / "strip.npy").exists():
+            continue
+        if not args.index_scenes:
+            raise CliError(f"--data {folder}: no strips there; give --index-scenes to cut them")
+        for scenes in args.index_scenes:
+            if not (scenes / "train" / "labels").is_dir():
+                raise CliError(f"--index-scenes {scenes}: no train/labels (data synth --boxes "
+                               "indices)")  # fmt: skip
+        if not args.finder.exists():
+            raise CliError(f"--finder {args.finder}: no such model")
+        print(f"[corners] cutting strips into {folder}", flush=True)
+        try:
+            corner_training.build_strip_samples(folder, args.index_scenes, args.finder, args.seed)
+        except FileNotFoundError as exc:
+            raise CliError(str(exc)) from None
+    out = args.out or ROOT / "runs" / "strip"
+    best = corner_training.train_net(
+        "strip", folders, out, epochs=args.epochs, batch=args.batch, lr=args.lr,
+        resume=args.resume, weights=args.weights, grey=grey,
+    )  # fmt: skip
     print(f"[corners] best: {best}; next: hakam model export-corners {best}", flush=True)
     return 0
 
@@ -927,20 +976,33 @@ INDEX_SIZE_GRID = (512, 640)  # the finder of corner indices' input long side
 
 def _tune_indices(args, results_of) -> int:
     """The finder of corner indices (``vision.indices``) beside the shipped whole-card reads at
-    their shipped threshold: its threshold and input size, taken only where the pair reads more
-    than one standard error better than the whole-card reads alone."""
+    their shipped threshold: its threshold and input size, and whether its own classes or the
+    strip reader (where its files are in the models folder) name its boxes, taken only where
+    the pair reads more than one standard error better than the whole-card reads alone."""
     from dataclasses import replace
 
     from hakam import evaluation as ev
     from hakam.cli import CliError
-    from vision.detector import MODEL_CARD, MODELS_DIR, DetectorError, index_finder, make_detector
-    from vision.indices import add_index_reads
+    from vision.detector import (
+        MODEL_CARD,
+        MODELS_DIR,
+        DetectorError,
+        index_finder,
+        make_detector,
+        strip_detector,
+    )
+    from vision.indices import add_index_reads, strip_path
 
     models = args.models_dir or MODELS_DIR
+    low = min(INDEX_CONF_GRID)
+    strips = strip_path("onnx" if args.backend == "onnx" else "openvino", models).exists()
     try:
         finders = {
-            size: index_finder(args.backend, models, min(INDEX_CONF_GRID), size)
+            (size, strip): (strip_detector if strip else index_finder)(
+                args.backend, models, low, size
+            )
             for size in INDEX_SIZE_GRID
+            for strip in ((False, True) if strips else (False,))
         }
         cards = make_detector(args.backend, args.models_dir, conf=0.05, indices=False)
     except DetectorError as exc:
@@ -954,9 +1016,9 @@ def _tune_indices(args, results_of) -> int:
         return {**row, "threshold": thr, "exact": m["exact"], "recall": m["recall"],
                 "precision": m["precision"]}  # fmt: skip
 
-    rows = [row_of(base, indices=0, index_conf=None, index_imgsz=None)]
+    rows = [row_of(base, indices=0, index_conf=None, index_imgsz=None, strip=False)]
     print(_row_json(rows[0]))
-    for size, finder in finders.items():
+    for (size, strip), finder in finders.items():
         found = results_of(finder)
         for t in INDEX_CONF_GRID:
             res = [
@@ -964,19 +1026,21 @@ def _tune_indices(args, results_of) -> int:
                                                            ev.detections_of(f.pred), t)))
                 for b, f in zip(base, found, strict=True)
             ]  # fmt: skip
-            rows.append(row_of(res, indices=1, index_conf=t, index_imgsz=size))
+            rows.append(row_of(res, indices=1, index_conf=t, index_imgsz=size, strip=strip))
             print(_row_json(rows[-1]))
     best = smallest_within_one_se(rows, n_images, cost="indices")
+    named = ", named by the strip reader" if best["strip"] else ""
     print("[tune] corner indices: "
-          + (f"threshold {best['index_conf']}, size {best['index_imgsz']}" if best["indices"]
-             else "not taken (no more than one standard error better)"),
+          + (f"threshold {best['index_conf']}, size {best['index_imgsz']}{named}"
+             if best["indices"] else "not taken (no more than one standard error better)"),
           file=sys.stderr)  # fmt: skip
     if args.write:
         card = models / MODEL_CARD
         settings = json.loads(card.read_text()) if card.exists() else {}
         settings.pop("indices", None)
         if best["indices"]:
-            settings["indices"] = {"threshold": best["index_conf"], "imgsz": best["index_imgsz"]}
+            settings["indices"] = {"threshold": best["index_conf"], "imgsz": best["index_imgsz"],
+                                   "strip": best["strip"]}  # fmt: skip
         settings["indices_tuned_on"] = [str(p) for p in args.data]
         card.write_text(json.dumps(settings, indent=1) + "\n")
         print(f"[tune] wrote {card}", file=sys.stderr)

@@ -508,8 +508,38 @@ def make_detector(
 
     chosen = settings or {}
     min_conf = float(chosen.get("threshold", 0.5))
-    finder = index_finder(backend, models_dir, min_conf, int(chosen.get("imgsz", 640)), threads)
+    size = int(chosen.get("imgsz", 640))
+    if chosen.get("strip"):
+        finder = strip_detector(backend, models_dir, min_conf, size, threads)
+    else:
+        finder = index_finder(backend, models_dir, min_conf, size, threads)
     return WithIndices(det, finder, min_conf)
+
+
+STRIP_FIND_CONF = 0.05  # the finder of corner indices' floor when the strip reader names its boxes
+
+
+def strip_detector(
+    backend: str | None, models_dir: Path | None, min_prob: float, imgsz: int = 640,
+    threads: int = 0,
+):  # fmt: skip
+    """The finder of corner indices' boxes of any class named by the strip reader
+    (``vision.indices``): a ``TwoStageDetector`` of index boxes."""
+    from vision.indices import STRIP_MARGIN, strip_path
+    from vision.reader import CardReader, TwoStageDetector
+
+    kind = "onnx" if backend == "onnx" else "openvino"
+    finder = index_finder(backend, models_dir, STRIP_FIND_CONF, imgsz, threads)
+    path = strip_path(kind, models_dir or MODELS_DIR)
+    if not path.exists():
+        raise DetectorError(
+            f"no strip reader at {path} (`hakam model train-corners strip`, then "
+            "`hakam model export-corners`)"
+        )
+    return TwoStageDetector(
+        finder, CardReader(path, kind, threads), find_conf=STRIP_FIND_CONF, min_prob=min_prob,
+        margin=STRIP_MARGIN,
+    )  # fmt: skip
 
 
 def index_finder(

@@ -229,7 +229,8 @@ class TwoStageDetector:
 
     ``corners`` (a ``vision.corners.CornerReader``) also reads each card by its straightened
     corner indices; ``mix`` is the weight of that read in the two reads' ``weighted_product``
-    (0: the whole-card reader alone, 1: the corners alone).
+    (0: the whole-card reader alone, 1: the corners alone). ``margin``: the share of a box's
+    sides added around it in the reader's crop (``card_crop``; the strip reader's is wider).
     """
 
     name = "two-stage"
@@ -243,12 +244,13 @@ class TwoStageDetector:
         turns: int = 1,
         corners=None,
         mix: float = 0.0,
+        margin: float = CROP_MARGIN,
     ) -> None:
         check_turns(turns)
         check_mix(mix, corners is not None)
         self.finder, self.reader = finder, reader
         self.find_conf, self.min_prob, self.turns = find_conf, min_prob, turns
-        self.corners, self.mix = corners, mix
+        self.corners, self.mix, self.margin = corners, mix, margin
         self.in_sight = Detections.empty()
 
     def boxes(self, image: np.ndarray) -> np.ndarray:
@@ -258,7 +260,7 @@ class TwoStageDetector:
         """Probabilities (``READER_CLASSES`` columns) for the cards in ``boxes``."""
         probs = None
         if self.mix < 1:
-            crops = [card_crop(image, b, self.reader.size) for b in boxes]
+            crops = [card_crop(image, b, self.reader.size, self.margin) for b in boxes]
             probs = self.reader.read(crops, self.turns)
         if self.corners is not None and self.mix > 0:
             by_corners = self.corners.read(image, np.asarray(boxes))

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from vision.corners import OUTLINE_SIZE, PATCH_H, PATCH_W
+from vision.indices import STRIP_SIZE
 from vision.reader import READER_CLASSES
 
 torch = pytest.importorskip("torch", reason="the train extra is not installed")
@@ -77,6 +78,22 @@ def test_photometric_shows_the_grey_share_of_inputs_without_colour():
     assert grey_share(augment(crops, 32, g, grey=0.0)) == 0.0
 
 
+def test_strip_augment_turns_each_crop_by_a_quarter_and_keeps_it_in_range():
+    """A strip of a fan lies every way up: the augmented crops of one index come in the four
+    quarter turns; shape and range are the reader's input."""
+    from hakam.corner_training import strip_augment
+
+    crop = np.zeros((1, STRIP_SIZE, STRIP_SIZE, 3), np.uint8)
+    crop[0, :10, :10] = 255  # a bright top-left corner shows which way up it is
+    batch = torch.from_numpy(np.repeat(crop, 64, 0))
+    x = strip_augment(batch, torch.Generator().manual_seed(0), grey=0.0)
+    assert x.shape == (64, 3, STRIP_SIZE, STRIP_SIZE) and 0 <= float(x.min()) <= float(x.max()) <= 1
+    q = STRIP_SIZE // 4
+    corners = torch.stack([x[:, :, :q, :q], x[:, :, :q, -q:], x[:, :, -q:, -q:], x[:, :, -q:, :q]])
+    brightest = corners.mean((2, 3, 4)).argmax(0)
+    assert set(brightest.tolist()) == {0, 1, 2, 3}
+
+
 def test_export_net_runs_on_both_runtimes(tmp_path):
     from hakam.corner_training import export_net, net
     from vision.reader import CardReader
@@ -84,6 +101,7 @@ def test_export_net_runs_on_both_runtimes(tmp_path):
     for kind, shape, outputs in (
         ("outline", (OUTLINE_SIZE, OUTLINE_SIZE), 8),
         ("index", (2 * PATCH_H, 2 * PATCH_W), READER_CLASSES),
+        ("strip", (STRIP_SIZE, STRIP_SIZE), READER_CLASSES),
     ):
         ck = {"model": net(kind).state_dict(), "kind": kind, "epoch": 0, "score": 0.5}
         torch.save(ck, tmp_path / f"{kind}.pt")
@@ -95,7 +113,7 @@ def test_export_net_runs_on_both_runtimes(tmp_path):
         assert np.allclose(onnx, ov, atol=1e-3)
 
 
-def test_train_net_trains_both_networks_and_resumes(tmp_path):
+def test_train_net_trains_each_network_and_resumes(tmp_path):
     from hakam.corner_training import train_net
 
     rng = np.random.default_rng(0)
@@ -108,7 +126,8 @@ def test_train_net_trains_both_networks_and_resumes(tmp_path):
     np.save(data / "quad.npy", rng.random((n, 8), np.float32))
     np.save(data / "index.npy", rng.integers(0, 255, (n, 2 * PATCH_H, 2 * PATCH_W, 3), np.uint8))
     np.save(data / "card.npy", rng.integers(0, READER_CLASSES, n).astype(np.int16))
-    for kind in ("outline", "index"):
+    np.save(data / "strip.npy", rng.integers(0, 255, (n, STRIP_SIZE, STRIP_SIZE, 3), np.uint8))
+    for kind in ("outline", "index", "strip"):
         best = train_net(kind, [data], tmp_path / kind, epochs=2, batch=16)
         ck = torch.load(tmp_path / kind / "last.pt", weights_only=False)
         assert best.exists() and ck["kind"] == kind and ck["epoch"] == 1
@@ -184,3 +203,21 @@ def test_train_corners_draws_lettering_once_and_refuses_a_folder_drawn_otherwise
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
     assert "holds 5 lettering samples of seed 2, not 5 of seed 3" in r.stderr
     assert sorted(p.name for p in drawn.iterdir()) == ["summary.json"]
+
+
+def test_train_corners_strip_cuts_only_from_index_scenes_and_refuses_corner_samples(tmp_path):
+    """The strip reader's samples are cut from index scenes; a folder of other samples or no
+    scenes to cut from is a one-line error, and nothing is written."""
+    corner = tmp_path / "corner"
+    corner.mkdir()
+    np.save(corner / "card.npy", np.zeros(2, np.int16))
+    for args, said in (
+        (["--data", str(tmp_path / "s")], "no strips there; give --index-scenes"),
+        (["--data", str(tmp_path / "s"), "--index-scenes", str(tmp_path / "none")],
+         "no train/labels"),
+        (["--data", str(corner)], "holds corner samples, not strips"),
+    ):  # fmt: skip
+        r = train_corners("strip", *args, "--out", str(tmp_path / "out"))
+        assert r.returncode == 2 and said in r.stderr, r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "s").exists() and not (tmp_path / "out").exists()

@@ -185,3 +185,63 @@ def test_real_samples_cut_each_labelled_card_along_the_outline_network(tmp_path,
     patches, cards = real_samples(root, tmp_path / "outline.onnx", repeats=2)
     assert cards == [CARD_NAMES.index("QH")] * 2 + [OTHER] * 2  # rank 2: not a Baloot card
     assert all(p.shape == (2 * PATCH_H, 2 * PATCH_W, 3) for p in patches)
+
+
+class BoxesFinder:
+    """A finder of corner indices that always gives these boxes."""
+
+    def __init__(self, boxes):
+        self.boxes = np.array(boxes, np.float32).reshape(-1, 4)
+
+    def find(self, image, conf):
+        return self.boxes
+
+
+def index_scene(root, name: str, rows: list[str]):
+    """One scene of ``data synth --boxes indices``: a 200x100 grey JPEG and its label file."""
+    import cv2
+
+    (root / "train" / "images").mkdir(parents=True, exist_ok=True)
+    (root / "train" / "labels").mkdir(parents=True, exist_ok=True)
+    image = root / "train" / "images" / f"{name}.jpg"
+    cv2.imwrite(str(image), np.full((100, 200, 3), 128, np.uint8))
+    (root / "train" / "labels" / f"{name}.txt").write_text("\n".join(rows) + "\n")
+    return image
+
+
+def test_yolo_boxes_reads_a_label_file_in_frame_pixels(tmp_path):
+    from hakam.corner_training import yolo_boxes
+
+    f = tmp_path / "a.txt"
+    f.write_text("12 0.5 0.5 0.1 0.2\n3 0.25 0.1 0.05 0.1\n")
+    cls, boxes = yolo_boxes(f, 200, 100)
+    assert cls.tolist() == [12, 3]
+    np.testing.assert_allclose(boxes, [[90, 40, 110, 60], [45, 5, 55, 15]], atol=1e-4)
+    f.write_text("")
+    assert yolo_boxes(f, 200, 100)[1].shape == (0, 4)
+
+
+def test_strip_samples_name_true_index_boxes_and_the_finders_boxes_on_none(tmp_path, monkeypatch):
+    """Each true index box gives a sample of its card; a finder box on it gives another; a
+    finder box on no index (a 2-6, a figure) and index-sized patches away from every index
+    give "not a Baloot card"; a finder box half on an index gives nothing (it is neither)."""
+    from hakam import corner_training as ct
+    from vision.indices import STRIP_SIZE
+
+    image = index_scene(tmp_path, "s1", ["12 0.5 0.5 0.1 0.2"])  # JD at (90, 40, 110, 60)
+    boxes = [[91, 41, 111, 61], [10, 10, 30, 30], [100, 40, 120, 60]]
+    monkeypatch.setattr(ct, "_STRIP_FINDER", BoxesFinder(boxes))
+    crops, cards = ct.strip_samples(str(image), 41)
+    jd = CARD_NAMES.index("JD")
+    assert cards[:3] == [jd, jd, OTHER]  # the true box, the finder's on it, the one on nothing
+    assert set(cards[3:]) <= {OTHER} and len(cards) <= 3 + ct.STRIP_PATCHES
+    assert all(c.shape == (STRIP_SIZE, STRIP_SIZE, 3) for c in crops)
+    assert ct.strip_samples(str(image), 41)[1] == cards  # the same scene, the same samples
+
+
+def test_build_strip_samples_refuses_folders_without_scenes(tmp_path):
+    from hakam.corner_training import build_strip_samples
+
+    with pytest.raises(FileNotFoundError, match="no training scenes"):
+        build_strip_samples(tmp_path / "out", [tmp_path], tmp_path / "finder.onnx")
+    assert not (tmp_path / "out").exists()

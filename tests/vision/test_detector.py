@@ -236,3 +236,56 @@ def test_with_indices_adds_the_cards_named_by_their_corner_index_once_each(tmp_p
     with pytest.raises(DetectorError, match="no finder of corner indices"):
         make_detector("onnx", tmp_path, indices=None)
     assert make_detector("onnx", tmp_path, indices=False).detect(white).names == ["QD", "10S"]
+
+
+def tiny_strip_reader(path, card: str):
+    """A real ONNX classifier of N x 3 x 40 x 40 crops that names every crop ``card``."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    from engine.cards import Card
+    from vision.indices import STRIP_SIZE
+    from vision.reader import READER_CLASSES
+
+    logits = np.zeros((1, READER_CLASSES), np.float32)
+    logits[0, Card.parse(card).index] = 8.0
+    nodes = [
+        helper.make_node("ReduceMean", ["x"], ["m"], axes=[1, 2, 3], keepdims=1),
+        helper.make_node("Reshape", ["m", "shape"], ["m2"]),
+        helper.make_node("Mul", ["m2", "zero"], ["z"]),
+        helper.make_node("Add", ["z", "logits"], ["y"]),
+    ]
+    graph = helper.make_graph(
+        nodes, "tiny-strip",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 3, STRIP_SIZE, STRIP_SIZE])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", READER_CLASSES])],
+        [numpy_helper.from_array(np.array([-1, 1], np.int64), "shape"),
+         numpy_helper.from_array(np.zeros((1, 1), np.float32), "zero"),
+         numpy_helper.from_array(logits, "logits")],
+    )  # fmt: skip
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+
+
+def test_strip_reader_names_the_index_boxes_whatever_class_the_finder_gives(tmp_path):
+    """With ``strip`` in the model card, the finder of corner indices gives only where the
+    indices are and the strip reader names them: the finder's KS and 7H are both 8D there,
+    and read once (one card per image)."""
+    import json
+
+    tiny_yolo(tmp_path / "hakam-cards.onnx")  # QD 1.0 and 10S 0.5 on a white frame
+    index_reads = [(8, 8, 4, 6, "KS", 0.9), (40, 50, 4, 6, "7H", 0.4)]
+    tiny_yolo(tmp_path / "hakam-indices.onnx", reads=index_reads)
+    tiny_strip_reader(tmp_path / "hakam-strip.onnx", "8D")
+    card = {"stages": 1, "threshold": 0.25,
+            "indices": {"threshold": 0.6, "imgsz": 64, "strip": True}}  # fmt: skip
+    (tmp_path / "hakam-cards.json").write_text(json.dumps(card))
+    white = np.full((64, 64, 3), 255, np.uint8)
+    d = make_detector("onnx", tmp_path, indices=None).detect(white)
+    assert sorted(d.names) == ["10S", "8D", "QD"]
+    e8 = np.exp(8.0)  # the strip reader's softmax of 8 against 32 zeros
+    assert np.isclose(d.confidence[d.names.index("8D")], e8 / (e8 + 32), atol=1e-4)
+    (tmp_path / "hakam-strip.onnx").unlink()
+    with pytest.raises(DetectorError, match="no strip reader at"):
+        make_detector("onnx", tmp_path, indices=None)

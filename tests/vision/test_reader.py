@@ -191,3 +191,23 @@ def test_reader_turns_average_the_crop_read_at_each_turn():
     assert r.read([crop], turns=4)[0, 0] < r.read([crop])[0, 0]
     with pytest.raises(ValueError, match="turns: 3"):
         r.read([crop], turns=3)
+
+
+class CropKeeper(FakeReader):
+    def read(self, crops, turns=1):
+        self.crops = crops
+        return super().read(crops, turns)
+
+
+def test_two_stage_detector_cuts_its_crops_with_its_margin():
+    """The strip reader's crops take more of the frame around an index box than the card
+    reader's: the finder's index boxes are off by more of their size."""
+    image = np.zeros((60, 60, 3), np.uint8)
+    image[20:40, 20:40] = 255  # the box is all white; around it black
+    box = [[20, 20, 40, 40]]
+    tight = CropKeeper(probs([{OTHER: 1.0}]))
+    TwoStageDetector(FakeFinder(box), tight, margin=0.0).detect(image)
+    wide = CropKeeper(probs([{OTHER: 1.0}]))
+    TwoStageDetector(FakeFinder(box), wide, margin=0.25).detect(image)
+    assert tight.crops[0].min() == 255
+    assert wide.crops[0][0, 0].max() == 0 and wide.crops[0][8, 8].min() == 255
