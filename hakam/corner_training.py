@@ -14,6 +14,10 @@ Negatives for the index network ("not a Baloot card"): the scenes' unlabelled ob
 corners: ``real_samples`` cuts them along the outlines the outline network draws (index
 network only).
 
+The *strip* reader (``vision.indices``) is trained here too: it names the boxes of the finder
+of corner indices from a crop of each, and its samples are cut from scenes boxed index by index
+(``build_strip_samples``).
+
 Training needs torch (the ``train`` extra): checkpoints every epoch, resumable (``--resume``).
 """
 
@@ -290,6 +294,7 @@ STRIP_MATCH_IOU = 0.5  # a finder box is that index's when they overlap this muc
 STRIP_APART_IOU = 0.2  # and names no card (a 2-6, a figure, a pip) when it overlaps none this much
 STRIP_OTHERS = 4  # at most this many such boxes per scene, the surest first
 STRIP_PATCHES = 2  # and this many index-sized patches elsewhere (figures, pips, table, arms)
+STRIP_FINDER_SIZE = 512  # the finder's input long side when cutting: its training size
 
 _STRIP_FINDER = None
 
@@ -299,7 +304,7 @@ def _strip_init(finder: str) -> None:
     from vision.detector import OnnxDetector, OpenVinoDetector
 
     kind = OnnxDetector if finder.endswith(".onnx") else OpenVinoDetector
-    _STRIP_FINDER = kind(finder, 0.05, threads=1, imgsz=512)
+    _STRIP_FINDER = kind(finder, 0.05, threads=1, imgsz=STRIP_FINDER_SIZE)
 
 
 def yolo_boxes(label_file: Path, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
@@ -393,6 +398,7 @@ def build_strip_samples(
         "from": [str(s) for s in scenes],
         "finder": str(finder),
         "finder_sha256": file_digest(finder),
+        "finder_imgsz": STRIP_FINDER_SIZE,
         "seed": seed,
         "spread": STRIP_SPREAD,
         "seconds": round(time.time() - t0, 1),
