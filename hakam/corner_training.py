@@ -309,7 +309,9 @@ def _strip_init(finder: str) -> None:
 
 def yolo_boxes(label_file: Path, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
     """A YOLO label file's classes and frame-pixel boxes (x1, y1, x2, y2)."""
-    rows = [r.split() for r in label_file.read_text().splitlines() if r.strip()]
+    from datasets.inspect import read_labels
+
+    rows = read_labels(label_file)
     if not rows:
         return np.zeros(0, np.int64), np.zeros((0, 4), np.float32)
     a = np.array(rows, np.float32)
