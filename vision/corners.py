@@ -32,6 +32,8 @@ OUTLINE_SIZE = 64  # side of the outline network's input crop
 INDEX_REGION = (0.27, 0.33)
 PATCH_W, PATCH_H = 32, 48  # one straightened corner in the index network's input
 UNIT = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]], np.float32)  # tl tr br bl
+MAX_PASSES = 3  # outline passes a model card may ask for (``CornerReader.passes``)
+MIN_BOX = 4.0  # a box narrower or lower than this many pixels is not drawn again
 
 
 def crop_frame(box, margin: float = CROP_MARGIN) -> tuple[float, float, float, float]:
@@ -93,10 +95,33 @@ def corner_patches(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return np.vstack([np.hstack(tiles[:2]), np.hstack(tiles[2:])])
 
 
+def check_passes(passes: int) -> None:
+    if not 1 <= passes <= MAX_PASSES:
+        raise ValueError(f"outline passes: {passes} (1 to {MAX_PASSES})")
+
+
+def quad_boxes(quads: np.ndarray, shape: tuple[int, ...], boxes: np.ndarray) -> np.ndarray:
+    """Each outline's box clipped to the frame, as the outline network's training boxes are
+    (a card's whole face, not the part that shows); where that leaves less than ``MIN_BOX``
+    pixels a side, the box it was drawn from."""
+    h, w = shape[:2]
+    lo = np.clip(quads.min(axis=1), 0, [w, h])
+    hi = np.clip(quads.max(axis=1), 0, [w, h])
+    out = np.concatenate([lo, hi], axis=1).astype(np.float32)
+    small = ((hi - lo) < MIN_BOX).any(axis=1)
+    out[small] = np.asarray(boxes, np.float32)[small]
+    return out
+
+
 class CornerReader:
     """The outline and index networks on OpenVINO or ONNX Runtime: boxes in, probabilities out
     (``READER_CLASSES`` columns, as ``CardReader.read``). Without ``index`` it only draws
-    outlines (``quads``), as for cutting training samples."""
+    outlines (``quads``), as for cutting training samples.
+
+    ``passes``: how many times the outline is drawn. The finder's box of a card in a fan or
+    under another is often far from the card's own box; the outline drawn from it gives a box
+    nearer the card's, from which the outline network, trained on the card's own boxes moved
+    a little, draws it again."""
 
     def __init__(
         self,
@@ -104,16 +129,27 @@ class CornerReader:
         index: str | Path | None = None,
         backend: str = "openvino",
         threads: int = 0,
+        passes: int = 1,
     ) -> None:
         from vision.reader import CardReader
 
+        check_passes(passes)
         self.outline = CardReader(outline, backend, threads)
         self.index = None if index is None else CardReader(index, backend, threads)
+        self.passes = passes
 
     def quads(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """Each box's card corners in frame pixels (N x 4 x 2)."""
         if not len(boxes):
             return np.zeros((0, 4, 2), np.float32)
+        boxes = np.asarray(boxes, np.float32)
+        quads = self._draw(image, boxes)
+        for _ in range(self.passes - 1):
+            boxes = quad_boxes(quads, image.shape, boxes)
+            quads = self._draw(image, boxes)
+        return quads
+
+    def _draw(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         crops = [card_crop(image, b, OUTLINE_SIZE) for b in boxes]
         unit = self.outline.logits(crops_tensor(crops))
         return np.stack([crop_to_quad(u, b) for u, b in zip(unit, boxes, strict=True)])

@@ -621,7 +621,11 @@ def _make_cards(
                 )
             from vision.corners import CornerReader
 
-            corners = CornerReader(outline, index, backend, threads=threads)
+            passes = int(two.get("outline_passes", 1))
+            try:
+                corners = CornerReader(outline, index, backend, threads=threads, passes=passes)
+            except ValueError as exc:
+                raise DetectorError(f"{MODEL_CARD}: {exc}") from exc
         return TwoStageDetector(
             finder,
             CardReader(rpath, backend, threads=threads),

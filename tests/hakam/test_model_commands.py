@@ -201,6 +201,36 @@ def test_a_model_card_asking_for_missing_corner_networks_is_a_one_line_error(tmp
     assert len(r.stderr.strip().splitlines()) == 1
 
 
+def test_a_model_card_asking_for_outline_passes_out_of_range_is_a_one_line_error(tmp_path):
+    for name in ("hakam-cards.onnx", "hakam-reader.onnx", "hakam-outline.onnx", "hakam-index.onnx"):
+        (tmp_path / name).symlink_to(ROOT / "models" / name)
+    card = json.loads((ROOT / "models" / "hakam-cards.json").read_text())
+    card["two_stage"]["outline_passes"] = 5
+    (tmp_path / "hakam-cards.json").write_text(json.dumps(card))
+    r = hakam("detect", "--models-dir", str(tmp_path), "--backend", "onnx", str(tmp_path / "x.jpg"))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.strip() == "hakam: error: hakam-cards.json: outline passes: 5 (1 to 3)"
+
+
+def test_tune_of_outline_passes_without_the_corner_reader_is_a_one_line_error(tmp_path):
+    for name in ("hakam-cards.onnx", "hakam-reader.onnx"):
+        (tmp_path / name).symlink_to(ROOT / "models" / name)
+    card = json.loads((ROOT / "models" / "hakam-cards.json").read_text())
+    card["two_stage"]["corners"] = 0.0
+    (tmp_path / "hakam-cards.json").write_text(json.dumps(card))
+    before = (tmp_path / "hakam-cards.json").read_text()
+    r = hakam("model", "tune", "--outline-only", "--models-dir", str(tmp_path), "--backend",
+              "onnx", "--data", str(tmp_path / "tune"), "--write")  # fmt: skip
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.strip() == (
+        "hakam: error: the shipped two stages do not use the corner reader: nothing to choose"
+    )
+    assert (tmp_path / "hakam-cards.json").read_text() == before  # nothing written
+    r = hakam("model", "tune", "--outline-only", "--indices-only", "--data", str(tmp_path / "t"))
+    assert r.returncode == 2
+    assert r.stderr.strip() == "hakam: error: --indices-only and --outline-only: one at a time"
+
+
 def test_tune_of_the_index_finder_without_its_model_is_a_one_line_error(tmp_path):
     (tmp_path / "hakam-cards.onnx").symlink_to(ROOT / "models" / "hakam-cards.onnx")
     r = hakam("model", "tune", "--indices-only", "--models-dir", str(tmp_path), "--backend",

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
 from vision.corners import (
+    MIN_BOX,
     PATCH_H,
     PATCH_W,
     UNIT,
+    CornerReader,
+    check_passes,
     corner_patches,
     crop_to_quad,
+    quad_boxes,
     quad_to_crop,
 )
 from vision.reader import READER_CLASSES, TwoStageDetector, check_mix, weighted_product
@@ -69,6 +74,47 @@ def test_a_quad_started_from_the_bottom_right_swaps_the_rows():
     turned = corner_patches(img, np.roll(quad, 2, 0))
     assert np.abs(turned[:PATCH_H].astype(int) - grid[PATCH_H:]).mean() < 3
     assert np.abs(turned[PATCH_H:].astype(int) - grid[:PATCH_H]).mean() < 3
+
+
+def test_quad_boxes_are_clipped_to_the_frame_and_keep_a_box_too_small_to_draw_from():
+    quads = np.array(
+        [
+            card_quad(30, 40, 60, 84, 0.3),  # reaches past the frame's left and top
+            [[10, 10], [11, 10], [11, 11], [10, 11]],  # a pixel wide
+        ],
+        np.float32,
+    )
+    before = np.array([[0, 0, 50, 70], [5, 5, 25, 35]], np.float32)
+    got = quad_boxes(quads, (100, 200, 3), before)
+    assert np.allclose(got[0], [0, 0, quads[0, :, 0].max(), quads[0, :, 1].max()])
+    assert np.allclose(got[1], before[1]) and MIN_BOX > 1
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_second_outline_pass_draws_a_card_from_a_box_of_half_of_it_nearer_the_truth():
+    # The finder's box of a card half under another holds half the card; the first outline
+    # from it reaches out, and the second, from that outline's box, is nearer the card.
+    outline = ROOT / "models" / "hakam-outline.onnx"
+    readers = {p: CornerReader(outline, None, "onnx", passes=p) for p in (1, 2)}
+    err = dict.fromkeys(readers, 0.0)
+    for angle in (0.0, 0.7, 2.0):
+        img, quad = drawn_card(angle)
+        lo, hi = quad.min(0), quad.max(0)
+        half = np.array([[lo[0], lo[1], hi[0], (lo[1] + hi[1]) / 2]], np.float32)
+        for p, reader in readers.items():
+            got = reader.quads(img, half)[0]
+            err[p] += min(np.abs(got - quad).mean(), np.abs(got[[2, 3, 0, 1]] - quad).mean())
+    assert err[2] < 0.7 * err[1]
+
+
+def test_check_passes_refuses_no_pass_and_more_than_three():
+    check_passes(1)
+    check_passes(3)
+    for bad in (0, 4):
+        with pytest.raises(ValueError, match="1 to 3"):
+            check_passes(bad)
 
 
 def leaning(first: int, n: int) -> np.ndarray:
