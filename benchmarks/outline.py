@@ -62,13 +62,13 @@ def main(argv: list[str] | None = None) -> int:
     readers = {p: CornerReader(outline, index, "openvino", passes=p) for p in args.passes}
     err = {p: [] for p in args.passes}
     right = {p: {"alone": [], "product": []} for p in args.passes}
-    court, secs = [], dict.fromkeys(args.passes, 0.0)
+    court, shown, secs = [], [], dict.fromkeys(args.passes, 0.0)
     t0 = time.time()
     for n, path in enumerate(images, 1):
         meta = json.loads((args.data / "meta" / f"{path.stem}.json").read_text())
         img = cv2.imread(str(path))
         found = two.boxes(img)
-        boxes, truths, cards = [], [], []
+        boxes, truths, cards, vis = [], [], [], []
         for lb in meta["boxes"]:
             if lb["visible"] < MIN_VISIBLE and lb["index_visible"] < MIN_INDEX_SHOWN:
                 continue
@@ -81,10 +81,12 @@ def main(argv: list[str] | None = None) -> int:
             boxes.append(theirs)
             truths.append(corners)
             cards.append(CARD_NAMES.index(lb["card"]))
+            vis.append(lb["visible"])
         if boxes:
             boxes = np.array(boxes, np.float32)
             whole = two.reader.read([card_crop(img, b, two.reader.size) for b in boxes], 1)
             court += [CARD_NAMES[c][:-1] in ("J", "Q", "K") for c in cards]
+            shown += vis
             for p, reader in readers.items():
                 t = time.perf_counter()
                 quads = reader.quads(img, boxes)
@@ -113,6 +115,19 @@ def main(argv: list[str] | None = None) -> int:
               f"{a[court].mean():.3f} / {a[~court].mean():.3f} | "
               f"{b[court].mean():.3f} / {b[~court].mean():.3f} | "
               f"{1000 * secs[p] / len(images):.1f}")  # fmt: skip
+    shown = np.array(shown)
+    groups = {"0.8 or more visible": shown >= 0.8, "0.4-0.8": (shown >= 0.4) & (shown < 0.8),
+              "strips (under 0.4)": shown < 0.4}  # fmt: skip
+    print(
+        "by the share of the card that shows: cards, then per pass median corner error, "
+        "product right"
+    )
+    for name, g in groups.items():
+        cells = [
+            f"{np.median(np.array(err[p])[g]):.4f}, {np.array(right[p]['product'])[g].mean():.3f}"
+            for p in args.passes
+        ] if g.any() else []  # fmt: skip
+        print(f"{name}: {int(g.sum())} | " + " | ".join(cells))
     for p in args.passes[1:]:
         ratio = np.median(err[p]) / np.median(err[first])
         print(f"median corner error, {p} passes / {first}: {ratio:.3f}; "
