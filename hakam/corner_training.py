@@ -409,6 +409,116 @@ def build_strip_samples(
     return summary
 
 
+# Real photos (rf100 ``train``/``valid``: whole-card boxes, no index boxes). The finder's boxes
+# there are named by where they lie in the card the outline network draws from its box.
+STRIP_REAL_REPEATS = 2  # each real box on an index: itself and this many moved copies
+CORNER_SLACK = 1.4  # a box centre this many index regions from every corner is in the middle
+
+
+def card_units(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Frame points (N x 2) in the unit coordinates of the card whose corners are ``quad``."""
+    import cv2
+
+    from vision.corners import UNIT
+
+    m = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), UNIT)
+    return cv2.perspectiveTransform(np.asarray(points, np.float32).reshape(-1, 1, 2), m)[:, 0]
+
+
+def strip_place(u) -> str:
+    """Where a point (card unit coordinates) lies: "index" in the index region of the printed
+    top-left or bottom-right corner (a card is the same turned by half a turn), "middle" far
+    from every corner (a figure or a pip), "outside" off the card, else "unsure" (the other
+    two corners, where some decks print an index and others a pip, or a region's edge)."""
+    from vision.corners import INDEX_REGION
+
+    x, y = float(u[0]), float(u[1])
+    if not (0 <= x <= 1 and 0 <= y <= 1):
+        return "outside"
+    rw, rh = INDEX_REGION
+    if (x <= rw and y <= rh) or (x >= 1 - rw and y >= 1 - rh):
+        return "index"
+    sw, sh = CORNER_SLACK * rw, CORNER_SLACK * rh
+    if sw < x < 1 - sw or sh < y < 1 - sh:
+        return "middle"
+    return "unsure"
+
+
+def real_strip_samples(
+    img: np.ndarray, labelled: list, found: np.ndarray, quads: np.ndarray, rng
+) -> tuple[list[np.ndarray], list[int]]:
+    """Strip reader samples of one real photo: ``labelled`` its cards as ``labelled_photos``
+    gives them (ranks 2-6 ``OTHER``), ``quads`` the outline of each (frame pixels), ``found``
+    the finder of corner indices' boxes. A box whose centre lies in exactly one card: on a
+    Baloot card's index, that card (and ``STRIP_REAL_REPEATS`` copies moved as the finder's
+    boxes are); in a Baloot card's middle or anywhere on a 2-6, "not a Baloot card". Boxes in
+    two cards, or near a corner without an index, give nothing."""
+    from vision.indices import STRIP_MARGIN, STRIP_SIZE
+
+    crops, cards = [], []
+    for b in np.asarray(found, np.float32).reshape(-1, 4):
+        centre = np.array([[(b[0] + b[2]) / 2, (b[1] + b[3]) / 2]], np.float32)
+        places = [strip_place(card_units(q, centre)[0]) for q in quads]
+        inside = [k for k, p in enumerate(places) if p != "outside"]
+        if len(inside) != 1:
+            continue
+        card, place = labelled[inside[0]][0], places[inside[0]]
+        if card == OTHER or place == "middle":
+            crops.append(card_crop(img, b, STRIP_SIZE, STRIP_MARGIN))
+            cards.append(OTHER)
+        elif place == "index":
+            for box in [b] + [jitter_box(rng, b, STRIP_SPREAD) for _ in range(STRIP_REAL_REPEATS)]:
+                crops.append(card_crop(img, box, STRIP_SIZE, STRIP_MARGIN))
+                cards.append(card)
+    return crops, cards
+
+
+def build_real_strip_samples(
+    out: Path, root: Path, finder: Path, outline: Path, seed: int = 41, progress: bool = True
+) -> dict:
+    """Write ``real_strip_samples`` of rf100's train and valid photos as ``out/strip.npy`` and
+    ``out/card.npy``: the finder of corner indices on them at its training size, each card's
+    outline from its box by the ``outline`` network."""
+    from vision.corners import CornerReader
+
+    _strip_init(str(finder))
+    reader = CornerReader(outline, backend="onnx" if outline.suffix == ".onnx" else "openvino")
+    rng = np.random.default_rng([seed, 80])
+    crops: list[np.ndarray] = []
+    cards: list[int] = []
+    t0, photos = time.time(), 0
+    for img, labelled in labelled_photos(root):
+        photos += 1
+        if labelled:
+            quads = reader.quads(img, np.array([box for _, box in labelled], np.float32))
+            c, y = real_strip_samples(img, labelled, _STRIP_FINDER.find(img, 0.05), quads, rng)
+            crops += c
+            cards += y
+        if progress and photos % 200 == 0:
+            print(f"[strip] {photos} real photos, {len(cards)} samples, "
+                  f"{time.time() - t0:.0f} s", flush=True)  # fmt: skip
+    if not cards:
+        raise FileNotFoundError(f"{root}: no strip samples in its train and valid photos")
+    out.mkdir(parents=True, exist_ok=True)
+    np.save(out / "strip.npy", np.stack(crops))
+    np.save(out / "card.npy", np.array(cards, np.int16))
+    summary = {
+        "strip_samples": len(cards),
+        "other": int(sum(c == OTHER for c in cards)),
+        "photos": photos,
+        "real": str(root),
+        "finder": str(finder),
+        "finder_sha256": file_digest(finder),
+        "finder_imgsz": STRIP_FINDER_SIZE,
+        "outline": str(outline),
+        "outline_sha256": file_digest(outline),
+        "seed": seed,
+        "seconds": round(time.time() - t0, 1),
+    }
+    (out / "summary.json").write_text(json.dumps(summary, indent=1))
+    return summary
+
+
 # --- training (torch) -------------------------------------------------------------------------
 
 OUTLINE_WIDTHS = (16, 24, 48, 96, 128)

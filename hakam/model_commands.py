@@ -198,14 +198,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--real",
         type=Path,
         default=SHARED_REAL / "rf100-poker-cards",
-        help="index only: real photos (train/valid splits), cut along the outlines that "
-        "--outline draws; 'none' to skip",
+        help="index and strip: real photos (train/valid splits); index: cut along the outlines "
+        "that --outline draws; strip: the --finder's boxes on them, named by where they lie "
+        "in that outline; 'none' to skip",
     )
     c.add_argument(
         "--outline",
         type=Path,
         default=ROOT / "models" / "hakam-outline.onnx",
-        help="index only: the exported outline network that cuts the real photos' corners",
+        help="index and strip: the exported outline network drawn on the real photos' cards",
     )
     c.add_argument("--scenes", type=int, default=12000, help="synthetic scenes to cut from")
     c.add_argument(
@@ -746,11 +747,13 @@ def _train_strip(args, folders: list[Path], grey: float) -> int:
     from hakam import corner_training
     from hakam.cli import CliError
 
-    for folder in folders:
+    for k, folder in enumerate(folders):
         if (folder / "card.npy").exists() and not (folder / "strip.npy").exists():
             raise CliError(f"--data {folder}: holds corner samples, not strips")
         if (folder / "strip.npy").exists():
             continue
+        if k:  # the same scenes and seed would cut the same samples again
+            raise CliError(f"--data {folder}: no strips there; only the first --data is cut")
         if not args.index_scenes:
             raise CliError(f"--data {folder}: no strips there; give --index-scenes to cut them")
         for scenes in args.index_scenes:
@@ -764,6 +767,9 @@ def _train_strip(args, folders: list[Path], grey: float) -> int:
             corner_training.build_strip_samples(folder, args.index_scenes, args.finder, args.seed)
         except FileNotFoundError as exc:
             raise CliError(str(exc)) from None
+    real = _real_photos(args.real)
+    if real is not None:
+        folders.append(_real_strip_folder(folders[0], real, args))
     out = args.out or ROOT / "runs" / "strip"
     best = corner_training.train_net(
         "strip", folders, out, epochs=args.epochs, batch=args.batch, lr=args.lr,
@@ -771,6 +777,33 @@ def _train_strip(args, folders: list[Path], grey: float) -> int:
     )  # fmt: skip
     print(f"[corners] best: {best}; next: hakam model export-corners {best}", flush=True)
     return 0
+
+
+def _real_strip_folder(first: Path, real: Path, args) -> Path:
+    """The strip samples of the real training photos next to the first sample folder: cut
+    once with ``--finder`` and ``--outline``, refused if cut with other networks."""
+    from hakam import corner_training
+    from hakam.cli import CliError
+
+    folder = first.with_name(first.name + "-real")
+    for path, what in ((args.finder, "--finder"), (args.outline, "--outline")):
+        if not path.exists():
+            raise CliError(f"{what} {path}: no such model (or --real none)")
+    summary = folder / "summary.json"
+    if summary.exists():
+        info = json.loads(summary.read_text())
+        for key, path in (("finder_sha256", args.finder), ("outline_sha256", args.outline)):
+            if info.get(key) != corner_training.file_digest(path):
+                raise CliError(f"{folder} was cut with another network than {path}; remove it "
+                               "to cut it again")  # fmt: skip
+        return folder
+    print(f"[corners] cutting strips of {real}'s photos into {folder}", flush=True)
+    try:
+        corner_training.build_real_strip_samples(folder, real, args.finder, args.outline,
+                                                 args.seed)  # fmt: skip
+    except FileNotFoundError as exc:
+        raise CliError(str(exc)) from None
+    return folder
 
 
 def _lettering_folder(first: Path, n: int, seed: int) -> Path:

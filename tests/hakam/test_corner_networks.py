@@ -211,13 +211,38 @@ def test_train_corners_strip_cuts_only_from_index_scenes_and_refuses_corner_samp
     corner = tmp_path / "corner"
     corner.mkdir()
     np.save(corner / "card.npy", np.zeros(2, np.int16))
+    cut = tmp_path / "cut"
+    cut.mkdir()
+    np.save(cut / "strip.npy", np.zeros((2, STRIP_SIZE, STRIP_SIZE, 3), np.uint8))
+    np.save(cut / "card.npy", np.zeros(2, np.int16))
     for args, said in (
         (["--data", str(tmp_path / "s")], "no strips there; give --index-scenes"),
         (["--data", str(tmp_path / "s"), "--index-scenes", str(tmp_path / "none")],
          "no train/labels"),
         (["--data", str(corner)], "holds corner samples, not strips"),
+        (["--data", str(cut), "--data", str(tmp_path / "s")],
+         "no strips there; only the first --data is cut"),
     ):  # fmt: skip
         r = train_corners("strip", *args, "--out", str(tmp_path / "out"))
         assert r.returncode == 2 and said in r.stderr, r.stderr
         assert len(r.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "s").exists() and not (tmp_path / "out").exists()
+
+
+def test_train_corners_strip_refuses_real_strips_cut_with_another_finder(tmp_path):
+    cut = tmp_path / "cut"
+    cut.mkdir()
+    np.save(cut / "strip.npy", np.zeros((2, STRIP_SIZE, STRIP_SIZE, 3), np.uint8))
+    np.save(cut / "card.npy", np.zeros(2, np.int16))
+    real = tmp_path / "cut-real"
+    real.mkdir()
+    (real / "summary.json").write_text(json.dumps({"finder_sha256": "another"}))
+    (tmp_path / "photos").mkdir()
+    (tmp_path / "photos" / "data.yaml").write_text("names: [7C]\n")
+    root = Path(__file__).resolve().parents[2]
+    r = train_corners("strip", "--data", str(cut), "--real", str(tmp_path / "photos"),
+                      "--finder", str(root / "models" / "hakam-index.onnx"),
+                      "--out", str(tmp_path / "out"))  # fmt: skip
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+    assert f"{real} was cut with another network than" in r.stderr
+    assert not (tmp_path / "out").exists()

@@ -245,3 +245,39 @@ def test_build_strip_samples_refuses_folders_without_scenes(tmp_path):
     with pytest.raises(FileNotFoundError, match="no training scenes"):
         build_strip_samples(tmp_path / "out", [tmp_path], tmp_path / "finder.onnx")
     assert not (tmp_path / "out").exists()
+
+
+def test_strip_place_tells_an_index_corner_from_a_card_middle():
+    from hakam.corner_training import strip_place
+
+    assert strip_place((0.1, 0.1)) == "index" and strip_place((0.9, 0.92)) == "index"
+    assert strip_place((0.5, 0.5)) == "middle" and strip_place((0.1, 0.5)) == "middle"
+    assert strip_place((0.9, 0.1)) == "unsure"  # a corner some decks print no index in
+    assert strip_place((0.3, 0.2)) == "unsure"  # the edge of an index region
+    assert strip_place((1.2, 0.5)) == "outside"
+
+
+def test_real_strip_samples_name_a_box_by_where_it_lies_in_one_card():
+    """On an index corner of a Baloot card: that card, and moved copies; in its middle or on a
+    2-6: "not a Baloot card"; on a corner without an index, where two cards overlap, or on no
+    card: nothing."""
+    from hakam.corner_training import STRIP_REAL_REPEATS, real_strip_samples
+    from vision.indices import STRIP_SIZE
+
+    img = np.full((300, 400, 3), 90, np.uint8)
+    jd, two = CARD_NAMES.index("JD"), OTHER
+    labelled = [(jd, (0, 0, 100, 140)), (two, (200, 0, 300, 140)), (jd, (80, 100, 180, 240))]
+    quads = np.array([[[x1, y1], [x2, y1], [x2, y2], [x1, y2]] for _, (x1, y1, x2, y2) in
+                      labelled], np.float32)  # fmt: skip
+    found = [
+        [5, 5, 20, 30],  # JD's printed top-left index
+        [40, 40, 60, 60],  # JD's middle (and no other card's)
+        [80, 5, 95, 30],  # JD's top-right corner: unsure
+        [240, 60, 260, 80],  # on the 2-6
+        [85, 105, 95, 135],  # in both JD boxes
+        [330, 200, 350, 230],  # on no card
+    ]
+    crops, cards = real_strip_samples(img, labelled, np.array(found, np.float32), quads,
+                                      np.random.default_rng(0))  # fmt: skip
+    assert cards == [jd] * (1 + STRIP_REAL_REPEATS) + [OTHER, OTHER]
+    assert all(c.shape == (STRIP_SIZE, STRIP_SIZE, 3) for c in crops)
