@@ -31,6 +31,17 @@ def read_labels(path: Path) -> list[tuple[int, float, float, float, float]]:
     return rows
 
 
+def label_boxes(path: Path, width: float, height: float) -> tuple[np.ndarray, np.ndarray]:
+    """A YOLO label file's classes and its boxes in pixels (x1, y1, x2, y2), rows of five
+    fields only, as ``read_labels``."""
+    rows = read_labels(path)
+    if not rows:
+        return np.zeros(0, np.int64), np.zeros((0, 4))
+    a = np.array(rows, np.float64)
+    cx, cy, w, h = a[:, 1] * width, a[:, 2] * height, a[:, 3] * width, a[:, 4] * height
+    return a[:, 0].astype(np.int64), np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1)
+
+
 def stats(root: Path) -> dict:
     """Per split: images, boxes, class balance, boxes per image, occlusion histogram."""
     report = {}

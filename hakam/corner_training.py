@@ -307,24 +307,13 @@ def _strip_init(finder: str) -> None:
     _STRIP_FINDER = kind(finder, 0.05, threads=1, imgsz=STRIP_FINDER_SIZE)
 
 
-def yolo_boxes(label_file: Path, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
-    """A YOLO label file's classes and frame-pixel boxes (x1, y1, x2, y2)."""
-    from datasets.inspect import read_labels
-
-    rows = read_labels(label_file)
-    if not rows:
-        return np.zeros(0, np.int64), np.zeros((0, 4), np.float32)
-    a = np.array(rows, np.float32)
-    cx, cy, w, h = a[:, 1] * width, a[:, 2] * height, a[:, 3] * width, a[:, 4] * height
-    return a[:, 0].astype(np.int64), np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1)
-
-
 def strip_samples(image_file: str, seed: int) -> tuple[list[np.ndarray], list[int]]:
     """Strip reader samples from one scene boxed by index (``data synth --boxes indices``):
     each true index box moved at random; the finder's own boxes on an index (that card) and
     on no index ("not a Baloot card": a 2-6, a figure, a pip, which the finder also boxes)."""
     import cv2
 
+    from datasets.inspect import label_boxes
     from vision.indices import STRIP_MARGIN, STRIP_SIZE
 
     path = Path(image_file)
@@ -332,7 +321,7 @@ def strip_samples(image_file: str, seed: int) -> tuple[list[np.ndarray], list[in
     if img is None:
         return [], []
     h, w = img.shape[:2]
-    cls, truth = yolo_boxes(path.parent.parent / "labels" / (path.stem + ".txt"), w, h)
+    cls, truth = label_boxes(path.parent.parent / "labels" / (path.stem + ".txt"), w, h)
     rng = np.random.default_rng([seed, zlib.crc32(path.stem.encode())])
     crops, cards = [], []
 

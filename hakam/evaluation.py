@@ -78,19 +78,16 @@ def dataset_images(root: Path) -> tuple[list[Path], dict[int, int]]:
 
 
 def read_truth(label: Path, cmap: dict[int, int], w: int, h: int):
+    from datasets.inspect import label_boxes
+
     truth: set[int] = set()
     boxes: dict[int, list[np.ndarray]] = {}
     if label.exists():
-        for line in label.read_text().splitlines():
-            parts = line.split()
-            if len(parts) != 5 or int(parts[0]) not in cmap:
+        for k, box in zip(*label_boxes(label, w, h), strict=True):
+            if int(k) not in cmap:
                 continue
-            c = cmap[int(parts[0])]
-            cx, cy, bw, bh = (float(v) for v in parts[1:])
+            c = cmap[int(k)]
             truth.add(c)
-            box = np.array(
-                [(cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h]
-            )
             boxes.setdefault(c, []).append(box)
     # A card labelled twice (two corner indices) is one card; keep the union box.
     merged = {

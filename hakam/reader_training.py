@@ -135,6 +135,7 @@ def labelled_photos(root: Path):
     the class in reader terms (ranks 2-6, backs and jokers are ``OTHER``), boxes in pixels."""
     import yaml
 
+    from datasets.inspect import label_boxes
     from hakam.training import check_not_eval_only
 
     check_not_eval_only(root)
@@ -148,15 +149,11 @@ def labelled_photos(root: Path):
             if img is None or not lab.exists():
                 continue
             h, w = img.shape[:2]
-            cards = []
-            for line in lab.read_text().splitlines():
-                parts = line.split()
-                if len(parts) != 5:
-                    continue
-                cx, cy, bw, bh = (float(v) for v in parts[1:])
-                box = ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
-                cards.append((cmap.get(int(parts[0]), OTHER), box))
-            yield img, cards
+            classes, boxes = label_boxes(lab, w, h)
+            yield (
+                img,
+                [(cmap.get(int(k), OTHER), tuple(b)) for k, b in zip(classes, boxes, strict=True)],
+            )
 
 
 def real_crops(root: Path, repeats: int, seed: int) -> tuple[list[np.ndarray], list[int]]:

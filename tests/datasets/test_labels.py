@@ -11,7 +11,7 @@ import pytest
 
 from datasets import art
 from datasets.generator import SynthConfig, generate, sample_camera
-from datasets.inspect import read_labels, stats
+from datasets.inspect import label_boxes, read_labels, stats
 from datasets.scene import CardPlacement, Renderer
 from engine.cards import CARD_NAMES
 
@@ -254,3 +254,15 @@ def test_index_boxes_hold_the_printed_corner_indices_that_show(angle):
     )
     (lb,) = [x for x in labels if x.card == "QH"]
     assert len(lb.index_boxes) == 1
+
+
+def test_label_boxes_reads_a_label_file_in_frame_pixels(tmp_path):
+    f = tmp_path / "a.txt"
+    f.write_text("12 0.5 0.5 0.1 0.2\n3 0.25 0.1 0.05 0.1\n")
+    cls, boxes = label_boxes(f, 200, 100)
+    assert cls.tolist() == [12, 3]
+    np.testing.assert_allclose(boxes, [[90, 40, 110, 60], [45, 5, 55, 15]], atol=1e-4)
+    f.write_text("12 0.5 0.5\n")  # a row without five fields is no box
+    assert label_boxes(f, 200, 100)[0].shape == (0,)
+    f.write_text("")
+    assert label_boxes(f, 200, 100)[1].shape == (0, 4)

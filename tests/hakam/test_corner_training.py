@@ -209,18 +209,6 @@ def index_scene(root, name: str, rows: list[str]):
     return image
 
 
-def test_yolo_boxes_reads_a_label_file_in_frame_pixels(tmp_path):
-    from hakam.corner_training import yolo_boxes
-
-    f = tmp_path / "a.txt"
-    f.write_text("12 0.5 0.5 0.1 0.2\n3 0.25 0.1 0.05 0.1\n")
-    cls, boxes = yolo_boxes(f, 200, 100)
-    assert cls.tolist() == [12, 3]
-    np.testing.assert_allclose(boxes, [[90, 40, 110, 60], [45, 5, 55, 15]], atol=1e-4)
-    f.write_text("")
-    assert yolo_boxes(f, 200, 100)[1].shape == (0, 4)
-
-
 def test_strip_samples_name_true_index_boxes_and_the_finders_boxes_on_none(tmp_path, monkeypatch):
     """Each true index box gives a sample of its card; a finder box on it gives another; a
     finder box on no index (a 2-6, a figure) and index-sized patches away from every index
