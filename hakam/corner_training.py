@@ -401,6 +401,9 @@ def build_strip_samples(
 # Real photos (rf100 ``train``/``valid``: whole-card boxes, no index boxes). The finder's boxes
 # there are named by where they lie in the card the outline network draws from its box.
 STRIP_REAL_REPEATS = 2  # each real box on an index: itself and this many moved copies
+# rf100 ``valid`` is left out of the strip reader: the one set of real photos on which its
+# inventions can be judged before the evaluation sets (no other real photos may be tuned on).
+STRIP_REAL_SPLITS = ("train",)
 CORNER_SLACK = 1.4  # a box centre this many index regions from every corner is in the middle
 
 
@@ -465,7 +468,7 @@ def real_strip_samples(
 def build_real_strip_samples(
     out: Path, root: Path, finder: Path, outline: Path, seed: int = 41, progress: bool = True
 ) -> dict:
-    """Write ``real_strip_samples`` of rf100's train and valid photos as ``out/strip.npy`` and
+    """Write ``real_strip_samples`` of rf100's train photos as ``out/strip.npy`` and
     ``out/card.npy``: the finder of corner indices on them at its training size, each card's
     outline from its box by the ``outline`` network."""
     from vision.corners import CornerReader
@@ -476,7 +479,7 @@ def build_real_strip_samples(
     crops: list[np.ndarray] = []
     cards: list[int] = []
     t0, photos = time.time(), 0
-    for img, labelled in labelled_photos(root):
+    for img, labelled in labelled_photos(root, STRIP_REAL_SPLITS):
         photos += 1
         if labelled:
             quads = reader.quads(img, np.array([box for _, box in labelled], np.float32))
@@ -487,7 +490,7 @@ def build_real_strip_samples(
             print(f"[strip] {photos} real photos, {len(cards)} samples, "
                   f"{time.time() - t0:.0f} s", flush=True)  # fmt: skip
     if not cards:
-        raise FileNotFoundError(f"{root}: no strip samples in its train and valid photos")
+        raise FileNotFoundError(f"{root}: no strip samples in its train photos")
     out.mkdir(parents=True, exist_ok=True)
     np.save(out / "strip.npy", np.stack(crops))
     np.save(out / "card.npy", np.array(cards, np.int16))
@@ -496,6 +499,7 @@ def build_real_strip_samples(
         "other": int(sum(c == OTHER for c in cards)),
         "photos": photos,
         "real": str(root),
+        "splits": list(STRIP_REAL_SPLITS),
         "finder": str(finder),
         "finder_sha256": file_digest(finder),
         "finder_imgsz": STRIP_FINDER_SIZE,

@@ -199,8 +199,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=Path,
         default=SHARED_REAL / "rf100-poker-cards",
         help="index and strip: real photos (train/valid splits); index: cut along the outlines "
-        "that --outline draws; strip: the --finder's boxes on them, named by where they lie "
-        "in that outline; 'none' to skip",
+        "that --outline draws; strip: the --finder's boxes on the train photos (valid is kept "
+        "to judge it), named by where they lie in that outline; 'none' to skip",
     )
     c.add_argument(
         "--outline",

@@ -130,9 +130,10 @@ def scene_pool(
                 )
 
 
-def labelled_photos(root: Path):
-    """rf100's train and valid photos with their cards: (image, [(class, box)]) for each photo,
-    the class in reader terms (ranks 2-6, backs and jokers are ``OTHER``), boxes in pixels."""
+def labelled_photos(root: Path, splits: tuple[str, ...] = ("train", "valid")):
+    """rf100's training photos (``splits``: train and valid) with their cards: (image,
+    [(class, box)]) for each photo, the class in reader terms (ranks 2-6, backs and jokers are
+    ``OTHER``), boxes in pixels."""
     import yaml
 
     from datasets.inspect import label_boxes
@@ -142,7 +143,9 @@ def labelled_photos(root: Path):
     names = yaml.safe_load((root / "data.yaml").read_text())["names"]
     items = names.items() if isinstance(names, dict) else enumerate(names)
     cmap = {int(k): (CARD_NAMES.index(v) if v in CARD_NAMES else OTHER) for k, v in items}
-    for split in ("train", "valid"):
+    for split in splits:
+        if split not in ("train", "valid"):
+            raise ValueError(f"split {split!r}: rf100's test photos are evaluation-only")
         for img_path in sorted((root / split / "images").iterdir()):
             img = cv2.imread(str(img_path))
             lab = root / split / "labels" / (img_path.stem + ".txt")

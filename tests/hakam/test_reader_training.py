@@ -54,3 +54,24 @@ def test_scene_crops_label_every_visible_card_and_some_negatives():
         total += len(classes)
         others += len(classes) - len(named)
     assert 0 < others < total
+
+
+def test_labelled_photos_reads_the_splits_asked_for_and_never_the_test_photos(tmp_path):
+    import cv2
+
+    from hakam.reader_training import labelled_photos
+    from vision.reader import OTHER
+
+    (tmp_path / "data.yaml").write_text("names: [2C, JD]\n")
+    for split in ("train", "valid"):
+        (tmp_path / split / "images").mkdir(parents=True)
+        (tmp_path / split / "labels").mkdir(parents=True)
+        cv2.imwrite(str(tmp_path / split / "images" / "a.jpg"), np.zeros((100, 200, 3), np.uint8))
+        (tmp_path / split / "labels" / "a.txt").write_text("1 0.5 0.5 0.1 0.2\n0 0.2 0.2 0.1 0.1\n")
+    both = list(labelled_photos(tmp_path))
+    train = list(labelled_photos(tmp_path, ("train",)))
+    assert len(both) == 2 and len(train) == 1
+    assert [c for c, _ in train[0][1]] == [CARD_NAMES.index("JD"), OTHER]
+    np.testing.assert_allclose(train[0][1][0][1], (90, 40, 110, 60), atol=1e-6)
+    with pytest.raises(ValueError, match="evaluation-only"):
+        list(labelled_photos(tmp_path, ("test",)))
