@@ -27,13 +27,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.cards import CARD_NAMES
-from hakam.corner_training import finder_match
+from hakam.corner_training import MIN_INDEX_SHOWN, MIN_VISIBLE, finder_match
 from hakam.training import check_not_eval_only
 from vision.corners import CornerReader, corner_patches
 from vision.detector import corner_paths, make_detector, shipped_settings
 from vision.reader import card_crop, crops_tensor, softmax, weighted_product
-
-MIN_VISIBLE, MIN_INDEX_SHOWN = 0.4, 0.6  # as ``hakam.corner_training.readable``
 
 
 def corner_error(quad: np.ndarray, truth: np.ndarray) -> float:

@@ -211,24 +211,29 @@ def file_digest(path: Path) -> str:
     return h.hexdigest()
 
 
-def build_real_samples(out: Path, root: Path, outline: Path, repeats: int = 2) -> dict:
-    """Write ``real_samples`` as ``out/index.npy`` and ``out/card.npy`` (an index-only folder)."""
-    t0 = time.time()
-    patches, cards = real_samples(root, outline, repeats)
+def write_crops(out: Path, name: str, crops: list, cards: list, info: dict, t0: float) -> dict:
+    """Write a one-input sample folder: ``out/<name>.npy``, ``card.npy`` and ``summary.json``
+    (how many samples, how many "not a Baloot card", ``info``, the seconds since ``t0``)."""
     out.mkdir(parents=True, exist_ok=True)
-    np.save(out / "index.npy", np.stack(patches))
+    np.save(out / f"{name}.npy", np.stack(crops))
     np.save(out / "card.npy", np.array(cards, np.int16))
     summary = {
-        "index_samples": len(cards),
+        f"{name}_samples": len(cards),
         "other": int(sum(c == OTHER for c in cards)),
-        "real": str(root),
-        "outline": str(outline),
-        "outline_sha256": file_digest(outline),
-        "repeats": repeats,
+        **info,
         "seconds": round(time.time() - t0, 1),
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     return summary
+
+
+def build_real_samples(out: Path, root: Path, outline: Path, repeats: int = 2) -> dict:
+    """Write ``real_samples`` as ``out/index.npy`` and ``out/card.npy`` (an index-only folder)."""
+    t0 = time.time()
+    patches, cards = real_samples(root, outline, repeats)
+    info = {"real": str(root), "outline": str(outline), "outline_sha256": file_digest(outline),
+            "repeats": repeats}  # fmt: skip
+    return write_crops(out, "index", patches, cards, info, t0)
 
 
 def build_samples(
@@ -380,11 +385,7 @@ def build_strip_samples(
                 left = (n - k) * (time.time() - t0) / k
                 print(f"[strip] {k}/{n} scenes, {len(cards)} samples, about {left:.0f} s left",
                       flush=True)  # fmt: skip
-    np.save(out / "strip.npy", np.stack(crops))
-    np.save(out / "card.npy", np.array(cards, np.int16))
-    summary = {
-        "strip_samples": len(cards),
-        "other": int(sum(c == OTHER for c in cards)),
+    info = {
         "scenes": n,
         "from": [str(s) for s in scenes],
         "finder": str(finder),
@@ -392,10 +393,8 @@ def build_strip_samples(
         "finder_imgsz": STRIP_FINDER_SIZE,
         "seed": seed,
         "spread": STRIP_SPREAD,
-        "seconds": round(time.time() - t0, 1),
     }
-    (out / "summary.json").write_text(json.dumps(summary, indent=1))
-    return summary
+    return write_crops(out, "strip", crops, cards, info, t0)
 
 
 # Real photos (rf100 ``train``/``valid``: whole-card boxes, no index boxes). The finder's boxes
@@ -491,12 +490,7 @@ def build_real_strip_samples(
                   f"{time.time() - t0:.0f} s", flush=True)  # fmt: skip
     if not cards:
         raise FileNotFoundError(f"{root}: no strip samples in its train photos")
-    out.mkdir(parents=True, exist_ok=True)
-    np.save(out / "strip.npy", np.stack(crops))
-    np.save(out / "card.npy", np.array(cards, np.int16))
-    summary = {
-        "strip_samples": len(cards),
-        "other": int(sum(c == OTHER for c in cards)),
+    info = {
         "photos": photos,
         "real": str(root),
         "splits": list(STRIP_REAL_SPLITS),
@@ -506,10 +500,8 @@ def build_real_strip_samples(
         "outline": str(outline),
         "outline_sha256": file_digest(outline),
         "seed": seed,
-        "seconds": round(time.time() - t0, 1),
     }
-    (out / "summary.json").write_text(json.dumps(summary, indent=1))
-    return summary
+    return write_crops(out, "strip", crops, cards, info, t0)
 
 
 # --- training (torch) -------------------------------------------------------------------------
