@@ -711,14 +711,7 @@ def _train_corners(args) -> int:
         if not args.outline.exists():
             raise CliError(f"--outline {args.outline}: no such model (or --real none)")
         folder = folders[0].with_name(folders[0].name + "-real")
-        summary = folder / "summary.json"
-        if summary.exists() and json.loads(summary.read_text()).get(
-            "outline_sha256"
-        ) != corner_training.file_digest(args.outline):
-            raise CliError(
-                f"{folder} was cut along another outline network than {args.outline}; "
-                "remove it to cut it again"
-            )
+        _check_cut_with(folder, {"outline_sha256": args.outline})
         if not (folder / "card.npy").exists():
             print(f"[corners] cutting {real}'s cards into {folder}", flush=True)
             corner_training.build_real_samples(folder, real, args.outline)
@@ -789,13 +782,7 @@ def _real_strip_folder(first: Path, real: Path, args) -> Path:
     for path, what in ((args.finder, "--finder"), (args.outline, "--outline")):
         if not path.exists():
             raise CliError(f"{what} {path}: no such model (or --real none)")
-    summary = folder / "summary.json"
-    if summary.exists():
-        info = json.loads(summary.read_text())
-        for key, path in (("finder_sha256", args.finder), ("outline_sha256", args.outline)):
-            if info.get(key) != corner_training.file_digest(path):
-                raise CliError(f"{folder} was cut with another network than {path}; remove it "
-                               "to cut it again")  # fmt: skip
+    if _check_cut_with(folder, {"finder_sha256": args.finder, "outline_sha256": args.outline}):
         return folder
     print(f"[corners] cutting strips of {real}'s photos into {folder}", flush=True)
     try:
@@ -804,6 +791,24 @@ def _real_strip_folder(first: Path, real: Path, args) -> Path:
     except FileNotFoundError as exc:
         raise CliError(str(exc)) from None
     return folder
+
+
+def _check_cut_with(folder: Path, networks: dict[str, Path]) -> bool:
+    """Whether ``folder`` already holds real samples, refused when they were cut with other
+    networks than ``networks`` (summary key -> model): samples of another outline or finder
+    would be trained on silently."""
+    from hakam import corner_training
+    from hakam.cli import CliError
+
+    summary = folder / "summary.json"
+    if not summary.exists():
+        return False
+    info = json.loads(summary.read_text())
+    for key, path in networks.items():
+        if info.get(key) != corner_training.file_digest(path):
+            raise CliError(f"{folder} was cut with another network than {path}; remove it to "
+                           "cut it again")  # fmt: skip
+    return True
 
 
 def _lettering_folder(first: Path, n: int, seed: int) -> Path:

@@ -154,7 +154,7 @@ def test_train_corners_refuses_real_samples_cut_along_another_outline(tmp_path):
         "--outline", str(tmp_path / "new.onnx"),
     )  # fmt: skip
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
-    assert "was cut along another outline network" in r.stderr
+    assert f"{tmp_path / 'd-real'} was cut with another network than" in r.stderr
     assert sorted(p.name for p in (tmp_path / "d-real").iterdir()) == ["summary.json"]
 
 
