@@ -1068,7 +1068,7 @@ def _tune_outline(args, results_of) -> int:
     return 0
 
 
-INDEX_CONF_GRID = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)  # at or above every reader threshold tuned yet
+INDEX_CONF_GRID = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)  # at or above every reader threshold tuned yet
 INDEX_SIZE_GRID = (512, 640)  # the finder of corner indices' input long side
 
 
