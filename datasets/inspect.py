@@ -42,6 +42,12 @@ def label_boxes(path: Path, width: float, height: float) -> tuple[np.ndarray, np
     return a[:, 0].astype(np.int64), np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1)
 
 
+def scene_design(image: Path) -> str | None:
+    """The deck design a synthetic scene was drawn with (its ``meta`` file), if it says."""
+    meta = image.parent.parent / "meta" / (image.stem + ".json")
+    return json.loads(meta.read_text()).get("deck") if meta.exists() else None
+
+
 def stats(root: Path) -> dict:
     """Per split: images, boxes, class balance, boxes per image, occlusion histogram."""
     report = {}

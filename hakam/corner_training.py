@@ -360,15 +360,26 @@ def _strip_job(item):
     return strip_samples(*item)
 
 
+def strip_scene_files(scenes: list[Path], leave_out: tuple[str, ...] = ()) -> list[str]:
+    """The training scenes of ``scenes`` that the strip reader is cut from: all but those of
+    the ``leave_out`` designs."""
+    from datasets.inspect import scene_design
+
+    files = sorted(f for s in scenes for f in (s / "train" / "images").glob("*.jpg"))
+    return [str(f) for f in files if not leave_out or scene_design(f) not in leave_out]
+
+
 def build_strip_samples(
     out: Path, scenes: list[Path], finder: Path, seed: int = 41, workers: int = 2,
-    progress: bool = True,
+    progress: bool = True, leave_out: tuple[str, ...] = (),
 ) -> dict:  # fmt: skip
     """Write ``out/strip.npy`` and ``card.npy`` from the training splits of ``scenes`` (folders
-    of ``hakam data synth --boxes indices``) and the exported finder of corner indices."""
+    of ``hakam data synth --boxes indices``) and the exported finder of corner indices;
+    scenes of the ``leave_out`` designs are skipped, so that a tuning set of those designs
+    judges the strip reader on designs it never saw."""
     import multiprocessing as mp
 
-    files = sorted(str(f) for s in scenes for f in (s / "train" / "images").glob("*.jpg"))
+    files = strip_scene_files(scenes, leave_out)
     if not files:
         raise FileNotFoundError(f"no training scenes in {', '.join(map(str, scenes))}")
     out.mkdir(parents=True, exist_ok=True)
@@ -393,6 +404,7 @@ def build_strip_samples(
         "finder_imgsz": STRIP_FINDER_SIZE,
         "seed": seed,
         "spread": STRIP_SPREAD,
+        "left_out": sorted(leave_out),
     }
     return write_crops(out, "strip", crops, cards, info, t0)
 

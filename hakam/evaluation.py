@@ -128,6 +128,8 @@ def detections_of(pred: list[tuple[int, float, np.ndarray]]):
 def run_detector(detector, root: Path, progress: bool = True) -> tuple[list[ImageResult], float]:
     import cv2
 
+    from datasets.inspect import scene_design
+
     files, cmap = dataset_images(root)
     results = []
     t0 = time.time()
@@ -142,8 +144,7 @@ def run_detector(detector, root: Path, progress: bool = True) -> tuple[list[Imag
         d = detector.detect(img)
         spent += time.perf_counter() - t
         pred = pred_of(d)
-        meta = root / "meta" / (p.stem + ".json")
-        design = json.loads(meta.read_text()).get("deck") if meta.exists() else None
+        design = scene_design(p)
         results.append(ImageResult(str(p), truth, boxes, pred, design))
         if progress and (k % 100 == 0 or k == len(files)):
             rate = k / (time.time() - t0)

@@ -694,7 +694,7 @@ def _train_corners(args) -> int:
     if args.lettering < 0 or (args.lettering and args.network != "index"):
         raise CliError(f"--lettering {args.lettering}: a number of index samples (index only)")
     if args.network == "strip":
-        return _train_strip(args, folders, grey)
+        return _train_strip(args, folders, grey, leave_out)
     for k, folder in enumerate(folders):
         if not (folder / "card.npy").exists():
             print(f"[corners] cutting samples from {args.scenes} scenes into {folder}", flush=True)
@@ -735,7 +735,7 @@ def _train_corners(args) -> int:
     return 0
 
 
-def _train_strip(args, folders: list[Path], grey: float) -> int:
+def _train_strip(args, folders: list[Path], grey: float, leave_out: tuple[str, ...]) -> int:
     """The strip reader: samples cut from index scenes along the finder's boxes, then train."""
     from hakam import corner_training
     from hakam.cli import CliError
@@ -757,7 +757,9 @@ def _train_strip(args, folders: list[Path], grey: float) -> int:
             raise CliError(f"--finder {args.finder}: no such model")
         print(f"[corners] cutting strips into {folder}", flush=True)
         try:
-            corner_training.build_strip_samples(folder, args.index_scenes, args.finder, args.seed)
+            corner_training.build_strip_samples(
+                folder, args.index_scenes, args.finder, args.seed, leave_out=leave_out
+            )
         except FileNotFoundError as exc:
             raise CliError(str(exc)) from None
     real = _real_photos(args.real)
@@ -1068,7 +1070,7 @@ def _tune_outline(args, results_of) -> int:
     return 0
 
 
-INDEX_CONF_GRID = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)  # at or above every reader threshold tuned yet
+INDEX_CONF_GRID = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)  # at or above every reader threshold
 INDEX_SIZE_GRID = (512, 640)  # the finder of corner indices' input long side
 
 

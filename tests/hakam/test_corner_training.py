@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -225,6 +227,21 @@ def test_strip_samples_name_true_index_boxes_and_the_finders_boxes_on_none(tmp_p
     assert set(cards[3:]) <= {OTHER} and len(cards) <= 3 + ct.STRIP_PATCHES
     assert all(c.shape == (STRIP_SIZE, STRIP_SIZE, 3) for c in crops)
     assert ct.strip_samples(str(image), 41)[1] == cards  # the same scene, the same samples
+
+
+def test_strip_scene_files_leave_out_the_scenes_of_the_tuning_designs(tmp_path):
+    """A strip reader judged on designs it never saw is cut without their scenes."""
+    import json
+
+    from hakam.corner_training import strip_scene_files
+
+    (tmp_path / "train" / "meta").mkdir(parents=True)
+    for name, deck in (("a", "anglo"), ("b", "orell"), ("c", "tigullio")):
+        index_scene(tmp_path, name, ["12 0.5 0.5 0.1 0.2"])
+        (tmp_path / "train" / "meta" / f"{name}.json").write_text(json.dumps({"deck": deck}))
+    names = [Path(f).stem for f in strip_scene_files([tmp_path], ("orell", "tigullio"))]
+    assert names == ["a"]
+    assert [Path(f).stem for f in strip_scene_files([tmp_path])] == ["a", "b", "c"]
 
 
 def test_build_strip_samples_refuses_folders_without_scenes(tmp_path):
