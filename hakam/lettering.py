@@ -253,6 +253,13 @@ def corner_tile(rng: np.random.Generator, d: dict, index: bool, right: bool) -> 
     """One corner of the card as ``corner_patches`` cuts it, upright (BGR float, drawn
     ``SCALE`` times larger): ``right`` is a tile of the right column (the card's corner at the
     tile's top-right), ``index`` whether the design prints its index there."""
+    return _corner_tile(rng, d, index, right)[0]
+
+
+def _corner_tile(
+    rng: np.random.Generator, d: dict, index: bool, right: bool
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """``corner_tile`` and the box its index marks cover (x1, y1, x2, y2; None without)."""
     W, H = PATCH_W * SCALE, PATCH_H * SCALE
     tile = np.empty((H, W, 3), np.float32)
     tile[:] = d["table"]
@@ -292,11 +299,17 @@ def corner_tile(rng: np.random.Generator, d: dict, index: bool, right: bool) -> 
                      other.tolist(), 16)  # fmt: skip
     if right:  # the card's corner at the tile's top-right: the paper mirrored, not the ink
         tile = np.ascontiguousarray(tile[:, ::-1])
+    box = None
     if index:
+        edges = []
         for mask, x, y in _index_marks(d, W, H):
             left = ex + x
-            _paint(tile, mask, W - left - mask.shape[1] if right else left, ey + y, d["ink"])
-    return tile
+            px = W - left - mask.shape[1] if right else left
+            _paint(tile, mask, px, ey + y, d["ink"])
+            edges.append((px, ey + y, px + mask.shape[1], ey + y + mask.shape[0]))
+        e = np.array(edges, np.float64)
+        box = np.array([e[:, 0].min(), e[:, 1].min(), e[:, 2].max(), e[:, 3].max()])
+    return tile, box
 
 
 def lettering_sample(rng: np.random.Generator, card: str) -> np.ndarray:
@@ -322,6 +335,29 @@ def lettering_sample(rng: np.random.Generator, card: str) -> np.ndarray:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+def lettering_strip(rng: np.random.Generator, card: str) -> np.ndarray:
+    """A strip of a fan as the strip reader sees it: one corner's index in a typeface, its box
+    moved as the finder's boxes are, cut as ``vision.indices`` cuts them (widened, square,
+    ``STRIP_SIZE`` px; BGR uint8), drawn at a random resolution."""
+    from hakam.corner_training import STRIP_SPREAD
+    from hakam.reader_training import jitter_box
+    from vision.indices import STRIP_MARGIN, STRIP_SIZE
+    from vision.reader import card_crop
+
+    d = _design(rng, card)
+    tile, box = _corner_tile(rng, d, index=True, right=False)
+    tile = np.clip(tile, 0, 255).astype(np.uint8)
+    out = card_crop(tile, jitter_box(rng, box, STRIP_SPREAD), STRIP_SIZE, STRIP_MARGIN)
+    small = rng.uniform(0.3, 1.0)  # a far strip: few pixels, enlarged
+    if small < 0.95:
+        side = max(8, round(STRIP_SIZE * small))
+        low = cv2.resize(out, (side, side), interpolation=cv2.INTER_AREA)
+        out = cv2.resize(low, (STRIP_SIZE, STRIP_SIZE), interpolation=cv2.INTER_LINEAR)
+    if rng.random() < 0.3:  # out of focus or moving
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.5, 1.2))
+    return out
+
+
 def lettering_card(rng: np.random.Generator) -> tuple[str, int]:
     """A card to draw and its class: a Baloot card, or ranks 2-6 ("not a Baloot card")."""
     suit = SUITS[rng.integers(4)]
@@ -331,27 +367,34 @@ def lettering_card(rng: np.random.Generator) -> tuple[str, int]:
     return card, CARD_NAMES.index(card)
 
 
-def build_lettering(out: Path, n: int, seed: int = 0, progress: bool = True) -> dict:
-    """Write ``n`` lettering samples as ``out/index.npy`` and ``out/card.npy`` (an index-only
-    folder, as real photos' samples) with a summary."""
+def build_lettering(
+    out: Path, n: int, seed: int = 0, progress: bool = True, kind: str = "index"
+) -> dict:
+    """Write ``n`` lettering samples as ``out/index.npy`` (``kind`` "index": four corner tiles)
+    or ``out/strip.npy`` ("strip": one index cut as a strip) and ``out/card.npy`` (an
+    index-only folder, as real photos' samples) with a summary."""
     if n < 1:
         raise ValueError(f"lettering samples: {n} (at least 1)")
+    if kind not in ("index", "strip"):
+        raise ValueError(f"lettering kind: {kind!r} (index or strip)")
+    draw = lettering_sample if kind == "index" else lettering_strip
     rank_fonts, suit_fonts = lettering_fonts()
     rng = np.random.default_rng([seed, 83])
     patches, cards = [], []
     t0 = time.time()
     for k in range(n):
         card, cls = lettering_card(rng)
-        patches.append(lettering_sample(rng, card))
+        patches.append(draw(rng, card))
         cards.append(cls)
         if progress and (k + 1) % 5000 == 0:
             left = (time.time() - t0) / (k + 1) * (n - k - 1)
             print(f"[lettering] {k + 1}/{n} samples, about {left:.0f} s left", flush=True)
     out.mkdir(parents=True, exist_ok=True)
-    np.save(out / "index.npy", np.stack(patches))
+    np.save(out / f"{kind}.npy", np.stack(patches))
     np.save(out / "card.npy", np.array(cards, np.int16))
     summary = {
         "lettering": n,
+        "kind": kind,
         "seed": seed,
         "other": int(sum(c == OTHER for c in cards)),
         "rank_fonts": len(rank_fonts),
@@ -369,5 +412,6 @@ __all__ = [
     "lettering_card",
     "lettering_fonts",
     "lettering_sample",
+    "lettering_strip",
     "suit_shape",
 ]

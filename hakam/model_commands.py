@@ -260,8 +260,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--lettering",
         type=int,
         default=0,
-        help="index only: add this many corner indices drawn in the system's typefaces "
-        "(hakam.lettering; built once into <first --data>-lettering)",
+        help="index and strip: add this many corner indices drawn in the system's typefaces "
+        "(hakam.lettering: four corners for index, one index cut as a strip for strip; built "
+        "once into <first --data>-lettering)",
     )
     c.set_defaults(func=_train_corners)
 
@@ -691,8 +692,10 @@ def _train_corners(args) -> int:
     if args.epochs < 1:
         raise CliError(f"--epochs {args.epochs}: must be at least 1")
     grey = _grey_share(args)
-    if args.lettering < 0 or (args.lettering and args.network != "index"):
-        raise CliError(f"--lettering {args.lettering}: a number of index samples (index only)")
+    if args.lettering < 0 or (args.lettering and args.network == "outline"):
+        raise CliError(
+            f"--lettering {args.lettering}: a number of index or strip samples (not outline)"
+        )
     if args.network == "strip":
         return _train_strip(args, folders, grey, leave_out)
     for k, folder in enumerate(folders):
@@ -765,6 +768,8 @@ def _train_strip(args, folders: list[Path], grey: float, leave_out: tuple[str, .
     real = _real_photos(args.real)
     if real is not None:
         folders.append(_real_strip_folder(folders[0], real, args))
+    if args.lettering:
+        folders.append(_lettering_folder(folders[0], args.lettering, args.seed, kind="strip"))
     out = args.out or ROOT / "runs" / "strip"
     best = corner_training.train_net(
         "strip", folders, out, epochs=args.epochs, batch=args.batch, lr=args.lr,
@@ -813,9 +818,10 @@ def _check_cut_with(folder: Path, networks: dict[str, Path]) -> bool:
     return True
 
 
-def _lettering_folder(first: Path, n: int, seed: int) -> Path:
-    """``n`` lettering samples of ``seed`` next to the first sample folder: built once, and
-    refused if the folder there holds another number or seed."""
+def _lettering_folder(first: Path, n: int, seed: int, kind: str = "index") -> Path:
+    """``n`` lettering samples of ``seed`` and ``kind`` ("index" or "strip") next to the first
+    sample folder: built once, and refused if the folder there holds another number, seed or
+    kind."""
     from hakam import lettering
     from hakam.cli import CliError
 
@@ -823,15 +829,16 @@ def _lettering_folder(first: Path, n: int, seed: int) -> Path:
     summary = folder / "summary.json"
     if summary.exists():
         info = json.loads(summary.read_text())
-        if (info.get("lettering"), info.get("seed")) != (n, seed):
+        if (info.get("lettering"), info.get("seed"), info.get("kind", "index")) != (n, seed, kind):
             raise CliError(
-                f"{folder} holds {info.get('lettering')} lettering samples of seed "
-                f"{info.get('seed')}, not {n} of seed {seed}; remove it to draw them again"
+                f"{folder} holds {info.get('lettering')} {info.get('kind', 'index')} lettering "
+                f"samples of seed {info.get('seed')}, not {n} {kind} ones of seed {seed}; "
+                "remove it to draw them again"
             )
         return folder
     try:
         print(f"[corners] drawing {n} corner indices into {folder}", flush=True)
-        lettering.build_lettering(folder, n, seed)
+        lettering.build_lettering(folder, n, seed, kind=kind)
     except RuntimeError as exc:
         raise CliError(str(exc)) from None
     return folder

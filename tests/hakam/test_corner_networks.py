@@ -194,14 +194,14 @@ def test_train_corners_draws_lettering_once_and_refuses_a_folder_drawn_otherwise
     (tmp_path / "d" / "summary.json").write_text(json.dumps({"left_out": []}))
     r = run("outline", "--lettering", "5")
     assert r.returncode == 2 and r.stderr.strip().splitlines() == [
-        "hakam: error: --lettering 5: a number of index samples (index only)"
+        "hakam: error: --lettering 5: a number of index or strip samples (not outline)"
     ]
     drawn = tmp_path / "d-lettering"
     drawn.mkdir()
     (drawn / "summary.json").write_text(json.dumps({"lettering": 5, "seed": 2}))
     r = run("index", "--lettering", "5", "--seed", "3")
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
-    assert "holds 5 lettering samples of seed 2, not 5 of seed 3" in r.stderr
+    assert "holds 5 index lettering samples of seed 2, not 5 index ones of seed 3" in r.stderr
     assert sorted(p.name for p in drawn.iterdir()) == ["summary.json"]
 
 

@@ -120,3 +120,38 @@ def test_build_lettering_writes_an_index_only_sample_folder(tmp_path):
     assert np.array_equal(np.load(again / "index.npy"), x)  # one seed, one set of samples
     with pytest.raises(ValueError, match="at least 1"):
         lettering.build_lettering(tmp_path / "none", 0)
+
+
+def test_lettering_strip_is_the_index_box_cut_as_the_strip_reader_cuts_it():
+    """The box of a tile's index marks bounds the ink the index adds; the strip is the strip
+    reader's square crop, mostly the index's ink and paper."""
+    from vision.indices import STRIP_SIZE
+
+    _faces()
+    for k in range(20):
+        d = {**lettering._design(np.random.default_rng(k), "QD"), "frame": False}
+        with_index, box = lettering._corner_tile(np.random.default_rng([k, 1]), d, True, False)
+        without, none = lettering._corner_tile(np.random.default_rng([k, 1]), d, False, False)
+        assert none is None
+        ys, xs = np.nonzero(np.abs(with_index - without).sum(2) > 30)
+        if len(xs) < 50:
+            continue  # the index under another card lying on the corner
+        x1, y1, x2, y2 = box
+        assert x1 - 1 <= xs.min() and xs.max() <= x2 + 1
+        assert y1 - 1 <= ys.min() and ys.max() <= y2 + 1
+    strip = lettering.lettering_strip(np.random.default_rng(3), "10H")
+    assert strip.shape == (STRIP_SIZE, STRIP_SIZE, 3) and strip.dtype == np.uint8
+
+
+def test_build_lettering_of_strips_writes_a_strip_sample_folder(tmp_path):
+    import json
+
+    from vision.indices import STRIP_SIZE
+
+    _faces()
+    lettering.build_lettering(tmp_path, 6, seed=4, progress=False, kind="strip")
+    x, y = np.load(tmp_path / "strip.npy"), np.load(tmp_path / "card.npy")
+    assert x.shape == (6, STRIP_SIZE, STRIP_SIZE, 3) and y.shape == (6,)
+    assert json.loads((tmp_path / "summary.json").read_text())["kind"] == "strip"
+    with pytest.raises(ValueError, match="lettering kind"):
+        lettering.build_lettering(tmp_path / "x", 6, kind="outline")
