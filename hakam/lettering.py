@@ -323,16 +323,26 @@ def lettering_sample(rng: np.random.Generator, card: str) -> np.ndarray:
         corner_tile(rng, d, index=d["four"], right=True),
     ]
     big = np.vstack([np.hstack(tiles[:2]), np.hstack(tiles[2:])])
-    small = rng.uniform(0.25, 1.0)  # a far card: few pixels, enlarged
-    w, h = 2 * PATCH_W, 2 * PATCH_H
-    out = cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA)
+    out = _seen_far(rng, big, 2 * PATCH_W, 2 * PATCH_H, least=0.25, blur=(0.6, 1.8))
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _seen_far(
+    rng: np.random.Generator, image: np.ndarray, w: int, h: int, least: float,
+    blur: tuple[float, float],
+) -> np.ndarray:  # fmt: skip
+    """``image`` reduced to w x h as a camera sees it: from a far card (drawn at a random
+    share of the size, at least ``least``, then enlarged) and, now and then, out of focus or
+    moving (a blur of ``blur`` px)."""
+    small = rng.uniform(least, 1.0)
+    out = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
     if small < 0.95:
-        low = cv2.resize(big, (max(8, round(w * small)), max(8, round(h * small))),
+        low = cv2.resize(image, (max(8, round(w * small)), max(8, round(h * small))),
                          interpolation=cv2.INTER_AREA)  # fmt: skip
         out = cv2.resize(low, (w, h), interpolation=cv2.INTER_LINEAR)
-    if rng.random() < 0.3:  # out of focus or moving
-        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.6, 1.8))
-    return np.clip(out, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(*blur))
+    return out
 
 
 def lettering_strip(rng: np.random.Generator, card: str) -> np.ndarray:
@@ -347,15 +357,8 @@ def lettering_strip(rng: np.random.Generator, card: str) -> np.ndarray:
     d = _design(rng, card)
     tile, box = _corner_tile(rng, d, index=True, right=False)
     tile = np.clip(tile, 0, 255).astype(np.uint8)
-    out = card_crop(tile, jitter_box(rng, box, STRIP_SPREAD), STRIP_SIZE, STRIP_MARGIN)
-    small = rng.uniform(0.3, 1.0)  # a far strip: few pixels, enlarged
-    if small < 0.95:
-        side = max(8, round(STRIP_SIZE * small))
-        low = cv2.resize(out, (side, side), interpolation=cv2.INTER_AREA)
-        out = cv2.resize(low, (STRIP_SIZE, STRIP_SIZE), interpolation=cv2.INTER_LINEAR)
-    if rng.random() < 0.3:  # out of focus or moving
-        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.5, 1.2))
-    return out
+    crop = card_crop(tile, jitter_box(rng, box, STRIP_SPREAD), STRIP_SIZE, STRIP_MARGIN)
+    return _seen_far(rng, crop, STRIP_SIZE, STRIP_SIZE, least=0.3, blur=(0.5, 1.2))
 
 
 def lettering_card(rng: np.random.Generator) -> tuple[str, int]:
