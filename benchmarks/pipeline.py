@@ -231,7 +231,7 @@ def accuracy(args: argparse.Namespace) -> None:
     except PipelineError as exc:
         sys.exit(f"--{exc}")
     t0 = time.monotonic()
-    for k in range(args.deals):
+    for i, k in enumerate(range(args.start, args.start + args.deals)):
         seed = args.seed + 1000 + k
         violation = k % 2 == 1
         deck = HOLDOUT[k % len(HOLDOUT)] if HOLDOUT else None
@@ -277,8 +277,8 @@ def accuracy(args: argparse.Namespace) -> None:
             viol_n += 1
             viol_ok += bool(true)
         el = time.monotonic() - t0
-        log(f"[eval] deal {k + 1}/{args.deals} ({data['deck']}): cards {right}/{cards}, "
-            f"about {el / (k + 1) * (args.deals - k - 1):.0f} s left")  # fmt: skip
+        log(f"[eval] deal {i + 1}/{args.deals} ({data['deck']}): cards {right}/{cards}, "
+            f"about {el / (i + 1) * (args.deals - i - 1):.0f} s left")  # fmt: skip
     share = 100 * right / cards
     print(
         f"backend {backend} (noise {tuple(args.noise)}): {args.deals} deals, "
@@ -314,6 +314,12 @@ def main() -> None:
         help="comma-separated back-ends (default: all), e.g. oracle,openvino,openvino+reader@416",
     )
     ap.add_argument("--deals", type=int, default=0, help="accuracy run on N full deals instead")
+    ap.add_argument(
+        "--start",
+        type=int,
+        default=0,
+        help="with --deals: begin at the set's deal K (deck and violation as in the whole set)",
+    )
     ap.add_argument(
         "--backend", default="oracle", help="back-end for --deals (e.g. openvino+reader)"
     )
