@@ -30,9 +30,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import vision.pipeline as pipeline
+from engine.cards import CARD_NAMES
 from vision.detector import LabelDetector, unsure_labels
 from vision.events import standing_violations
 from vision.pipeline import (
+    DEDUCED,
     DealSetup,
     Pipeline,
     PipelineError,
@@ -65,11 +67,19 @@ def run_unread(
     images = [np.zeros((1, 1, 3), np.uint8)] * len(frames)
     events = run_frames(pipe, ArraySource(images, 15.0))
     fixes = [(e["card"], e["seat"], e["by"]) for e in events if e["type"] == "correction"]
+    played = {
+        (k + 1, s, c)
+        for k, t in enumerate(truth["tricks"])
+        for c, s in zip(t["cards"], t["seats"], strict=True)
+    }
+    named = [(p.trick, p.seat, CARD_NAMES[p.card]) for p in pipe.plays if p.source in DEDUCED]
     return {
         "set": sorted(cards),
         "complete": len(pipe.plays) == 32,
         "exact": pipe.record["tricks"] == truth["tricks"],
         "fixes": fixes,
+        "named": len(named),
+        "named_wrong": sum(p not in played for p in named),  # not the card at that seat and trick
         "said": any(by in SAID for *_, by in fixes),
         "violations": [v["card"] for v in standing_violations(events)],
     }
@@ -128,7 +138,9 @@ def main() -> None:
         f"notice {sum(r['said'] for r in wrong)}, the revoke lost "
         f"{sum(REVOKE not in r['violations'] for r in wrong)}, a violation that did not happen "
         f"ruled {sum(bool(set(r['violations']) - {REVOKE}) for r in wrong)}); named by the "
-        f"fewest violations in {len(fewest)} ({sum(not r['exact'] for r in fewest)} not exact)"
+        f"fewest violations in {len(fewest)} ({sum(not r['exact'] for r in fewest)} not exact); "
+        f"cards named without a person {sum(r['named'] for r in rows)}, of them not at their "
+        f"seat and trick {sum(r['named_wrong'] for r in rows)}"
     )
 
 

@@ -58,14 +58,6 @@ OPEN = "open"
 # At the end of a deal, up to this many cards not read are named by the rules (each way of
 # placing them is played out on a copy of the deal): more would be a guess among many ways.
 DEDUCE_MAX = 5
-# More cards than that (a deck whose court cards the reader never reads surely leaves them all)
-# are still placed by the rules, up to ``PipelineSettings.place_max``, by the ways that keep every
-# rule alone (a way is dropped at its next card not read once it has broken one: ``_way_broken``,
-# ``_hand_done``), no misread exchanged nor the fewest-broken way taken; at most this many ways
-# are played out (about 2.5 ms each here), else the deal waits for a person as before
-# (``Pipeline._place_many``).
-PLACE_TRIALS = 8000
-HAND = len(CARD_NAMES) // 4  # the cards each seat plays in a deal
 # How a card not read is named without a person: the only one left, the only way that keeps the
 # rules, the way the reads there favour among those, one of ways that give one result, or, when
 # no way keeps the rules, the one way that breaks the fewest where the reads favour it too.
@@ -77,10 +69,6 @@ UNREAD = (*DEDUCED, "correction")  # plays of cards the camera did not read (a p
 # the complete deal, its result, (violations, whether a misread was exchanged) to rank it, and
 # whether the later namings on the way would take it (``_completions``).
 _Way = tuple[int, list[Violation], str, tuple[int, bool], bool]
-
-
-class _SearchSpent(Exception):
-    """More ways than ``PLACE_TRIALS`` to play out: the cards left are not placed."""
 
 
 def conflict_swap(
@@ -250,10 +238,6 @@ class PipelineSettings:
     # front of the seat favour its card too ("fewest"; ``Pipeline._named_by_fewest``), and a
     # person is told, who may correct it. False: the deal waits for a person.
     name_by_fewest: bool = True
-    # At the end of the clip, more than five cards not read (up to this many) are placed by the
-    # ways that keep every rule alone, pruned as they are played out (``PLACE_TRIALS``); the one
-    # clean way, or the one the reads favour, is taken and said. 5 or less: off.
-    place_max: int = 8
     # An unfinished trick whose every card has been unread this long when the next card is
     # accepted was swept off the table with its missing card unread (the reader never named it
     # surely): the new card belongs to a later trick, and the deal waits for the missing one
@@ -344,10 +328,6 @@ class Pipeline:
         # Per seat: (frame, card) of each sure read of a card the vote had not (yet) accepted.
         self._sure_log: dict[int, list[tuple[int, int]]] = {}
         self._is_trial = False  # a copy playing a way out (``_trial``): it exchanges no read
-        # While many cards are placed (``_place_many``): the ways played out so far, shared by
-        # the copies; None otherwise.
-        self._placing: list[int] | None = None
-        self._placing_before: set[str] = set()  # the violations standing when it began
         self._open_ways: list[_Way] = []  # clean ways where the deal stopped for a card in doubt
         self._now = -1
         # The frame being processed when a person last named a card (a correction played): a
@@ -844,24 +824,17 @@ class Pipeline:
         self._open_ways = []
         seen = {p.card for p in self.plays} | {int(e.card) for e, _ in self._held}  # type: ignore[arg-type]
         left = [c for c in range(len(CARD_NAMES)) if c not in seen]
-        placing = self._placing is not None
-        if placing and ((self._is_trial and self._way_broken()) or self._hand_done(seat)):
-            return False  # no way on from here keeps every rule (``_clean_ways``)
-        limit = (self.settings.place_max if placing else DEDUCE_MAX) if final else 1
-        if not left or len(left) > limit:
-            if final and not self._is_trial and DEDUCE_MAX < len(left) <= self.settings.place_max:
-                return self._place_many(seat, say)
+        if not left or len(left) > (DEDUCE_MAX if final else 1):
             return False
         if len(left) == 1:
             self._name_unread(left[0], seat, self._now, "elimination")
             return True
-        complete = self._completions(left, seat, not placing)
-        found = self._clean_ways(left, seat, None, not placing, complete)
+        complete = self._completions(left, seat, True)
+        found = self._clean_ways(left, seat, None, True, complete)
         ways = self._results(found)
-        wide = placing or self._is_trial
-        if not ways and not wide and self._named_by_exchange(left, seat):
+        if not ways and not self._is_trial and self._named_by_exchange(left, seat):
             return True
-        if not ways and not wide and self._named_by_fewest(left, seat, complete):
+        if not ways and not self._is_trial and self._named_by_fewest(left, seat, complete):
             return True
         clean = self._read_among(list(ways), seat) if len(ways) > 1 else list(ways)
         names = [CARD_NAMES[c] for c in left]
@@ -899,44 +872,6 @@ class Pipeline:
             self._say_by_reader(seat, names, clean[0], len(ways), trick)
         self._name_unread(clean[0], seat, self._now, "rules" if len(ways) == 1 else "reader")
         return True
-
-    def _place_many(self, seat: int, say: bool) -> bool:
-        """More than ``DEDUCE_MAX`` cards left unread at the end: placed as a few are
-        (``_name_by_elimination``), by the ways that keep every rule alone, a way dropped at its
-        next card not read once it has broken a rule (``_way_broken``) or gives a seat more than
-        eight cards (``_hand_done``), no misread exchanged and no fewest-broken way taken.
-        Where more than ``PLACE_TRIALS`` ways are played out, nothing is named: the deal waits
-        for a person, as with fewer cards."""
-        self._placing = [0]
-        self._placing_before = self._ruled_before()
-        try:
-            return self._name_by_elimination(seat, final=True, say=say)
-        except _SearchSpent:
-            self._open_ways = []
-            return False
-        finally:
-            self._placing = None
-
-    def _hand_done(self, seat: int) -> bool:
-        """Every seat plays eight cards: ``seat`` has played or holds on the table (the cards
-        read lying in front of it) eight, so no card not read can be its."""
-        held = sum(self._position(e).seat == seat for e, _ in self._held)
-        return sum(p.seat == seat for p in self.plays) + held >= HAND
-
-    def _way_broken(self) -> bool:
-        """A way being played out by ``_place_many`` has broken a rule no way is excused: a card
-        out of turn, or a violation that stood not before whose play or proof is a card named
-        on it (a violation among cards read alone may be ruled by every way: kept to the end)."""
-        named = {p.card for p in self.plays if p.source in DEDUCED}
-        for v in self.referee.violations:
-            if v.rule == "out-of-turn":
-                return True
-            cards = [c for c in (v.card, v.proof[1] if v.proof else None) if c is not None]
-            if _whatever_card(v) not in self._placing_before and any(
-                c.index in named for c in cards
-            ):
-                return True
-        return False
 
     def _say_by_reader(
         self, seat: int, names: list[str], card: int, n_ways: int, trick: int
@@ -1177,11 +1112,6 @@ class Pipeline:
             memo[id(shared)] = shared
         for t in self.tracker.tracks:
             memo[id(t.reads)], memo[id(t.beliefs)] = t.reads, t.beliefs
-        if self._placing is not None:
-            self._placing[0] += 1
-            if self._placing[0] > PLACE_TRIALS:
-                raise _SearchSpent
-            memo[id(self._placing)] = self._placing  # one count for the copies
         for _, fr in self._held:
             memo[id(fr.image)] = fr.image
         trial = copy.deepcopy(self, memo)

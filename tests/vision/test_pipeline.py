@@ -606,28 +606,17 @@ def test_name_by_the_rules_four_or_five_cards_left_each_by_the_one_way_that_keep
     assert [v["card"] for v in standing_violations(events)] == ["AS"]
 
 
-def test_place_many_six_cards_left_by_the_ways_that_keep_every_rule():
-    # Six cards never read surely, more than DEDUCE_MAX: up to place_max they are still placed
-    # at the end of the clip, by the ways that keep every rule alone (QH by one result, said).
-    cards = {"7C", "7S", "AH", "KC", "QD", "QH"}
-    fixes, events = _named_exactly(cards)
-    assert fixes == [
-        ("KC", 0, "rules"), ("QH", 1, "same-result"), ("7C", 2, "rules"), ("QD", 3, "rules"),
-        ("AH", 0, "rules"), ("7S", 2, "elimination"),
-    ]  # fmt: skip
-    assert [v["card"] for v in standing_violations(events)] == ["AS"]
-    # place_max 5: as before, the deal waits for a person from seat 0's KC in trick 1 (the
-    # three cards before it played).
-    _, pipe, events = _demo_with_unread(cards, place_max=5)
-    assert of(events, "correction") == [] and len(pipe.plays) == 3
-
-
-def test_place_many_gives_up_past_its_ways_and_the_deal_waits(monkeypatch):
-    # More ways to play out than PLACE_TRIALS: nothing is named (no half-searched guess).
-    monkeypatch.setattr("vision.pipeline.PLACE_TRIALS", 20)
-    _, pipe, events = _demo_with_unread({"7C", "7S", "AH", "KC", "QD", "QH"})
-    assert of(events, "correction") == [] and len(pipe.plays) == 3
-    assert "waits for it" in of(events, "uncertain")[-1]["text"]
+def test_a_trial_copy_shares_the_reads_of_frames_and_copies_the_deal():
+    # A copy playing a way out reads no frame: each card's reads and the logs of reads by seat
+    # are the deal's own objects (not copied, the copies were most of a trial's time), while
+    # what it plays and names is its own.
+    _, pipe, _ = _demo_with_unread({"KC"})
+    trial = pipe._trial()
+    assert trial.tracker.tracks[0].reads is pipe.tracker.tracks[0].reads
+    assert trial._guess_log is pipe._guess_log and trial._sure_log is pipe._sure_log
+    assert trial.plays is not pipe.plays and trial.referee is not pipe.referee
+    trial.plays.pop()
+    assert len(trial.plays) == len(pipe.plays) - 1 == 31
 
 
 def test_name_by_the_rules_the_last_tricks_two_cards_never_read_then_the_last_is_forced():
