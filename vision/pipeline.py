@@ -423,6 +423,8 @@ class Pipeline:
                 self._on_hidden(ev, frame)
             elif ev.kind == "uncertain":
                 self._on_uncertain(ev)
+            elif ev.kind == "visible":
+                self._on_visible(ev)
         self._flush(frame.index)
         t3 = time.perf_counter()
         self.timings["detect"] += t1 - t0
@@ -915,8 +917,12 @@ class Pipeline:
     def _landing_reads(self, seat: int) -> tuple[list[list[str]], Counter]:
         """What the reader saw in front of ``seat`` while the card the deal waits for can have
         lain there (``_landing``): each unsure read's guesses, in order, and how often each card
-        not yet accepted was read surely."""
+        not yet accepted was read surely. Its reads may come after another seat's next card was
+        accepted (a card read late, once the hand over it left), so they count up to the next
+        card held at ``seat`` itself, where one is (a later trick's card there comes after)."""
         since, until = self._landing()
+        at_seat = [fr.index for e, fr in self._held if self._position(e).by_position == seat]
+        until = max(until, at_seat[0]) if at_seat else until
         guessed = [g for f, g in self._guess_log.get(seat, []) if since < f <= until]
         sure = Counter(c for f, c in self._sure_log.get(seat, []) if since < f <= until)
         return guessed, sure
@@ -1410,6 +1416,14 @@ class Pipeline:
         if self.settings.hold_s and card in trick and all(self.tracker.is_hidden(c) for c in trick):
             # An unfinished trick left the table: its missing cards were there, unread.
             self._swept(trick)
+
+    def _on_visible(self, ev: TrackEvent) -> None:
+        """A card of the trick taken for swept is read again where it lay: the trick was only
+        covered (a card landing on it, a hand over it), not swept."""
+        if self._gap_trick != self.referee.trick_number:
+            return
+        if any(p.card == ev.card and p.trick == self._gap_trick for p in self.plays):
+            self._gap_trick = None
 
     def _swept(self, cards: list[int]) -> None:
         """The trick on the table left it unfinished (the first sweep counts: cards of later

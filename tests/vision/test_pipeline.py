@@ -934,6 +934,21 @@ def test_a_trick_swept_before_its_last_card_was_read_keeps_the_next_card_out_of_
     assert [p["card"] for p in of(events, "play")] == ["7C", "8C", "9C", "10D"]
 
 
+def test_a_trick_covered_by_the_next_card_and_read_again_was_not_swept():
+    # Seat 0's 7C leads; seat 1's 8C lands on it, never read surely, and 7C is not read for
+    # 20 frames (its trick looks swept); then 7C is read again where it lay, and 9C and 10C
+    # land. The trick was only covered: once a person names 8C, 9C and 10C are trick 1's.
+    a, b = lying("7C", 0), lying("8C", 1, sure=False)
+    c, d = lying("9C", 2), lying("10C", 3)
+    frames = scripted([([a], 20), ([b], 20), ([a, b], 10), ([a, b, c], 20), ([a, b, c, d], 20)])
+    pipe, events = run_labels(frames, settings=_settings(False))
+    assert [p["card"] for p in of(events, "play")] == ["7C"]
+    more = pipe.correct("8C", seat=1)
+    assert [(e["trick"], e["card"], e["seat"]) for e in of(more, "play")] == [
+        (1, "8C", 1), (1, "9C", 2), (1, "10C", 3),
+    ]  # fmt: skip
+
+
 def test_a_card_of_the_unfinished_trick_read_otherwise_on_its_spot_is_a_misread_of_it():
     # Seats 0 and 1 play 7C and 8C; then, for 2 s, the reader names 7C KC where it lies (and
     # never 7C again), before seat 2 plays 9C. While 8C still lies there, the trick has not
@@ -1287,6 +1302,31 @@ def _demo_with_split(card: str, other: str, weak: set[str]):
     surely: the truth, the pipeline and its events."""
     truth, pipe, images = _demo_setup(weak, lambda frames: SplitRead(frames, card, other))
     return truth, pipe, run_frames(pipe, ArraySource(images, 15.0))
+
+
+def test_read_among_counts_reads_up_to_the_next_card_held_at_the_seat_itself():
+    # Seat 2's card is read (surely as KC) only after seat 3's next card was accepted (frame
+    # 12: a hand over it left late); those reads still count, up to the next card held in
+    # front of seat 2 itself (frame 20: a later trick's), not after.
+    from vision.tracker import TrackEvent
+
+    _, pipe, _ = _demo_setup(set())
+    jc, kc = CARD_NAMES.index("JC"), CARD_NAMES.index("KC")
+
+    def held(card: str, seat: int, at: int):
+        x, y = pipe.seats.seat_point(seat, 0.35)
+        box = (x - 30, y - 42, x + 30, y + 42)
+        return TrackEvent("accepted", at, at / 15, CARD_NAMES.index(card), box), Frame(at, 0, None)
+
+    pipe._now = 40
+    pipe._held = [held("9H", 3, 12), held("AS", 2, 20)]
+    pipe._sure_log = {2: [(14, kc), (15, kc)]}
+    assert pipe._read_among([jc, kc], 2) == [kc]
+    pipe._sure_log = {2: [(24, kc), (25, kc)]}
+    assert pipe._read_among([jc, kc], 2) == [jc, kc]
+    pipe._held = [held("9H", 3, 12)]  # no card held at seat 2: up to the next card held
+    pipe._sure_log = {2: [(14, kc), (15, kc)]}
+    assert pipe._read_among([jc, kc], 2) == [jc, kc]
 
 
 def test_name_by_the_rules_and_the_sure_reads_of_a_card_the_vote_never_accepted():
