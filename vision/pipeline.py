@@ -905,8 +905,21 @@ class Pipeline:
     def _read_scores(self, seat: int, cards: Collection[int]) -> Counter:
         """How much the reads in front of ``seat`` while the card the deal waits for can have
         landed (``_landing_reads``) took it for each of ``cards``: each sure read counts 2, each
-        unsure read 1 for its first guess, 1/2 for its second, 1/4 for its third."""
-        guessed, sure = self._landing_reads(seat)
+        unsure read 1 for its first guess, 1/2 for its second, 1/4 for its third. Where none
+        of them names one of ``cards``, the reads after, up to the first held card of a later
+        trick (``_next_trick_held``), count instead: a card read late, once the hand over it
+        left (the seat's own next card, unread too, can lie there by then: only as a fallback)."""
+        since, until = self._landing()
+        score = self._scores_between(seat, cards, since, until)
+        if not score and (later := self._next_trick_held(seat)) > until:
+            score = self._scores_between(seat, cards, until, later)
+        return score
+
+    def _scores_between(
+        self, seat: int, cards: Collection[int], since: int, until: int
+    ) -> Counter:  # fmt: skip
+        """``_read_scores`` of the reads in front of ``seat`` in frames ``(since, until]``."""
+        guessed, sure = self._landing_reads(seat, since, until)
         score: Counter = Counter({c: 2.0 * n for c, n in sure.items() if c in cards})
         for guesses in guessed:
             for k, g in enumerate(guesses[:3]):
@@ -914,15 +927,11 @@ class Pipeline:
                     score[c] += 0.5**k
         return score
 
-    def _landing_reads(self, seat: int) -> tuple[list[list[str]], Counter]:
-        """What the reader saw in front of ``seat`` while the card the deal waits for can have
-        lain there (``_landing``): each unsure read's guesses, in order, and how often each card
-        not yet accepted was read surely. Its reads may come after another seat's next card was
-        accepted (a card read late, once the hand over it left), so they count up to the next
-        card held at ``seat`` itself, where one is (a later trick's card there comes after)."""
-        since, until = self._landing()
-        at_seat = [fr.index for e, fr in self._held if self._position(e).by_position == seat]
-        until = max(until, at_seat[0]) if at_seat else until
+    def _landing_reads(
+        self, seat: int, since: int, until: int
+    ) -> tuple[list[list[str]], Counter]:  # fmt: skip
+        """What the reader saw in front of ``seat`` in frames ``(since, until]``: each unsure
+        read's guesses, in order, and how often each card not yet accepted was read surely."""
         guessed = [g for f, g in self._guess_log.get(seat, []) if since < f <= until]
         sure = Counter(c for f, c in self._sure_log.get(seat, []) if since < f <= until)
         return guessed, sure
@@ -950,6 +959,19 @@ class Pipeline:
         if ranked[0][1] > 0 and ranked[0][1] >= CONFLICT_MARGIN * ranked[1][1]:
             return [ranked[0][0]]
         return cards
+
+    def _next_trick_held(self, seat: int) -> int:
+        """When the first held card of a later trick was accepted: the first held card in
+        front of a seat that has a card in this trick already (``seat``, waited for, among
+        them); -1 if none is held. The trick on the table lay there until then."""
+        n = self.referee.trick_number
+        seen = {p.seat for p in self.plays if p.trick == n} | {seat}
+        for e, fr in self._held:
+            at = self._position(e).by_position
+            if at in seen:
+                return fr.index
+            seen.add(at)
+        return -1
 
     def _landing(self) -> tuple[int, int]:
         """The frames in which the card the deal waits for can have landed: after the last

@@ -1304,10 +1304,10 @@ def _demo_with_split(card: str, other: str, weak: set[str]):
     return truth, pipe, run_frames(pipe, ArraySource(images, 15.0))
 
 
-def test_read_among_counts_reads_up_to_the_next_card_held_at_the_seat_itself():
+def test_read_among_counts_late_reads_up_to_a_later_trick_s_first_held_card():
     # Seat 2's card is read (surely as KC) only after seat 3's next card was accepted (frame
-    # 12: a hand over it left late); those reads still count, up to the next card held in
-    # front of seat 2 itself (frame 20: a later trick's), not after.
+    # 12: a hand over it left late); with no read while it can have landed, those reads count,
+    # up to the first held card of a later trick (frame 20: seat 2's own next card), not after.
     from vision.tracker import TrackEvent
 
     _, pipe, _ = _demo_setup(set())
@@ -1324,9 +1324,30 @@ def test_read_among_counts_reads_up_to_the_next_card_held_at_the_seat_itself():
     assert pipe._read_among([jc, kc], 2) == [kc]
     pipe._sure_log = {2: [(24, kc), (25, kc)]}
     assert pipe._read_among([jc, kc], 2) == [jc, kc]
-    pipe._held = [held("9H", 3, 12)]  # no card held at seat 2: up to the next card held
+    pipe._held = [held("9H", 3, 12), held("QS", 0, 16), held("8H", 3, 20)]  # seat 3's second
+    pipe._sure_log = {2: [(14, kc), (19, kc)]}
+    assert pipe._read_among([jc, kc], 2) == [kc]
+    pipe._held = [held("9H", 3, 12)]  # no later trick's card held: only while it can have landed
     pipe._sure_log = {2: [(14, kc), (15, kc)]}
     assert pipe._read_among([jc, kc], 2) == [jc, kc]
+    # A read while it can have landed (an unsure JC at frame 10) outweighs later sure reads:
+    # by then the seat's own next card, unread too, can lie there.
+    pipe._held = [held("9H", 3, 12), held("AS", 2, 20)]
+    pipe._guess_log = {2: [(10, ["JC"])]}
+    pipe._sure_log = {2: [(14, kc), (15, kc)]}
+    assert pipe._read_among([jc, kc], 2) == [jc]
+
+
+def test_a_seat_s_two_unread_cards_are_named_by_the_reads_of_when_each_could_land():
+    # Seat 2's 9C (trick 4, which it wins) and 7C (its lead of trick 5) are never read surely;
+    # each is read unsure once, 7C after seat 3's trick-4 card was accepted and before its
+    # trick-5 card. The trick-4 card is named by the read while it could land (9C), not by the
+    # later read of the seat's next card: the record is the deal's.
+    truth, pipe, events = _demo_with_unread({"7C", "9C"})
+    assert [(c["card"], c["seat"], c["by"]) for c in of(events, "correction")] == [
+        ("9C", 2, "reader"), ("7C", 2, "elimination"),
+    ]  # fmt: skip
+    assert pipe.record["tricks"] == truth["tricks"]
 
 
 def test_name_by_the_rules_and_the_sure_reads_of_a_card_the_vote_never_accepted():
