@@ -308,8 +308,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     u.add_argument(
         "--outline-only",
         action="store_true",
-        help="choose only how many times the corner reader draws each outline, beside the "
-        "shipped two-stage settings at their threshold",
+        help="choose only how many times the corner reader draws each outline, and from "
+        "which boxes (trim), beside the shipped two-stage settings at their threshold",
     )
     u.set_defaults(func=_tune)
 
@@ -869,6 +869,15 @@ FIND_SIZE_GRID = (640, 512, 416)  # the finder's input long side (models exporte
 CORNERS_GRID = (0.5, 1.0)  # corner reader weights tried after none (``TwoStageDetector.mix``)
 TURNS_GRID = (2, 4)  # reader views per crop tried after one (``vision.reader.CardReader.read``)
 PASSES_GRID = (2, 3)  # outline passes tried after one (``vision.corners.CornerReader.passes``)
+TRIM_GRID = (0.08, 0.15, 0.25)  # outline trims tried after none (``CornerReader.trim``)
+
+
+def trim_or_none(rows: list[dict], n_images: int) -> dict:
+    """No outline trim (the first row), or the trim that reads the most images exactly where
+    it reads more than one standard error more: every trim costs the same five reads a box, so
+    among them the best is taken, not the smallest."""
+    best = max(rows[1:], key=lambda r: (r["exact"], r["recall"]), default=rows[0])
+    return smallest_within_one_se([rows[0], best], n_images, cost="outline_trim")
 
 
 def smallest_within_one_se(rows: list[dict], n_images: int, cost: str = "imgsz") -> dict:
@@ -1016,10 +1025,22 @@ def _tune(args) -> int:
                 print(_row_json(row))
                 tries.append(row)
             b2 = smallest_within_one_se(tries, n_images, cost="outline_passes")
+            two.corners.passes = b2["outline_passes"]
+            tries = [{**b2, "outline_trim": 0.0}]
+            for trim in TRIM_GRID:
+                two.corners.trim = trim
+                row = measure(two, stages=2, find_conf=b2["find_conf"], imgsz=b2["imgsz"],
+                              turns=b2["turns"], corners=b2["corners"],
+                              outline_passes=b2["outline_passes"],
+                              outline_trim=trim)[0]  # fmt: skip
+                print(_row_json(row))
+                tries.append(row)
+            b2 = trim_or_none(tries, n_images)
+        b2 = {"outline_trim": 0.0, **b2}
         print(f"[tune] two stages: finder floor {b2['find_conf']}, size {b2['imgsz']}, "
               f"reader threshold {b2['threshold']}, turns {b2['turns']}, "
-              f"corner reader weight {b2['corners']}, outline passes {b2['outline_passes']}",
-              file=sys.stderr)  # fmt: skip
+              f"corner reader weight {b2['corners']}, outline passes {b2['outline_passes']}, "
+              f"outline trim {b2['outline_trim']}", file=sys.stderr)  # fmt: skip
     best = max([rows[0], *([b2] if twos else [])], key=_rank)
     if args.write:
         card = (args.models_dir or MODELS_DIR) / MODEL_CARD
@@ -1033,6 +1054,7 @@ def _tune(args) -> int:
                 "turns": b2["turns"],
                 "corners": b2["corners"],
                 "outline_passes": b2["outline_passes"],
+                "outline_trim": b2["outline_trim"],
             }
         settings["stages"] = best["stages"]
         settings["tuned_on"] = [str(p) for p in args.data]
@@ -1042,9 +1064,10 @@ def _tune(args) -> int:
 
 
 def _tune_outline(args, results_of) -> int:
-    """How many times the corner reader draws each outline (``CornerReader.passes``), beside
-    the shipped two-stage settings at their shipped threshold: more passes only where they read
-    more than one standard error better than fewer."""
+    """How many times the corner reader draws each outline (``CornerReader.passes``), then
+    from which boxes (``CornerReader.trim``), beside the shipped two-stage settings at their
+    shipped threshold: more passes, or a trim, only where they read more than one standard
+    error better than fewer, or none."""
     from hakam import evaluation as ev
     from hakam.cli import CliError
     from vision.detector import MODEL_CARD, MODELS_DIR, DetectorError, make_detector
@@ -1066,11 +1089,24 @@ def _tune_outline(args, results_of) -> int:
                      "recall": m["recall"], "precision": m["precision"]})  # fmt: skip
         print(_row_json(rows[-1]), flush=True)
     best = smallest_within_one_se(rows, n_images, cost="outline_passes")
-    print(f"[tune] outline passes: {best['outline_passes']}", file=sys.stderr)
+    two.corners.passes = best["outline_passes"]
+    rows = [{**best, "outline_trim": 0.0}]
+    for trim in TRIM_GRID:
+        two.corners.trim = trim
+        m = ev.set_metrics(results_of(two), thr, False)
+        rows.append({"outline_passes": best["outline_passes"], "outline_trim": trim,
+                     "threshold": thr, "exact": m["exact"], "recall": m["recall"],
+                     "precision": m["precision"]})  # fmt: skip
+        print(_row_json(rows[-1]), flush=True)
+    best = trim_or_none(rows, n_images)
+    print(f"[tune] outline passes: {best['outline_passes']}, trim: {best['outline_trim']}",
+          file=sys.stderr)  # fmt: skip
     if args.write:
         card = (args.models_dir or MODELS_DIR) / MODEL_CARD
         settings = json.loads(card.read_text())
-        settings.setdefault("two_stage", {})["outline_passes"] = best["outline_passes"]
+        two_stage = settings.setdefault("two_stage", {})
+        two_stage["outline_passes"] = best["outline_passes"]
+        two_stage["outline_trim"] = best["outline_trim"]
         settings["outline_tuned_on"] = [str(p) for p in args.data]
         card.write_text(json.dumps(settings, indent=1) + "\n")
         print(f"[tune] wrote {card}", file=sys.stderr)

@@ -26,6 +26,8 @@ import numpy as np
 
 from vision.reader import CROP_MARGIN, READER_CLASSES, card_crop, crops_tensor, softmax
 
+BALOOT_CARDS = READER_CLASSES - 1  # the reader's last class: "not a Baloot card"
+
 OUTLINE_SIZE = 64  # side of the outline network's input crop
 # Share of the card's width and height that holds a corner index and its pip, with room for an
 # outline a little off (``datasets.art.INDEX_CORNER`` is the index alone).
@@ -34,6 +36,11 @@ PATCH_W, PATCH_H = 32, 48  # one straightened corner in the index network's inpu
 UNIT = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]], np.float32)  # tl tr br bl
 MAX_PASSES = 3  # outline passes a model card may ask for (``CornerReader.passes``)
 MIN_BOX = 4.0  # a box narrower or lower than this many pixels is not drawn again
+MAX_TRIM = 0.4  # the most of a box's side ``CornerReader.trim`` may cut away
+TRIMS = 5  # boxes an outline is drawn from with a trim: the box, and each side cut in turn
+# With a trim, a card read from its box as found at least this surely is not drawn again: a
+# sure read is straightened right, and a frame's cards cost one read each, not five.
+TRIM_BELOW = 0.9
 
 
 def crop_frame(box, margin: float = CROP_MARGIN) -> tuple[float, float, float, float]:
@@ -100,6 +107,31 @@ def check_passes(passes: int) -> None:
         raise ValueError(f"outline passes: {passes} (1 to {MAX_PASSES})")
 
 
+def check_trim(trim: float) -> None:
+    if not 0 <= trim <= MAX_TRIM:
+        raise ValueError(f"outline trim: {trim} (0 to {MAX_TRIM})")
+
+
+def trimmed_boxes(box, trim: float) -> np.ndarray:
+    """The box (x1, y1, x2, y2), then the box with its left, top, right and bottom side in turn
+    moved in by ``trim`` of its width or height (``TRIMS`` x 4)."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    dx, dy = trim * (x2 - x1), trim * (y2 - y1)
+    return np.array(
+        [[x1, y1, x2, y2], [x1 + dx, y1, x2, y2], [x1, y1 + dy, x2, y2],
+         [x1, y1, x2 - dx, y2], [x1, y1, x2, y2 - dy]],
+        np.float32,
+    )  # fmt: skip
+
+
+def surest_reads(probs: np.ndarray) -> np.ndarray:
+    """Of each card's reads (N x K x classes: one per box its outline was drawn from), the one
+    surest of a Baloot card: an outline drawn wrong straightens no index, and its read is
+    spread over many cards or says "not a Baloot card"."""
+    k = probs[:, :, :BALOOT_CARDS].max(axis=2).argmax(axis=1)
+    return probs[np.arange(len(probs)), k]
+
+
 def quad_boxes(quads: np.ndarray, shape: tuple[int, ...], boxes: np.ndarray) -> np.ndarray:
     """Each outline's box clipped to the frame, as the outline network's training boxes are
     (a card's whole face, not the part that shows); where that leaves less than ``MIN_BOX``
@@ -121,7 +153,13 @@ class CornerReader:
     ``passes``: how many times the outline is drawn. The finder's box of a card in a fan or
     under another is often far from the card's own box; the outline drawn from it gives a box
     nearer the card's, from which the outline network, trained on the card's own boxes moved
-    a little, draws it again."""
+    a little, draws it again.
+
+    ``trim``: the outline is also drawn from the box with each side in turn moved in by that
+    share (``trimmed_boxes``), and the surest of the five reads kept (``surest_reads``), for
+    each card not read ``TRIM_BELOW`` surely from the box as found. A
+    finder's box that holds a hand, or a neighbour's edge, on one side leads the outline
+    network to a card of another shape or angle; the box without that side does not."""
 
     def __init__(
         self,
@@ -130,13 +168,16 @@ class CornerReader:
         backend: str = "openvino",
         threads: int = 0,
         passes: int = 1,
+        trim: float = 0.0,
     ) -> None:
         from vision.reader import CardReader
 
         check_passes(passes)
+        check_trim(trim)
         self.outline = CardReader(outline, backend, threads)
         self.index = None if index is None else CardReader(index, backend, threads)
         self.passes = passes
+        self.trim = trim
 
     def quads(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """Each box's card corners in frame pixels (N x 4 x 2)."""
@@ -157,8 +198,19 @@ class CornerReader:
     def read(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         if self.index is None:
             raise ValueError("this corner reader has no index network")
-        quads = self.quads(image, boxes)
-        if not len(quads):
+        boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
+        if not len(boxes):
             return np.zeros((0, READER_CLASSES), np.float32)
+        probs = self._read_quads(image, self.quads(image, boxes))
+        unsure = np.flatnonzero(probs[:, :BALOOT_CARDS].max(axis=1) < TRIM_BELOW)
+        if not self.trim or not len(unsure):
+            return probs
+        tried = np.concatenate([trimmed_boxes(b, self.trim)[1:] for b in boxes[unsure]])
+        again = self._read_quads(image, self.quads(image, tried))
+        again = again.reshape(len(unsure), TRIMS - 1, -1)
+        probs[unsure] = surest_reads(np.concatenate([probs[unsure, None], again], axis=1))
+        return probs
+
+    def _read_quads(self, image: np.ndarray, quads: np.ndarray) -> np.ndarray:
         patches = [corner_patches(image, q) for q in quads]
         return softmax(self.index.logits(crops_tensor(patches)))

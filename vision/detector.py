@@ -622,8 +622,11 @@ def _make_cards(
             from vision.corners import CornerReader
 
             passes = int(two.get("outline_passes", 1))
+            trim = float(two.get("outline_trim", 0.0))
             try:
-                corners = CornerReader(outline, index, backend, threads=threads, passes=passes)
+                corners = CornerReader(
+                    outline, index, backend, threads=threads, passes=passes, trim=trim
+                )
             except ValueError as exc:
                 raise DetectorError(f"{MODEL_CARD}: {exc}") from exc
         return TwoStageDetector(

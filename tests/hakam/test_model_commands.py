@@ -212,6 +212,33 @@ def test_a_model_card_asking_for_outline_passes_out_of_range_is_a_one_line_error
     assert r.stderr.strip() == "hakam: error: hakam-cards.json: outline passes: 5 (1 to 3)"
 
 
+def test_tune_takes_the_best_outline_trim_only_where_it_reads_more_than_noise():
+    from hakam.model_commands import trim_or_none
+
+    # 2,286 tuning scenes (2026-12-03): none 57.31%, trims 0.08 / 0.15 / 0.25 58.44 / 58.62 /
+    # 57.66%; one standard error is 1.03 points, and every trim costs the same
+    rows = [
+        {"outline_trim": 0.0, "exact": 0.5731, "recall": 0.665},
+        {"outline_trim": 0.08, "exact": 0.5844, "recall": 0.700},
+        {"outline_trim": 0.15, "exact": 0.5862, "recall": 0.707},
+        {"outline_trim": 0.25, "exact": 0.5766, "recall": 0.695},
+    ]
+    assert trim_or_none(rows, 2286)["outline_trim"] == 0.15
+    assert trim_or_none(rows, 300)["outline_trim"] == 0.0  # 300 scenes cannot tell them apart
+    assert trim_or_none(rows[:1], 2286)["outline_trim"] == 0.0
+
+
+def test_a_model_card_asking_for_an_outline_trim_out_of_range_is_a_one_line_error(tmp_path):
+    for name in ("hakam-cards.onnx", "hakam-reader.onnx", "hakam-outline.onnx", "hakam-index.onnx"):
+        (tmp_path / name).symlink_to(ROOT / "models" / name)
+    card = json.loads((ROOT / "models" / "hakam-cards.json").read_text())
+    card["two_stage"]["outline_trim"] = 0.6
+    (tmp_path / "hakam-cards.json").write_text(json.dumps(card))
+    r = hakam("detect", "--models-dir", str(tmp_path), "--backend", "onnx", str(tmp_path / "x.jpg"))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.strip() == "hakam: error: hakam-cards.json: outline trim: 0.6 (0 to 0.4)"
+
+
 def test_tune_of_outline_passes_without_the_corner_reader_is_a_one_line_error(tmp_path):
     for name in ("hakam-cards.onnx", "hakam-reader.onnx"):
         (tmp_path / name).symlink_to(ROOT / "models" / name)

@@ -10,16 +10,21 @@ import numpy as np
 import pytest
 
 from vision.corners import (
+    MAX_TRIM,
     MIN_BOX,
     PATCH_H,
     PATCH_W,
+    TRIMS,
     UNIT,
     CornerReader,
     check_passes,
+    check_trim,
     corner_patches,
     crop_to_quad,
     quad_boxes,
     quad_to_crop,
+    surest_reads,
+    trimmed_boxes,
 )
 from vision.reader import READER_CLASSES, TwoStageDetector, check_mix, weighted_product
 
@@ -167,3 +172,83 @@ def test_check_mix_refuses_a_weight_out_of_range_or_without_a_corner_reader():
         check_mix(1.5, True)
     with pytest.raises(ValueError, match="no corner reader"):
         check_mix(0.5, False)
+
+
+def test_trimmed_boxes_move_each_side_in_turn_by_the_trim():
+    got = trimmed_boxes([10, 20, 110, 220], 0.1)
+    assert got.shape == (TRIMS, 4)
+    assert np.allclose(
+        got, [[10, 20, 110, 220], [20, 20, 110, 220], [10, 40, 110, 220],
+              [10, 20, 100, 220], [10, 20, 110, 200]],
+    )  # fmt: skip
+
+
+def test_surest_reads_keeps_the_read_surest_of_a_baloot_card_not_of_none():
+    reads = np.full((1, 3, READER_CLASSES), 0.01, np.float32)
+    reads[0, 0, 4] = 0.4  # the box as found: unsure
+    reads[0, 1, -1] = 0.95  # a trim that cut the index away: "not a Baloot card"
+    reads[0, 2, 7] = 0.8  # a trim whose outline straightened the index
+    got = surest_reads(reads)
+    assert got.shape == (1, READER_CLASSES) and got[0].argmax() == 7
+
+
+def test_check_trim_refuses_a_negative_trim_and_more_than_the_most():
+    check_trim(0.0)
+    check_trim(MAX_TRIM)
+    for bad in (-0.1, MAX_TRIM + 0.1):
+        with pytest.raises(ValueError, match=f"0 to {MAX_TRIM}"):
+            check_trim(bad)
+
+
+class RedIndex:
+    """An index network sure of card 3 where the top-left tile shows the red index mark of
+    ``drawn_card``, unsure of every card elsewhere."""
+
+    def logits(self, batch: np.ndarray) -> np.ndarray:
+        out = np.zeros((len(batch), READER_CLASSES), np.float32)
+        for k, patch in enumerate(batch):  # N x 3 x H x W, RGB
+            tile = patch[:, :PATCH_H, :PATCH_W].astype(float)
+            if ((tile[0] - tile[2]) > 0.4 * max(tile.max(), 1)).mean() > 0.02:
+                out[k, 3] = 8.0
+        return out
+
+
+def test_an_outline_drawn_from_the_box_without_the_hand_reads_the_card():
+    img, quad = drawn_card(0.5)
+    lo, hi = quad.min(0), quad.max(0)
+    box = np.array([[lo[0], lo[1], hi[0] + 30, hi[1]]], np.float32)  # a hand on the right
+    wrong = np.array([[lo[0], lo[1]], [hi[0] + 30, lo[1]], [hi[0] + 30, hi[1]], [lo[0], hi[1]]])
+    wrong = np.roll(wrong, 1, 0).astype(np.float32)  # the card taken for one turned a quarter
+
+    class Reader(CornerReader):
+        def __init__(self, trim: float) -> None:
+            self.index, self.passes, self.trim = RedIndex(), 1, trim
+
+        def quads(self, image, boxes):
+            near = np.asarray(boxes)[:, 2] < hi[0] + 10  # the box's right side left the hand
+            return np.where(near[:, None, None], quad, wrong).astype(np.float32)
+
+    as_found = Reader(0.0).read(img, box)[0]
+    trimmed = Reader(0.25).read(img, box)[0]
+    assert as_found.max() < 0.1  # the outline taken from the box as found straightens no index
+    assert trimmed.argmax() == 3 and trimmed[3] > 0.9
+
+
+def test_a_card_read_surely_from_its_box_as_found_is_not_drawn_again():
+    img, quad = drawn_card(0.5)
+    lo, hi = quad.min(0), quad.max(0)
+    boxes = np.array([[*lo, *hi], [*lo, hi[0] + 30, hi[1]]], np.float32)  # sure, then unsure
+    drawn = []
+
+    class Reader(CornerReader):
+        def __init__(self) -> None:
+            self.index, self.passes, self.trim = RedIndex(), 1, 0.25
+
+        def quads(self, image, b):
+            drawn.append(len(b))
+            near = np.asarray(b)[:, 2] < hi[0] + 10
+            return np.where(near[:, None, None], quad, np.roll(quad, 1, 0) * 1.3).astype(np.float32)
+
+    got = Reader().read(img, boxes)
+    assert got[:, 3].min() > 0.9  # both read: the second from a trimmed box
+    assert drawn == [2, TRIMS - 1]  # only the unsure card's four trims were drawn again
