@@ -974,6 +974,8 @@ def _tune(args) -> int:
         two = None
     if two is not None:
         two.mix = 0.0  # the grid is measured without the corner reader, which is tried last
+        if two.corners is not None:
+            two.corners.trim = 0.0  # ... and its outline trim after that
         if two.finder.dynamic:  # the grid starts at the exported size, not a previous choice
             two.finder.imgsz = int(shipped_settings(args.models_dir).get("imgsz", 640))
         base = two.finder.imgsz
@@ -1080,6 +1082,7 @@ def _tune_outline(args, results_of) -> int:
         raise CliError("the shipped two stages do not use the corner reader: nothing to choose")
     thr = shipped_threshold(args.models_dir, stages=2)
     rows, n_images = [], 0
+    two.corners.trim = 0.0  # passes first without a trim, whatever the model card says
     for passes in (1, *PASSES_GRID):
         two.corners.passes = passes
         res = results_of(two)
