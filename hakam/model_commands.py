@@ -1081,26 +1081,30 @@ def _tune_outline(args, results_of) -> int:
     if getattr(two, "corners", None) is None or two.mix <= 0:
         raise CliError("the shipped two stages do not use the corner reader: nothing to choose")
     thr = shipped_threshold(args.models_dir, stages=2)
-    rows, n_images = [], 0
-    two.corners.trim = 0.0  # passes first without a trim, whatever the model card says
-    for passes in (1, *PASSES_GRID):
-        two.corners.passes = passes
+    n_images = 0
+
+    def measured(**row) -> dict:
+        """The corner reader as it is set now on the tuning sets, at the shipped threshold."""
+        nonlocal n_images
         res = results_of(two)
         n_images = sum(1 for r in res if r.truth)
         m = ev.set_metrics(res, thr, False)
-        rows.append({"outline_passes": passes, "threshold": thr, "exact": m["exact"],
-                     "recall": m["recall"], "precision": m["precision"]})  # fmt: skip
-        print(_row_json(rows[-1]), flush=True)
+        row = {**row, "threshold": thr, "exact": m["exact"], "recall": m["recall"],
+               "precision": m["precision"]}  # fmt: skip
+        print(_row_json(row), flush=True)
+        return row
+
+    rows = []
+    two.corners.trim = 0.0  # passes first without a trim, whatever the model card says
+    for passes in (1, *PASSES_GRID):
+        two.corners.passes = passes
+        rows.append(measured(outline_passes=passes))
     best = smallest_within_one_se(rows, n_images, cost="outline_passes")
     two.corners.passes = best["outline_passes"]
     rows = [{**best, "outline_trim": 0.0}]
     for trim in TRIM_GRID:
         two.corners.trim = trim
-        m = ev.set_metrics(results_of(two), thr, False)
-        rows.append({"outline_passes": best["outline_passes"], "outline_trim": trim,
-                     "threshold": thr, "exact": m["exact"], "recall": m["recall"],
-                     "precision": m["precision"]})  # fmt: skip
-        print(_row_json(rows[-1]), flush=True)
+        rows.append(measured(outline_passes=best["outline_passes"], outline_trim=trim))
     best = trim_or_none(rows, n_images)
     print(f"[tune] outline passes: {best['outline_passes']}, trim: {best['outline_trim']}",
           file=sys.stderr)  # fmt: skip

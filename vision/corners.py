@@ -202,8 +202,10 @@ class CornerReader:
         if not len(boxes):
             return np.zeros((0, READER_CLASSES), np.float32)
         probs = self._read_quads(image, self.quads(image, boxes))
+        if not self.trim:
+            return probs
         unsure = np.flatnonzero(probs[:, :BALOOT_CARDS].max(axis=1) < TRIM_BELOW)
-        if not self.trim or not len(unsure):
+        if not len(unsure):
             return probs
         tried = np.concatenate([trimmed_boxes(b, self.trim)[1:] for b in boxes[unsure]])
         again = self._read_quads(image, self.quads(image, tried))

@@ -201,13 +201,21 @@ def test_a_model_card_asking_for_missing_corner_networks_is_a_one_line_error(tmp
     assert len(r.stderr.strip().splitlines()) == 1
 
 
-def test_a_model_card_asking_for_outline_passes_out_of_range_is_a_one_line_error(tmp_path):
+def detect_with_corner_setting(tmp_path, key: str, value) -> subprocess.CompletedProcess:
+    """``hakam detect`` with the shipped ONNX networks and a model card whose two-stage
+    ``key`` is ``value``."""
     for name in ("hakam-cards.onnx", "hakam-reader.onnx", "hakam-outline.onnx", "hakam-index.onnx"):
         (tmp_path / name).symlink_to(ROOT / "models" / name)
     card = json.loads((ROOT / "models" / "hakam-cards.json").read_text())
-    card["two_stage"]["outline_passes"] = 5
+    card["two_stage"][key] = value
     (tmp_path / "hakam-cards.json").write_text(json.dumps(card))
-    r = hakam("detect", "--models-dir", str(tmp_path), "--backend", "onnx", str(tmp_path / "x.jpg"))
+    return hakam(
+        "detect", "--models-dir", str(tmp_path), "--backend", "onnx", str(tmp_path / "x.jpg")
+    )
+
+
+def test_a_model_card_asking_for_outline_passes_out_of_range_is_a_one_line_error(tmp_path):
+    r = detect_with_corner_setting(tmp_path, "outline_passes", 5)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert r.stderr.strip() == "hakam: error: hakam-cards.json: outline passes: 5 (1 to 3)"
 
@@ -229,12 +237,7 @@ def test_tune_takes_the_best_outline_trim_only_where_it_reads_more_than_noise():
 
 
 def test_a_model_card_asking_for_an_outline_trim_out_of_range_is_a_one_line_error(tmp_path):
-    for name in ("hakam-cards.onnx", "hakam-reader.onnx", "hakam-outline.onnx", "hakam-index.onnx"):
-        (tmp_path / name).symlink_to(ROOT / "models" / name)
-    card = json.loads((ROOT / "models" / "hakam-cards.json").read_text())
-    card["two_stage"]["outline_trim"] = 0.6
-    (tmp_path / "hakam-cards.json").write_text(json.dumps(card))
-    r = hakam("detect", "--models-dir", str(tmp_path), "--backend", "onnx", str(tmp_path / "x.jpg"))
+    r = detect_with_corner_setting(tmp_path, "outline_trim", 0.6)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert r.stderr.strip() == "hakam: error: hakam-cards.json: outline trim: 0.6 (0 to 0.4)"
 
