@@ -57,6 +57,9 @@ MIN_INDEX_SHOWN = 0.6
 # A finder box is taken as a card's when it overlaps the card's true box this much (outline
 # samples from the finder's own boxes, ``finder_boxes``).
 FINDER_MATCH_IOU = 0.3
+# A finder's box that holds a hand or a neighbour's edge on one side reaches past the card by
+# up to about a third of its size (deal 74004's paris J/K, 2026-12-03): ``widened_box``.
+WIDEN = (0.08, 0.4)
 BUSY_SHARE = 0.3  # index samples given art under the index in training (``busy_paper``)
 # RGB inks of printed court figures: red, yellow, blue, black, green, flesh, white
 PRINT_COLOURS = ((0.8, 0.1, 0.1), (0.95, 0.8, 0.2), (0.2, 0.3, 0.75), (0.1, 0.1, 0.1),
@@ -71,6 +74,17 @@ def jitter_quad(rng: np.random.Generator, quad, spread: float = QUAD_SPREAD) -> 
     diag = float(np.linalg.norm(q[2] - q[0]))
     q = q + rng.normal(0, 0.6 * spread * diag, 2) + rng.normal(0, spread * diag, (4, 2))
     return np.roll(q, 2, 0) if rng.random() < 0.5 else q
+
+
+def widened_box(rng: np.random.Generator, box, widen=WIDEN) -> np.ndarray:
+    """A card's box as the finder gives it when a hand or a neighbour lies on one side: moved a
+    little (``jitter_box``), then one side, at random, moved out by ``widen`` of the size."""
+    x1, y1, x2, y2 = jitter_box(rng, box)
+    side = int(rng.integers(4))
+    d = rng.uniform(*widen) * ((x2 - x1) if side % 2 == 0 else (y2 - y1))
+    out = np.array([x1, y1, x2, y2])
+    out[side] += -d if side < 2 else d
+    return out
 
 
 def random_quad(rng: np.random.Generator, box) -> np.ndarray:
@@ -137,6 +151,7 @@ def scene_samples(
     strips: bool = True,
     finder_boxes: bool = False,
     cut_along: str | None = None,
+    wide_boxes: bool = False,
 ) -> dict[str, list]:
     """Outline and index samples of synthetic scene ``i`` of the training designs; ``visible``
     has each card's visible share, once per card (the summary counts cards and strips by it).
@@ -145,7 +160,10 @@ def scene_samples(
     that box: on a fan's strip the finder's box is far from the true one (median IoU 0.70 on
     the tuning set), further than the random moves of the first sample. ``cut_along`` (an
     exported outline network): each such card also gives a second index sample, cut along the
-    outline that network draws on the finder's box, errors and all, as at run time."""
+    outline that network draws on the finder's box, errors and all, as at run time.
+    ``wide_boxes``: each card gives one more outline sample, from its box reaching past it on
+    one side (``widened_box``), so that the outline network finds the card beside what the
+    box holds too."""
     from datasets.generator import render_one
 
     img, labels, meta = render_one(seed, "train", i, 640, decks)
@@ -166,6 +184,10 @@ def scene_samples(
         if theirs is not None and finder_boxes:
             out["outline"].append(card_crop(img, theirs, OUTLINE_SIZE))
             out["quad"].append(quad_to_crop(np.array(lb.corners), theirs).reshape(8))
+        if wide_boxes:
+            wide = widened_box(rng, lb.box)
+            out["outline"].append(card_crop(img, wide, OUTLINE_SIZE))
+            out["quad"].append(quad_to_crop(np.array(lb.corners), wide).reshape(8))
         if theirs is not None and cut_along:
             quad = outline_net(cut_along).quads(img, theirs[None])[0]
             out["index"].append(corner_patches(img, quad))
@@ -246,12 +268,14 @@ def build_samples(
     strips: bool = True,
     finder_boxes: bool = False,
     cut_along: Path | None = None,
+    wide_boxes: bool = False,
 ) -> dict:
     """Write ``out/outline.npy``, ``quad.npy``, ``index.npy``, ``card.npy`` and a summary;
     ``leave_out``: training designs kept out of the scenes (tuning designs); ``strips``:
     fanned cards' strips too (``readable``); ``finder_boxes``: outline samples from the shipped
     finder's boxes too; ``cut_along``: index samples cut along that outline network's outlines
-    on them (``scene_samples``)."""
+    on them; ``wide_boxes``: outline samples from boxes reaching past the card on one side
+    (``scene_samples``)."""
     from datasets import art
     from vision.detector import model_path
 
@@ -261,7 +285,14 @@ def build_samples(
     t0 = time.time()
     along = None if cut_along is None else str(cut_along)
     jobs = [
-        dict(seed=seed, i=i, strips=strips, finder_boxes=finder_boxes, cut_along=along)
+        dict(
+            seed=seed,
+            i=i,
+            strips=strips,
+            finder_boxes=finder_boxes,
+            cut_along=along,
+            wide_boxes=wide_boxes,
+        )
         for i in range(scenes)
     ]
     shown = ("corners", lambda: f"{len(acc['outline'])} cards") if progress else None
@@ -276,6 +307,7 @@ def build_samples(
         "cards": len(acc["visible"]),
         "outline_samples": len(acc["outline"]),
         "finder_boxes": finder_boxes,
+        "wide_boxes": list(WIDEN) if wide_boxes else None,
         "finder_sha256": file_digest(model_path("openvino")) if finder_boxes or along else None,
         "cut_along": along,
         "cut_along_sha256": None if cut_along is None else file_digest(cut_along),

@@ -236,6 +236,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="samples cut here also give outline samples from the shipped finder's own boxes",
     )
     c.add_argument(
+        "--wide-boxes",
+        action="store_true",
+        help="samples cut here also give outline samples from each card's box reaching past "
+        "it on one side, as a finder's box holding a hand or a neighbour does",
+    )
+    c.add_argument(
         "--cut-along",
         type=Path,
         default=None,
@@ -708,6 +714,7 @@ def _train_corners(args) -> int:
                 leave_out=leave_out,
                 finder_boxes=args.finder_boxes,
                 cut_along=args.cut_along,
+                wide_boxes=args.wide_boxes,
             )
     real = _real_photos(args.real) if args.network == "index" else None
     if real is not None:

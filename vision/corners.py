@@ -112,6 +112,11 @@ def check_trim(trim: float) -> None:
         raise ValueError(f"outline trim: {trim} (0 to {MAX_TRIM})")
 
 
+def check_trim_below(below: float) -> None:
+    if not 0 < below <= 1:
+        raise ValueError(f"outline trim below: {below} (above 0, at most 1)")
+
+
 def trimmed_boxes(box, trim: float) -> np.ndarray:
     """The box (x1, y1, x2, y2), then the box with its left, top, right and bottom side in turn
     moved in by ``trim`` of its width or height (``TRIMS`` x 4)."""
@@ -157,7 +162,7 @@ class CornerReader:
 
     ``trim``: the outline is also drawn from the box with each side in turn moved in by that
     share (``trimmed_boxes``), and the surest of the five reads kept (``surest_reads``), for
-    each card not read ``TRIM_BELOW`` surely from the box as found. A
+    each card not read ``trim_below`` (default ``TRIM_BELOW``) surely from the box as found. A
     finder's box that holds a hand, or a neighbour's edge, on one side leads the outline
     network to a card of another shape or angle; the box without that side does not."""
 
@@ -169,15 +174,17 @@ class CornerReader:
         threads: int = 0,
         passes: int = 1,
         trim: float = 0.0,
+        trim_below: float = TRIM_BELOW,
     ) -> None:
         from vision.reader import CardReader
 
         check_passes(passes)
         check_trim(trim)
+        check_trim_below(trim_below)
         self.outline = CardReader(outline, backend, threads)
         self.index = None if index is None else CardReader(index, backend, threads)
         self.passes = passes
-        self.trim = trim
+        self.trim, self.trim_below = trim, trim_below
 
     def quads(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """Each box's card corners in frame pixels (N x 4 x 2)."""
@@ -204,7 +211,7 @@ class CornerReader:
         probs = self._read_quads(image, self.quads(image, boxes))
         if not self.trim:
             return probs
-        unsure = np.flatnonzero(probs[:, :BALOOT_CARDS].max(axis=1) < TRIM_BELOW)
+        unsure = np.flatnonzero(probs[:, :BALOOT_CARDS].max(axis=1) < self.trim_below)
         if not len(unsure):
             return probs
         tried = np.concatenate([trimmed_boxes(b, self.trim)[1:] for b in boxes[unsure]])

@@ -16,6 +16,7 @@ from hakam.corner_training import (
     random_quad,
     readable,
     scene_samples,
+    widened_box,
 )
 from hakam.reader_training import MIN_VISIBLE
 from vision.corners import OUTLINE_SIZE, PATCH_H, PATCH_W, UNIT, crop_to_quad
@@ -129,6 +130,29 @@ def test_scene_samples_add_an_outline_sample_from_each_finder_box_on_a_card(deck
         for lb, q in zip(shown, s["quad"][1::2], strict=True):
             theirs = np.add(lb.box, off)
             assert np.allclose(crop_to_quad(q, theirs), lb.corners, atol=1e-3)
+
+
+def test_widened_box_reaches_past_the_card_on_one_side_as_a_box_holding_a_hand_does():
+    rng = np.random.default_rng(4)
+    box = np.array([100.0, 100.0, 200.0, 240.0])
+    size = np.array([100.0, 140.0, 100.0, 140.0])
+    sides = set()
+    for _ in range(200):
+        moved = (widened_box(rng, box, widen=(0.5, 0.6)) - box) * [-1, -1, 1, 1] / size
+        far = np.flatnonzero(moved > 0.25)  # jitter_box moves a side by ~0.06 of the size
+        assert len(far) == 1 and moved[far[0]] < 0.9
+        sides.add(int(far[0]))
+    assert sides == {0, 1, 2, 3}
+
+
+def test_scene_samples_add_an_outline_sample_from_a_widened_box_of_each_card(decks):
+    plain = scene_samples(3, 1, decks)
+    wide = scene_samples(3, 1, decks, wide_boxes=True)
+    n = len(plain["outline"])
+    assert len(wide["outline"]) == len(wide["quad"]) == 2 * n
+    assert wide["card"] == plain["card"] and wide["visible"] == plain["visible"]
+    for q in wide["quad"][1::2]:  # the card's corners lie inside the widened box's crop
+        assert np.all((q > -0.05) & (q < 1.05))
 
 
 class BoxOutline:

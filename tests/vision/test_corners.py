@@ -19,6 +19,7 @@ from vision.corners import (
     CornerReader,
     check_passes,
     check_trim,
+    check_trim_below,
     corner_patches,
     crop_to_quad,
     quad_boxes,
@@ -200,6 +201,14 @@ def test_check_trim_refuses_a_negative_trim_and_more_than_the_most():
             check_trim(bad)
 
 
+def test_check_trim_below_refuses_a_gate_no_read_is_under_or_over_certain():
+    check_trim_below(0.5)
+    check_trim_below(1.0)
+    for bad in (0.0, -0.2, 1.1):
+        with pytest.raises(ValueError, match="above 0, at most 1"):
+            check_trim_below(bad)
+
+
 class RedIndex:
     """An index network sure of card 3 where the top-left tile shows the red index mark of
     ``drawn_card``, unsure of every card elsewhere."""
@@ -222,7 +231,7 @@ def test_an_outline_drawn_from_the_box_without_the_hand_reads_the_card():
 
     class Reader(CornerReader):
         def __init__(self, trim: float) -> None:
-            self.index, self.passes, self.trim = RedIndex(), 1, trim
+            self.index, self.passes, self.trim, self.trim_below = RedIndex(), 1, trim, 0.9
 
         def quads(self, image, boxes):
             near = np.asarray(boxes)[:, 2] < hi[0] + 10  # the box's right side left the hand
@@ -242,7 +251,7 @@ def test_a_card_read_surely_from_its_box_as_found_is_not_drawn_again():
 
     class Reader(CornerReader):
         def __init__(self) -> None:
-            self.index, self.passes, self.trim = RedIndex(), 1, 0.25
+            self.index, self.passes, self.trim, self.trim_below = RedIndex(), 1, 0.25, 0.9
 
         def quads(self, image, b):
             drawn.append(len(b))
