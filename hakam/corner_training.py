@@ -87,6 +87,22 @@ def widened_box(rng: np.random.Generator, box, widen=WIDEN) -> np.ndarray:
     return out
 
 
+def touches(a, b) -> bool:
+    """Whether two boxes (x1, y1, x2, y2) overlap at all."""
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
+def joined_box(rng: np.random.Generator, box, other, most: float = WIDEN[1]) -> np.ndarray:
+    """A card's box as the finder gives it when ``other`` (a neighbour, a hand, a cup) overlaps
+    the card: moved a little (``jitter_box``), then each side that ``other`` reaches past moved
+    out toward it by a random share of the way, at most ``most`` of the card's size."""
+    x1, y1, x2, y2 = jitter_box(rng, box)
+    size = np.array([x2 - x1, y2 - y1, x2 - x1, y2 - y1])
+    reach = np.array([x1 - other[0], y1 - other[1], other[2] - x2, other[3] - y2]).clip(0)
+    d = np.minimum(reach, most * size) * rng.uniform(0.3, 1.0)
+    return np.array([x1 - d[0], y1 - d[1], x2 + d[2], y2 + d[3]])
+
+
 def random_quad(rng: np.random.Generator, box) -> np.ndarray:
     """A card-shaped quad at a random angle inside ``box``: where the outline network would
     put a card on an object that is none."""
@@ -152,6 +168,7 @@ def scene_samples(
     finder_boxes: bool = False,
     cut_along: str | None = None,
     wide_boxes: bool = False,
+    joined_boxes: bool = False,
 ) -> dict[str, list]:
     """Outline and index samples of synthetic scene ``i`` of the training designs; ``visible``
     has each card's visible share, once per card (the summary counts cards and strips by it).
@@ -163,7 +180,8 @@ def scene_samples(
     outline that network draws on the finder's box, errors and all, as at run time.
     ``wide_boxes``: each card gives one more outline sample, from its box reaching past it on
     one side (``widened_box``), so that the outline network finds the card beside what the
-    box holds too."""
+    box holds too. ``joined_boxes``: each card that something in the scene overlaps gives one
+    more outline sample, from its box joined with part of that thing's (``joined_box``)."""
     from datasets.generator import render_one
 
     img, labels, meta = render_one(seed, "train", i, 640, decks)
@@ -188,6 +206,11 @@ def scene_samples(
             wide = widened_box(rng, lb.box)
             out["outline"].append(card_crop(img, wide, OUTLINE_SIZE))
             out["quad"].append(quad_to_crop(np.array(lb.corners), wide).reshape(8))
+        near = [o for o in meta["objects"] if touches(o, lb.box) and _iou(o, lb.box) < 0.6]
+        if joined_boxes and near:
+            joined = joined_box(rng, lb.box, near[int(rng.integers(len(near)))])
+            out["outline"].append(card_crop(img, joined, OUTLINE_SIZE))
+            out["quad"].append(quad_to_crop(np.array(lb.corners), joined).reshape(8))
         if theirs is not None and cut_along:
             quad = outline_net(cut_along).quads(img, theirs[None])[0]
             out["index"].append(corner_patches(img, quad))
@@ -269,13 +292,14 @@ def build_samples(
     finder_boxes: bool = False,
     cut_along: Path | None = None,
     wide_boxes: bool = False,
+    joined_boxes: bool = False,
 ) -> dict:
     """Write ``out/outline.npy``, ``quad.npy``, ``index.npy``, ``card.npy`` and a summary;
     ``leave_out``: training designs kept out of the scenes (tuning designs); ``strips``:
     fanned cards' strips too (``readable``); ``finder_boxes``: outline samples from the shipped
     finder's boxes too; ``cut_along``: index samples cut along that outline network's outlines
-    on them; ``wide_boxes``: outline samples from boxes reaching past the card on one side
-    (``scene_samples``)."""
+    on them; ``wide_boxes``: outline samples from boxes reaching past the card on one side;
+    ``joined_boxes``: from boxes joined with part of what overlaps the card (``scene_samples``)."""
     from datasets import art
     from vision.detector import model_path
 
@@ -292,6 +316,7 @@ def build_samples(
             finder_boxes=finder_boxes,
             cut_along=along,
             wide_boxes=wide_boxes,
+            joined_boxes=joined_boxes,
         )
         for i in range(scenes)
     ]
@@ -308,6 +333,7 @@ def build_samples(
         "outline_samples": len(acc["outline"]),
         "finder_boxes": finder_boxes,
         "wide_boxes": list(WIDEN) if wide_boxes else None,
+        "joined_boxes": joined_boxes,
         "finder_sha256": file_digest(model_path("openvino")) if finder_boxes or along else None,
         "cut_along": along,
         "cut_along_sha256": None if cut_along is None else file_digest(cut_along),

@@ -242,6 +242,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "it on one side, as a finder's box holding a hand or a neighbour does",
     )
     c.add_argument(
+        "--joined-boxes",
+        action="store_true",
+        help="samples cut here also give outline samples from each card's box joined with "
+        "part of what overlaps it in the scene (a neighbour, a hand)",
+    )
+    c.add_argument(
         "--cut-along",
         type=Path,
         default=None,
@@ -715,6 +721,7 @@ def _train_corners(args) -> int:
                 finder_boxes=args.finder_boxes,
                 cut_along=args.cut_along,
                 wide_boxes=args.wide_boxes,
+                joined_boxes=args.joined_boxes,
             )
     real = _real_photos(args.real) if args.network == "index" else None
     if real is not None:

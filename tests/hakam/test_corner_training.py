@@ -13,12 +13,14 @@ from hakam.corner_training import (
     MIN_INDEX_SHOWN,
     finder_match,
     jitter_quad,
+    joined_box,
     random_quad,
     readable,
     scene_samples,
+    touches,
     widened_box,
 )
-from hakam.reader_training import MIN_VISIBLE
+from hakam.reader_training import MIN_VISIBLE, _iou
 from vision.corners import OUTLINE_SIZE, PATCH_H, PATCH_W, UNIT, crop_to_quad
 from vision.reader import OTHER
 
@@ -153,6 +155,40 @@ def test_scene_samples_add_an_outline_sample_from_a_widened_box_of_each_card(dec
     assert wide["card"] == plain["card"] and wide["visible"] == plain["visible"]
     for q in wide["quad"][1::2]:  # the card's corners lie inside the widened box's crop
         assert np.all((q > -0.05) & (q < 1.05))
+
+
+def test_joined_box_reaches_toward_what_overlaps_the_card_and_no_further():
+    rng = np.random.default_rng(5)
+    card = np.array([100.0, 100.0, 200.0, 240.0])
+    hand = np.array([180.0, 200.0, 400.0, 260.0])  # over the card's bottom-right, far right
+    for _ in range(200):
+        moved = (joined_box(rng, card, hand, most=0.4) - card) * [-1, -1, 1, 1]
+        assert abs(moved[0]) < 30 and abs(moved[1]) < 40  # left and top: jitter alone
+        assert moved[2] < 0.4 * 100 + 30  # right: toward the hand, at most 0.4 of the width
+        assert moved[3] < 20 + 40  # bottom: no further than the hand reaches
+    right = [joined_box(rng, card, hand)[2] - 200 for _ in range(200)]
+    assert np.mean(right) > 15
+
+
+def test_touches_tells_overlapping_boxes_from_apart_ones():
+    assert touches((0, 0, 10, 10), (5, 5, 20, 20))
+    assert not touches((0, 0, 10, 10), (10, 0, 20, 10)) and not touches((0, 0, 1, 1), (5, 5, 6, 6))
+
+
+def test_scene_samples_add_an_outline_sample_from_a_box_joined_with_a_neighbour(decks):
+    from datasets.generator import render_one
+
+    plain = [len(scene_samples(3, i, decks)["outline"]) for i in range(6)]
+    joined = [len(scene_samples(3, i, decks, joined_boxes=True)["outline"]) for i in range(6)]
+    touching = []
+    for i in range(6):
+        _img, labels, meta = render_one(3, "train", i, 640, decks)
+        touching.append(sum(
+            any(touches(o, lb.box) and _iou(o, lb.box) < 0.6 for o in meta["objects"])
+            for lb in labels if readable(lb)
+        ))  # fmt: skip
+    assert [j - p for j, p in zip(joined, plain, strict=True)] == touching
+    assert sum(touching) > 0
 
 
 class BoxOutline:
