@@ -206,8 +206,10 @@ def scene_samples(
             wide = widened_box(rng, lb.box)
             out["outline"].append(card_crop(img, wide, OUTLINE_SIZE))
             out["quad"].append(quad_to_crop(np.array(lb.corners), wide).reshape(8))
-        near = [o for o in meta["objects"] if touches(o, lb.box) and _iou(o, lb.box) < 0.6]
-        if joined_boxes and near:
+        near = [] if not joined_boxes else [
+            o for o in meta["objects"] if touches(o, lb.box) and _iou(o, lb.box) < 0.6
+        ]  # fmt: skip
+        if near:
             joined = joined_box(rng, lb.box, near[int(rng.integers(len(near)))])
             out["outline"].append(card_crop(img, joined, OUTLINE_SIZE))
             out["quad"].append(quad_to_crop(np.array(lb.corners), joined).reshape(8))
