@@ -31,7 +31,7 @@ from hakam.corner_training import MIN_INDEX_SHOWN, MIN_VISIBLE, finder_match
 from hakam.training import check_not_eval_only
 from vision.corners import CornerReader, corner_patches
 from vision.detector import corner_paths, make_detector, shipped_settings
-from vision.reader import card_crop, crops_tensor, softmax, weighted_product
+from vision.reader import card_crop, softmax, weighted_product
 
 
 def corner_error(quad: np.ndarray, truth: np.ndarray) -> float:
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
                 t = time.perf_counter()
                 quads = reader.quads(img, boxes)
                 patches = [corner_patches(img, q) for q in quads]
-                alone = softmax(reader.index.logits(crops_tensor(patches)))
+                alone = softmax(reader.index.logits(patches))
                 secs[p] += time.perf_counter() - t
                 both = weighted_product(whole, alone, mix)
                 err[p] += [corner_error(q, t) for q, t in zip(quads, truths, strict=True)]

@@ -292,7 +292,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     q = msub.add_parser(
         "quantize",
-        help="rebuild the OpenVINO finder and reader in 8 bits from the ONNX files (needs nncf)",
+        help="rebuild the OpenVINO finder, reader and outline network in 8 bits from the ONNX "
+        "files (needs nncf)",
+    )
+    q.add_argument(
+        "--only",
+        action="append",
+        choices=("finder", "reader", "outline"),  # hakam.quantize.NETWORKS
+        help="quantize only this network (repeatable); default: all three",
     )
     q.add_argument("--models-dir", type=Path, default=ROOT / "models")
     q.add_argument("--scenes", type=int, default=200, help="synthetic calibration scenes")
@@ -578,8 +585,9 @@ def _quantize(args) -> int:
 
     real = _real_photos(args.real)
     try:
-        print(json.dumps(quantize.quantize_models(args.models_dir, args.scenes, real)))
-    except RuntimeError as exc:  # no card art to render calibration scenes with
+        done = quantize.quantize_models(args.models_dir, args.scenes, real, networks=args.only)
+        print(json.dumps(done))
+    except (RuntimeError, ValueError) as exc:  # no card art; a network's files missing
         raise CliError(str(exc)) from None
     return 0
 

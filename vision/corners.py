@@ -24,7 +24,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.reader import CROP_MARGIN, READER_CLASSES, card_crop, crops_tensor, softmax
+from vision.reader import CROP_MARGIN, READER_CLASSES, card_crop, softmax
 
 BALOOT_CARDS = READER_CLASSES - 1  # the reader's last class: "not a Baloot card"
 
@@ -199,7 +199,7 @@ class CornerReader:
 
     def _draw(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         crops = [card_crop(image, b, OUTLINE_SIZE) for b in boxes]
-        unit = self.outline.logits(crops_tensor(crops))
+        unit = self.outline.logits(crops)
         return np.stack([crop_to_quad(u, b) for u, b in zip(unit, boxes, strict=True)])
 
     def read(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
@@ -222,4 +222,4 @@ class CornerReader:
 
     def _read_quads(self, image: np.ndarray, quads: np.ndarray) -> np.ndarray:
         patches = [corner_patches(image, q) for q in quads]
-        return softmax(self.index.logits(crops_tensor(patches)))
+        return softmax(self.index.logits(patches))

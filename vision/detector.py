@@ -282,8 +282,9 @@ def openvino_model(path: str | Path, threads: int = 0, bgr_u8: bool = False):
     """An OpenVINO model compiled for the CPU, for latency; from an ``*_openvino`` folder with
     one ``.xml``, an ``.xml`` or an ``.onnx``. DetectorError in one line if it cannot load.
 
-    ``bgr_u8``: the compiled model takes the padded frame itself (1xHxWx3 BGR uint8) and does
-    the colour order, layout and 0..1 scaling inside, where it is cheaper than in numpy.
+    ``bgr_u8``: the compiled model takes BGR uint8 images as they are (N x H x W x 3: the
+    padded frame, or a batch of crops) and does the colour order, layout and 0..1 scaling
+    inside, where it is cheaper than in numpy.
     """
     import openvino as ov
 

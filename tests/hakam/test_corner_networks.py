@@ -106,7 +106,7 @@ def test_export_net_runs_on_both_runtimes(tmp_path):
         ck = {"model": net(kind).state_dict(), "kind": kind, "epoch": 0, "score": 0.5}
         torch.save(ck, tmp_path / f"{kind}.pt")
         info = export_net(tmp_path / f"{kind}.pt", tmp_path)
-        x = np.random.default_rng(0).random((2, 3, *shape), np.float32)
+        x = np.random.default_rng(0).integers(0, 256, (2, *shape, 3), np.uint8)
         onnx = CardReader(tmp_path / info["onnx"], "onnx").logits(x)
         ov = CardReader(tmp_path / info["openvino"], "openvino").logits(x)
         assert onnx.shape == (2, outputs)

@@ -12,6 +12,7 @@ onnx = pytest.importorskip("onnx")
 pytest.importorskip("nncf")
 
 from hakam import quantize  # noqa: E402
+from vision.corners import OUTLINE_SIZE  # noqa: E402
 from vision.detector import OpenVinoDetector  # noqa: E402
 from vision.reader import CROP_SIZE, READER_CLASSES, CardReader  # noqa: E402
 
@@ -67,11 +68,27 @@ def tiny_models(folder: Path) -> None:
     )
 
 
-def fake_calibration(n, real, progress=False, crop_size=CROP_SIZE):
-    assert crop_size == CROP_SIZE  # the side hakam-reader.json gives (112 when it says none)
+def with_outline(folder: Path) -> None:
+    """The corner reader's outline network beside them, as `export-corners` writes it."""
+    rng = np.random.default_rng(2)
+    conv_net(folder / "hakam-outline.onnx", ["n", 3, OUTLINE_SIZE, OUTLINE_SIZE], ["n", 8],
+             "corners", {"proj": rng.normal(0, 1, (8, 8)).astype(np.float32)})  # fmt: skip
+    (folder / "hakam-outline_openvino").mkdir()
+    (folder / "hakam-outline.json").write_text(
+        json.dumps(
+            {"kind": "outline", "onnx": "hakam-outline.onnx", "openvino": "hakam-outline_openvino"}
+        )
+    )
+
+
+def fake_calibration(n, real, progress=False, crop_sizes=(CROP_SIZE,)):
+    # the reader's side as hakam-reader.json gives it (112 when it says none), the outline's
+    assert set(crop_sizes) <= {CROP_SIZE, OUTLINE_SIZE}
     rng = np.random.default_rng(3)
     frames = [rng.integers(0, 255, (48, 64, 3), np.uint8) for _ in range(n)]
-    crops = [rng.integers(0, 255, (crop_size, crop_size, 3), np.uint8) for _ in range(2 * n)]
+    crops = {
+        s: [rng.integers(0, 255, (s, s, 3), np.uint8) for _ in range(2 * n)] for s in crop_sizes
+    }
     return frames, crops
 
 
@@ -130,10 +147,47 @@ def test_quantize_calibrates_the_reader_at_its_own_side(tmp_path):
     (tmp_path / "hakam-reader.json").write_text(json.dumps({**info, "crop_size": 160}))
     asked = []
 
-    def calibration(n, real, progress=False, crop_size=CROP_SIZE):
-        asked.append(crop_size)
+    def calibration(n, real, progress=False, crop_sizes=(CROP_SIZE,)):
+        asked.append(crop_sizes)
         raise RuntimeError("stop here")
 
     with pytest.raises(RuntimeError, match="stop here"):
         quantize.quantize_models(tmp_path, scenes=2, calibration=calibration)
-    assert asked == [160]
+    assert asked == [(160,)]
+
+
+def test_quantize_models_rebuilds_the_outline_network_and_only_what_is_asked(tmp_path):
+    """The outline network is calibrated on crops at its own side; ``networks`` leaves the
+    others' files as they were (a shipped finder is not re-quantized to mend an outline)."""
+    import openvino as ov
+
+    tiny_models(tmp_path)
+    with_outline(tmp_path)
+    quantize.quantize_models(tmp_path, scenes=4, calibration=fake_calibration)
+    xml = tmp_path / "hakam-outline_openvino" / "hakam-outline.xml"
+    assert "FakeQuantize" in {op.get_type_name() for op in ov.Core().read_model(str(xml)).get_ops()}
+    assert json.loads((tmp_path / "hakam-outline.json").read_text())["openvino_precision"] == "int8"
+    finder = (tmp_path / "hakam-cards_openvino" / "hakam-cards.bin").read_bytes()
+    cards_json = (tmp_path / "hakam-cards.json").read_text()
+    (tmp_path / "hakam-outline_openvino" / "hakam-outline.bin").unlink()
+    (tmp_path / "hakam-outline_openvino" / "hakam-outline.xml").unlink()
+    done = quantize.quantize_models(
+        tmp_path, scenes=3, calibration=fake_calibration, networks=["outline"]
+    )
+    assert set(done) == {"outline", "seconds"} and xml.exists()
+    assert (tmp_path / "hakam-cards_openvino" / "hakam-cards.bin").read_bytes() == finder
+    assert (tmp_path / "hakam-cards.json").read_text() == cards_json
+    unit = CardReader(tmp_path / "hakam-outline_openvino").logits(
+        np.zeros((2, OUTLINE_SIZE, OUTLINE_SIZE, 3), np.uint8)
+    )
+    assert unit.shape == (2, 8)
+
+
+def test_quantize_refuses_a_network_the_folder_lacks_before_doing_anything(tmp_path):
+    tiny_models(tmp_path)
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    with pytest.raises(ValueError, match=r"no hakam-outline\.json"):
+        quantize.quantize_models(tmp_path, calibration=fake_calibration, networks=["outline"])
+    with pytest.raises(ValueError, match="networks to quantize: index"):
+        quantize.quantize_models(tmp_path, calibration=fake_calibration, networks=["index"])
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before

@@ -213,11 +213,11 @@ class RedIndex:
     """An index network sure of card 3 where the top-left tile shows the red index mark of
     ``drawn_card``, unsure of every card elsewhere."""
 
-    def logits(self, batch: np.ndarray) -> np.ndarray:
-        out = np.zeros((len(batch), READER_CLASSES), np.float32)
-        for k, patch in enumerate(batch):  # N x 3 x H x W, RGB
-            tile = patch[:, :PATCH_H, :PATCH_W].astype(float)
-            if ((tile[0] - tile[2]) > 0.4 * max(tile.max(), 1)).mean() > 0.02:
+    def logits(self, patches) -> np.ndarray:
+        out = np.zeros((len(patches), READER_CLASSES), np.float32)
+        for k, patch in enumerate(patches):  # H x W x 3 BGR uint8, as cut
+            tile = patch[:PATCH_H, :PATCH_W].astype(float)
+            if ((tile[..., 2] - tile[..., 0]) > 0.4 * max(tile.max(), 1)).mean() > 0.02:
                 out[k, 3] = 8.0
         return out
 

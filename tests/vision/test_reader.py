@@ -174,9 +174,10 @@ class CornerReader(CardReader):
     def __init__(self) -> None:
         self.size = 4
 
-    def logits(self, batch):
+    def logits(self, crops):
+        batch = np.stack(crops)  # BGR uint8 crops, as cut
         out = np.zeros((len(batch), READER_CLASSES), np.float32)
-        out[:, 0] = 10 * batch[:, 0, 0, 0]
+        out[:, 0] = 10 * batch[:, 0, 0, 0] / 255
         return out
 
 
