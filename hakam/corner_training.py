@@ -189,30 +189,28 @@ def scene_samples(
     out: dict[str, list] = {"outline": [], "quad": [], "index": [], "card": [], "visible": []}
     boxes = [lb.box for lb in labels]
     found = shipped_finder().boxes(img) if finder_boxes or cut_along else np.zeros((0, 4))
+
+    def outline_from(box, corners) -> None:
+        out["outline"].append(card_crop(img, box, OUTLINE_SIZE))
+        out["quad"].append(quad_to_crop(np.array(corners), box).reshape(8))
+
     for lb in labels:
         if not readable(lb, strips):
             continue
-        box = jitter_box(rng, lb.box)
-        out["outline"].append(card_crop(img, box, OUTLINE_SIZE))
-        out["quad"].append(quad_to_crop(np.array(lb.corners), box).reshape(8))
+        outline_from(jitter_box(rng, lb.box), lb.corners)
         out["index"].append(corner_patches(img, jitter_quad(rng, lb.corners)))
         out["card"].append(CARD_NAMES.index(lb.card))
         out["visible"].append(lb.visible)
         theirs = finder_match(lb.box, found)
         if theirs is not None and finder_boxes:
-            out["outline"].append(card_crop(img, theirs, OUTLINE_SIZE))
-            out["quad"].append(quad_to_crop(np.array(lb.corners), theirs).reshape(8))
+            outline_from(theirs, lb.corners)
         if wide_boxes:
-            wide = widened_box(rng, lb.box)
-            out["outline"].append(card_crop(img, wide, OUTLINE_SIZE))
-            out["quad"].append(quad_to_crop(np.array(lb.corners), wide).reshape(8))
+            outline_from(widened_box(rng, lb.box), lb.corners)
         near = [] if not joined_boxes else [
             o for o in meta["objects"] if touches(o, lb.box) and _iou(o, lb.box) < 0.6
         ]  # fmt: skip
         if near:
-            joined = joined_box(rng, lb.box, near[int(rng.integers(len(near)))])
-            out["outline"].append(card_crop(img, joined, OUTLINE_SIZE))
-            out["quad"].append(quad_to_crop(np.array(lb.corners), joined).reshape(8))
+            outline_from(joined_box(rng, lb.box, near[int(rng.integers(len(near)))]), lb.corners)
         if theirs is not None and cut_along:
             quad = outline_net(cut_along).quads(img, theirs[None])[0]
             out["index"].append(corner_patches(img, quad))
