@@ -292,14 +292,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     q = msub.add_parser(
         "quantize",
-        help="rebuild the OpenVINO finder, reader and outline network in 8 bits from the ONNX "
-        "files (needs nncf)",
+        help="rebuild the OpenVINO finder, reader, outline and index networks in 8 bits from "
+        "the ONNX files (needs nncf)",
     )
     q.add_argument(
         "--only",
         action="append",
-        choices=("finder", "reader", "outline"),  # hakam.quantize.NETWORKS
-        help="quantize only this network (repeatable); default: all three",
+        choices=("finder", "reader", "outline", "index"),  # hakam.quantize.NETWORKS
+        help="quantize only this network (repeatable); default: all four",
     )
     q.add_argument("--models-dir", type=Path, default=ROOT / "models")
     q.add_argument("--scenes", type=int, default=200, help="synthetic calibration scenes")

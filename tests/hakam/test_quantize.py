@@ -12,7 +12,7 @@ onnx = pytest.importorskip("onnx")
 pytest.importorskip("nncf")
 
 from hakam import quantize  # noqa: E402
-from vision.corners import OUTLINE_SIZE  # noqa: E402
+from vision.corners import OUTLINE_SIZE, PATCH_H, PATCH_W  # noqa: E402
 from vision.detector import OpenVinoDetector  # noqa: E402
 from vision.reader import CROP_SIZE, READER_CLASSES, CardReader  # noqa: E402
 
@@ -188,6 +188,75 @@ def test_quantize_refuses_a_network_the_folder_lacks_before_doing_anything(tmp_p
     before = sorted(p.name for p in tmp_path.rglob("*"))
     with pytest.raises(ValueError, match=r"no hakam-outline\.json"):
         quantize.quantize_models(tmp_path, calibration=fake_calibration, networks=["outline"])
-    with pytest.raises(ValueError, match="networks to quantize: index"):
+    with pytest.raises(ValueError, match=r"no hakam-index\.json"):
         quantize.quantize_models(tmp_path, calibration=fake_calibration, networks=["index"])
+    with pytest.raises(ValueError, match="networks to quantize: strip"):
+        quantize.quantize_models(tmp_path, calibration=fake_calibration, networks=["strip"])
     assert sorted(p.name for p in tmp_path.rglob("*")) == before
+
+
+def with_index(folder: Path) -> None:
+    """The corner reader's index network beside them, as `export-corners` writes it."""
+    rng = np.random.default_rng(6)
+    proj = rng.normal(0, 1, (8, READER_CLASSES)).astype(np.float32)
+    conv_net(folder / "hakam-index.onnx", ["n", 3, 2 * PATCH_H, 2 * PATCH_W], ["n", READER_CLASSES],
+             "logits", {"proj": proj})  # fmt: skip
+    (folder / "hakam-index_openvino").mkdir()
+    (folder / "hakam-index.json").write_text(
+        json.dumps(
+            {"kind": "index", "onnx": "hakam-index.onnx", "openvino": "hakam-index_openvino"}
+        )
+    )
+
+
+def test_quantize_models_rebuilds_the_index_network_from_patches_cut_along_the_outlines(tmp_path):
+    """Calibrated on one seed's patches and watched on another's, both cut along the outline
+    network's full-precision ONNX; the other networks' files stay as they were."""
+    import openvino as ov
+
+    tiny_models(tmp_path)
+    with_outline(tmp_path)
+    with_index(tmp_path)
+    asked = []
+
+    def patches(n, seed, outline, progress=False):
+        asked.append((n, seed, outline.name))
+        rng = np.random.default_rng(seed)
+        cut = [rng.integers(0, 255, (2 * PATCH_H, 2 * PATCH_W, 3), np.uint8) for _ in range(70)]
+        return cut, rng.integers(0, READER_CLASSES, 70)
+
+    finder = (tmp_path / "hakam-cards_openvino").glob("*")
+    before = {p.name: p.read_bytes() for p in finder}
+    done = quantize.quantize_models(
+        tmp_path, scenes=5, calibration=fake_calibration, networks=["index"], patches=patches
+    )
+    assert set(done) == {"index", "seconds"}
+    seeds = (quantize.CALIBRATION_SEED, quantize.VALIDATION_SEED)
+    assert asked == [(5, seed, "hakam-outline.onnx") for seed in seeds]
+    xml = tmp_path / "hakam-index_openvino" / "hakam-index.xml"
+    assert "FakeQuantize" in {op.get_type_name() for op in ov.Core().read_model(str(xml)).get_ops()}
+    assert json.loads((tmp_path / "hakam-index.json").read_text())["openvino_precision"] == "int8"
+    after = {p.name: p.read_bytes() for p in (tmp_path / "hakam-cards_openvino").glob("*")}
+    assert after == before
+    probs = CardReader(tmp_path / "hakam-index_openvino").read(patches(1, 9, xml)[0][:2])
+    assert probs.shape == (2, READER_CLASSES) and np.allclose(probs.sum(1), 1, atol=1e-4)
+
+
+def test_quantize_refuses_the_index_network_without_the_outline_it_is_cut_along(tmp_path):
+    tiny_models(tmp_path)
+    with_index(tmp_path)
+    with pytest.raises(ValueError, match="needs the outline network's ONNX"):
+        quantize.quantize_models(tmp_path, calibration=fake_calibration, networks=["index"])
+
+
+def test_mean_true_probability_is_what_the_network_gives_the_true_card():
+    """The index network's accuracy control: a network sure of the wrong card scores 0."""
+
+    def sure_of_card_2(batch):
+        logits = np.full((len(batch), READER_CLASSES), -30.0, np.float32)
+        logits[:, 2] = 30.0
+        return [logits]
+
+    x = np.zeros((4, 3, 2, 2), np.float32)
+    score, _ = quantize.mean_true_probability(sure_of_card_2, [(x, np.array([2, 2, 2, 5]))])
+    assert score == pytest.approx(0.75)
