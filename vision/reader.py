@@ -205,7 +205,7 @@ class CardReader:
     def logits(self, crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
         """The network's raw outputs for BGR uint8 crops (a list, or N x H x W x 3). OpenVINO
         takes them as cut and converts inside, where it is cheaper than ``crops_tensor`` in
-        numpy (a third of the corner reader's time on a busy frame); ONNX Runtime takes the
+        numpy (which took a sixth of a busy frame's time to detect); ONNX Runtime takes the
         tensor."""
         if self.backend == "onnx":
             return np.asarray(self._sess.run(None, {self._input: crops_tensor(crops)})[0])
