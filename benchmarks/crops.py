@@ -25,9 +25,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.corners import OUTLINE_SIZE, PATCH_H, PATCH_W  # noqa: E402
-from vision.detector import openvino_model  # noqa: E402
-from vision.reader import CROP_SIZE, crops_tensor  # noqa: E402
+from hakam.vision.backends import openvino_model  # noqa: E402
+from hakam.vision.corners import OUTLINE_SIZE, PATCH_H, PATCH_W  # noqa: E402
+from hakam.vision.reader import CROP_SIZE, crops_tensor  # noqa: E402
 
 SHAPES = {
     "hakam-reader": (CROP_SIZE, CROP_SIZE),

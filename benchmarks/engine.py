@@ -12,14 +12,14 @@ import sys
 import time
 from pathlib import Path
 
-# This file is named engine.py: keep its folder off sys.path so ``engine`` is the package.
+# Run as a script its folder is first on sys.path; keep it off (this file's name is a common one).
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
-from engine.play import DealState, duties, legal_mask, legal_plays  # noqa: E402
-from engine.referee import audit_plays  # noqa: E402
-from engine.simulate import random_deal  # noqa: E402
+from hakam.engine.play import DealState, duties, legal_mask, legal_plays  # noqa: E402
+from hakam.engine.referee import audit_plays  # noqa: E402
+from hakam.engine.simulate import random_deal  # noqa: E402
 
 
 def main() -> None:

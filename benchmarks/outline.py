@@ -5,7 +5,7 @@
 For every card of the set's scenes that the corner networks are trained to read (at least 40%
 visible, or a strip whose index shows) and that the shipped finder boxes (overlap 0.3 or more),
 the outline is drawn from the finder's box once, twice and three times
-(``vision.corners.CornerReader.passes``), and each is scored against the scene's true corners:
+(``hakam.vision.corners.CornerReader.passes``), and each is scored against the scene's true corners:
 the mean distance of the four corners as a share of the card's diagonal (a card turned by half
 a turn is the same card, so the nearer of the two starts), and whether the card is named right
 by its corners alone and by the product with the whole-card reader at the shipped weight (J/Q/K
@@ -26,12 +26,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.cards import CARD_NAMES
-from hakam.corner_training import MIN_INDEX_SHOWN, MIN_VISIBLE, finder_match
-from hakam.training import check_not_eval_only
-from vision.corners import CornerReader, corner_patches
-from vision.detector import corner_paths, make_detector, shipped_settings
-from vision.reader import card_crop, softmax, weighted_product
+from hakam.engine.cards import CARD_NAMES
+from hakam.training.corners import MIN_INDEX_SHOWN, MIN_VISIBLE, finder_match
+from hakam.training.detector import check_not_eval_only
+from hakam.vision.corners import CornerReader, corner_patches
+from hakam.vision.detector import corner_paths, make_detector, shipped_settings
+from hakam.vision.reader import card_crop, softmax, weighted_product
 
 
 def corner_error(quad: np.ndarray, truth: np.ndarray) -> float:

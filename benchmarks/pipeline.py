@@ -32,8 +32,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision.dealvideo import render_deal, truth_record, write_clip
-from vision.detector import (
+from hakam.vision.dealvideo import render_deal, truth_record, write_clip
+from hakam.vision.detector import (
     BACKENDS,
     DetectorError,
     LabelDetector,
@@ -41,8 +41,8 @@ from vision.detector import (
     available_backends,
     make_detector,
 )
-from vision.events import standing_violations
-from vision.pipeline import (
+from hakam.vision.events import standing_violations
+from hakam.vision.pipeline import (
     DEDUCED,
     DealSetup,
     Pipeline,
@@ -50,13 +50,13 @@ from vision.pipeline import (
     run_frames,
     settings_from_json,
 )
-from vision.reader import TwoStageDetector
-from vision.sources import ArraySource, VideoSource
+from hakam.vision.reader import TwoStageDetector
+from hakam.vision.sources import ArraySource, VideoSource
 
 
 def _holdout() -> list[str]:
     try:
-        from datasets import art
+        from hakam.datasets import art
 
         return [d.name for d in art.available_decks(holdout=True)]
     except (ImportError, OSError):
@@ -185,8 +185,8 @@ def speed(args: argparse.Namespace) -> None:
 def deal_input(args: argparse.Namespace, seed: int, violation: bool, deck: str | None):
     """One deal's truth, detector and frames. With ``--cache`` (two-stage back-ends) each frame's
     boxes and reader probabilities are kept there once and replayed after, exactly as the live
-    detector would name them (``realclips.CachedDetector``): the pipeline runs in seconds."""
-    from benchmarks.realclips import CachedDetector
+    detector would name them (``cached.CachedDetector``): the pipeline runs in seconds."""
+    from benchmarks.cached import CachedDetector
 
     path = None
     if args.cache and args.backend != "oracle":
@@ -241,7 +241,7 @@ def accuracy(args: argparse.Namespace) -> None:
             setup, det, calibration=data["calibration"], fps=data["fps"], settings=settings
         )
         if args.assist:
-            from benchmarks.realclips import answer_as_the_table
+            from benchmarks.cached import answer_as_the_table
 
             events, n = answer_as_the_table(
                 pipe, list(ArraySource(frames, data["fps"])), data["plays"]

@@ -8,7 +8,7 @@
 The detector is the slow part and does not depend on the tracker, so each clip is rendered,
 written as mp4, decoded and read by the detector once (at a low confidence floor, 0.05: the
 threshold is a tracker setting), and the reads are cached under ``--cache``. Scoring replays
-the cached reads through ``vision.pipeline.Pipeline`` exactly as a live run would see them.
+the cached reads through ``hakam.vision.pipeline.Pipeline`` exactly as a live run would see them.
 
 Clip sets (seeds never overlap; ``tune`` is the only one settings may be chosen on):
 
@@ -30,7 +30,6 @@ import pickle
 import sys
 import tempfile
 import time
-from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -38,28 +37,26 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.cached import CachedDetector, answer_as_the_table
 from benchmarks.pipeline import TWO_STAGE, make
-from engine.cards import CARD_NAMES
-from vision.dealvideo import render_deal, write_clip
-from vision.detections import Detections
-from vision.detector import drop_ruled_out
-from vision.events import standing_violations
-from vision.pipeline import (
+from hakam.vision.dealvideo import render_deal, write_clip
+from hakam.vision.events import standing_violations
+from hakam.vision.pipeline import (
     DealSetup,
     Pipeline,
     PipelineSettings,
     run_frames,
     settings_from_overrides,
 )
-from vision.reader import TwoStageDetector, collected_in_sight, name_boxes
-from vision.sources import Frame, VideoSource
+from hakam.vision.reader import TwoStageDetector
+from hakam.vision.sources import Frame, VideoSource
 
 FLOOR = 0.05  # confidence floor of the cached reads
 
 
 def shipped_conf(args: argparse.Namespace) -> float:
     """The threshold a live run of ``--backend`` takes from the model card file."""
-    from hakam.model_commands import shipped_threshold
+    from hakam.vision.detector import shipped_threshold
 
     return shipped_threshold(args.models_dir, stages=2 if "+reader" in args.backend else 1)
 
@@ -72,7 +69,7 @@ def reads_folder(args: argparse.Namespace) -> Path:
 
 
 def deck_names(holdout: bool) -> list[str]:
-    from datasets import art
+    from hakam.datasets import art
 
     return [d.name for d in art.available_decks(holdout=holdout)]
 
@@ -89,30 +86,6 @@ def clip_specs(name: str, n: int | None = None) -> list[tuple[int, str, bool]]:
         raise SystemExit(f"unknown set {name!r}")
     count = n or count
     return [(base + k, decks[k % len(decks)], k % 2 == 1) for k in range(count)]
-
-
-class CachedDetector:
-    """Replays cached reads, frame by frame, above a confidence threshold.
-
-    A two-stage detector's cache holds each frame's boxes and probabilities (``boxes``), so
-    the cards a live run rules out are ruled out here the same way (``name_boxes``).
-    """
-
-    name = "cached"
-
-    def __init__(self, reads: list[tuple[np.ndarray, ...]], conf: float, boxes: bool = False):
-        self.reads, self.conf, self.frame, self.boxes = reads, conf, 0, boxes
-        self.in_sight = Detections.empty()  # as ``TwoStageDetector``: collected cards in sight
-
-    def detect(self, image: np.ndarray, ruled_out: Collection[int] = ()) -> Detections:
-        read = self.reads[self.frame]
-        self.frame += 1
-        if self.boxes:
-            self.in_sight = collected_in_sight(read[0], read[1], ruled_out)
-            return name_boxes(*read, self.conf, ruled_out)
-        xyxy, conf, cls = read
-        keep = conf >= self.conf
-        return drop_ruled_out(Detections(xyxy[keep], conf[keep], cls[keep]), ruled_out)
 
 
 def clip(args: argparse.Namespace, seed: int, deck: str, violation: bool) -> tuple[dict, list]:
@@ -234,41 +207,6 @@ def score_clip(
         "exact": int(got == [tuple(p) for p in clip["plays"]]),
         "corrections": asked["asked"],
     }
-
-
-def answer_as_the_table(
-    pipe: Pipeline, frames: list[Frame], plays: list[tuple[int, int, int]]
-) -> tuple[list[dict[str, Any]], dict[str, int]]:
-    """Run ``frames`` with a person at the table answering each notice where the deal waits:
-    one click on the card really lying there for the seat on turn (from the truth ``plays``),
-    sent as the overlay sends it (``Pipeline.table_correction``). Returns the events and the
-    answers: asked, the notice's first offer right (``offered_first``), refused."""
-    truth_of = {(t, s): c for t, s, c in plays}
-    events = pipe.start_events()
-    n = {"asked": 0, "offered_first": 0, "refused": 0}
-
-    def take(queue: list[dict[str, Any]]) -> None:
-        while queue:  # an answer's own events may ask the next question at once
-            e = queue.pop(0)
-            events.append(e)
-            text = e.get("text", "")
-            if e["type"] != "uncertain" or "waits" not in text or text.startswith("correction:"):
-                continue
-            card = truth_of.get((pipe.referee.trick_number, pipe.seat_waited_for))
-            if card is None or pipe.referee.is_over:
-                continue
-            n["asked"] += 1
-            n["offered_first"] += (e.get("guesses") or [None])[0] == CARD_NAMES[card]
-            got = pipe.table_correction(CARD_NAMES[card], pipe.seat_waited_for, by="benchmark")
-            n["refused"] += any(
-                g["type"] == "uncertain" and g["text"].startswith("correction:") for g in got
-            )
-            queue += got
-
-    for f in frames:
-        take(pipe.process(f))
-    take(pipe.finish())
-    return events, n
 
 
 def total(rows: list[dict[str, int]]) -> dict[str, int]:

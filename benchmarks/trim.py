@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/trim.py                       # deal 74004 (paris), 640x480
     .venv/bin/python benchmarks/trim.py --size 1280x720 --gates 0.5 0.9
 
-A trim (``vision.corners.CornerReader.trim``) reads each card not read ``trim_below`` surely
+A trim (``hakam.vision.corners.CornerReader.trim``) reads each card not read ``trim_below`` surely
 four more times. On the speed clip of ``benchmarks/pipeline.py`` few boxes are unsure; over a
 table with hands and piles most are. So a scripted deal is rendered (default: deal 74004 of
 set 73000, paris, the deal the trim was made for), every frame is detected once without a trim
@@ -25,9 +25,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.pipeline import _size
-from vision.corners import BALOOT_CARDS, TRIMS
-from vision.dealvideo import render_deal
-from vision.detector import make_detector, shipped_settings
+from hakam.vision.corners import BALOOT_CARDS, TRIMS
+from hakam.vision.dealvideo import render_deal
+from hakam.vision.detector import make_detector, shipped_settings
 
 
 def main(argv: list[str] | None = None) -> int:

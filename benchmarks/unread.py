@@ -29,11 +29,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import vision.pipeline as pipeline
-from engine.cards import CARD_NAMES
-from vision.detector import LabelDetector, unsure_labels
-from vision.events import standing_violations
-from vision.pipeline import (
+import hakam.vision.pipeline as pipeline
+from hakam.engine.cards import CARD_NAMES
+from hakam.vision.detector import LabelDetector, unsure_labels
+from hakam.vision.events import standing_violations
+from hakam.vision.pipeline import (
     DEDUCED,
     DealSetup,
     Pipeline,
@@ -42,8 +42,8 @@ from vision.pipeline import (
     run_frames,
     settings_from_json,
 )
-from vision.seats import Calibration
-from vision.sources import (
+from hakam.vision.seats import Calibration
+from hakam.vision.sources import (
     DEMO_CALIBRATION,
     DEMO_LABELS,
     DEMO_RECORD,

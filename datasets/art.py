@@ -21,7 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.cards import CARD_NAMES
+from hakam.engine.cards import CARD_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 ART_DIR = Path(os.environ.get("HAKAM_ART_DIR", ROOT / ".art"))
@@ -233,7 +233,7 @@ def available_decks(holdout: bool | None = None) -> list[DeckSource]:
 
 def index_box_choice(names: Iterable[str] = ()) -> tuple[str, ...]:
     """The designs of scenes whose labels box corner indices: ``names``, each of which must
-    print its indices where ``datasets.scene.INDEX_BOXES`` boxes them (top-left and
+    print its indices where ``hakam.datasets.scene.INDEX_BOXES`` boxes them (top-left and
     bottom-right), or all installed training designs that do when none is asked: not KDE's oxygen
     decks, which print theirs in the other two corners (their boxes would hold pips)."""
     allowed = tuple(d.name for d in available_decks(holdout=False) if "oxygen" not in d.name)

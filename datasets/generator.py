@@ -19,8 +19,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets import art
-from datasets.scene import (
+from hakam.datasets import art
+from hakam.datasets.scene import (
     CARD_H_MM,
     Camera,
     CardPlacement,
@@ -29,8 +29,8 @@ from datasets.scene import (
     Renderer,
     jpeg,
 )
-from datasets.textures import make_texture
-from engine.cards import CARD_NAMES
+from hakam.datasets.textures import make_texture
+from hakam.engine.cards import CARD_NAMES
 
 N_TEXTURES = 48  # texture pool per split; each worker builds the ones it needs, once
 RESOLUTIONS = ((640, 480), (1280, 720), (1920, 1080), (960, 720), (1024, 768))

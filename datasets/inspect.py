@@ -10,7 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.cards import CARD_NAMES
+from hakam.engine.cards import CARD_NAMES
 
 
 def _splits(root: Path) -> list[Path]:

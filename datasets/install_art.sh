@@ -3,7 +3,7 @@
 #  Debian gnome-cards-data (aisleriot decks), kdegames-card-data-kf5 (KDE decks), librsvg2-bin,
 #  gimp-data (photographic wood, cloth and stone patterns for table textures),
 #  npm cardsJS (LGPL) and @heruka_urgyen/react-playing-cards (CC0) unpacked under .art/npm;
-#  and typefaces for the corner indices drawn by hakam.lettering (fonts-liberation,
+#  and typefaces for the corner indices drawn by hakam.training.lettering (fonts-liberation,
 #  fonts-freefont-ttf, fonts-urw-base35, fonts-texgyre).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -6,8 +6,8 @@ suit other than the open card's), ``sun`` and ``ashkal``.
 
 from __future__ import annotations
 
-from engine.cards import SUIT_SYMBOLS, SUITS
-from engine.contract import Contract
+from hakam.engine.cards import SUIT_SYMBOLS, SUITS
+from hakam.engine.contract import Contract
 
 
 class BiddingError(ValueError):

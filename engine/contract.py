@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.cards import SUITS
-from engine.rules import SAUDI, RuleProfile
+from hakam.engine.cards import SUITS
+from hakam.engine.rules import SAUDI, RuleProfile
 
 LEVELS: tuple[str, ...] = ("none", "double", "triple", "quadruple", "gahwa")
 KINDS: tuple[str, ...] = ("hokum", "sun")
@@ -134,7 +134,7 @@ class Contract:
                 raise ContractError(f"{field}.{key}: missing")
         trump = data.get("trump")
         if isinstance(trump, str):
-            from engine.cards import SUIT_SYMBOLS
+            from hakam.engine.cards import SUIT_SYMBOLS
 
             trump = SUIT_SYMBOLS.get(trump, trump.upper())
         raised = data.get("raised_by", [])

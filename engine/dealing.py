@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.cards import DECK, Card
+from hakam.engine.cards import DECK, Card
 
 
 def first_dealer(rng: random.Random) -> int:

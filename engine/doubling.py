@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from engine.contract import LEVELS, Contract
-from engine.rules import SAUDI, RuleProfile
-from engine.scoring import sun_double_allowed
+from hakam.engine.contract import LEVELS, Contract
+from hakam.engine.rules import SAUDI, RuleProfile
+from hakam.engine.scoring import sun_double_allowed
 
 
 class DoublingError(ValueError):

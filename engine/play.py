@@ -2,7 +2,8 @@
 
 A duty is a cascade of card classes ``[(mask, rule), ...]``: the player must play from the first
 class his hand meets, and if it meets none he may play anything. Every Baloot duty has this shape,
-which is what lets the referee prove a broken duty from a card played later (``engine.referee``).
+which is what lets the referee prove a broken duty from a card played later
+(``hakam.engine.referee``).
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from engine.cards import DECK, Card
-from engine.contract import Contract
-from engine.rules import (
+from hakam.engine.cards import DECK, Card
+from hakam.engine.contract import Contract
+from hakam.engine.rules import (
     ACE,
     ALL_CARDS,
     BIT,
@@ -267,7 +268,7 @@ class DealState:
     """The full state of a deal (all hands known): ``push`` a card, ask ``legal_moves``.
 
     This is the dealer's view, used for simulation and tests; the referee (which knows only the
-    plays) is ``engine.referee.Referee``.
+    plays) is ``hakam.engine.referee.Referee``.
     """
 
     def __init__(

@@ -10,8 +10,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.cards import DECK, RANKS, SUITS, Card, CardError, parse_card
-from engine.rules import SAUDI, RuleProfile
+from hakam.engine.cards import DECK, RANKS, SUITS, Card, CardError, parse_card
+from hakam.engine.rules import SAUDI, RuleProfile
 
 KINDS: tuple[str, ...] = ("siri", "fifty", "hundred", "four_hundred")
 HOKUM_VALUES = {"siri": 2, "fifty": 5, "hundred": 10}

@@ -10,13 +10,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.bidding import Bidding, BiddingError
-from engine.cards import Card, CardError, parse_card
-from engine.contract import Contract, ContractError
-from engine.projects import KINDS
-from engine.referee import ProjectClaim, Referee
-from engine.rules import SAUDI, RuleProfile, profile_from_json
-from engine.scoring import sun_double_allowed
+from hakam.engine.bidding import Bidding, BiddingError
+from hakam.engine.cards import Card, CardError, parse_card
+from hakam.engine.contract import Contract, ContractError
+from hakam.engine.projects import KINDS
+from hakam.engine.referee import ProjectClaim, Referee
+from hakam.engine.rules import SAUDI, RuleProfile, profile_from_json
+from hakam.engine.scoring import sun_double_allowed
 
 FORMAT = "hakam-deal/1"
 

@@ -12,11 +12,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.cards import DECK, Card
-from engine.contract import Contract
-from engine.play import Trick, duties, ekka_is_valid, first_leader, follow_mask, trick_winner_index
-from engine.projects import Project, ProjectError, make_project
-from engine.rules import (
+from hakam.engine.cards import DECK, Card
+from hakam.engine.contract import Contract
+from hakam.engine.play import (
+    Trick,
+    duties,
+    ekka_is_valid,
+    first_leader,
+    follow_mask,
+    trick_winner_index,
+)
+from hakam.engine.projects import Project, ProjectError, make_project
+from hakam.engine.rules import (
     BIT,
     DUPLICATE_CARD,
     FALSE_BALOOT,
@@ -35,7 +42,7 @@ from engine.rules import (
     RuleProfile,
     cards_of,
 )
-from engine.scoring import Outcome, score_deal, score_penalty
+from hakam.engine.scoring import Outcome, score_deal, score_penalty
 
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 

@@ -11,10 +11,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from engine.record import InputError, need_list, need_object, parse_deal_record
-from engine.referee import Referee
-from engine.rules import SAUDI, RuleProfile
-from engine.scoring import match_status
+from hakam.engine.record import InputError, need_list, need_object, parse_deal_record
+from hakam.engine.referee import Referee
+from hakam.engine.rules import SAUDI, RuleProfile
+from hakam.engine.scoring import match_status
 
 MATCH_FORMAT = "hakam-match/1"
 DEMO_MATCH = Path(__file__).with_name("data") / "demo_match.json"

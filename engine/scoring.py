@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.contract import Contract
-from engine.projects import BALOOT_POINTS, Project, baloot_absorbed, counted_projects
-from engine.rules import HOKUM_TOTAL, SAUDI, SUN_TOTAL, RuleProfile
+from hakam.engine.contract import Contract
+from hakam.engine.projects import BALOOT_POINTS, Project, baloot_absorbed, counted_projects
+from hakam.engine.rules import HOKUM_TOTAL, SAUDI, SUN_TOTAL, RuleProfile
 
 HOKUM_GAME = 16
 SUN_GAME = 26

@@ -6,13 +6,13 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.bidding import Bidding
-from engine.cards import Card
-from engine.contract import Contract
-from engine.dealing import deal_first_round, deal_second_round, shuffled_deck
-from engine.play import DealState
-from engine.projects import best_split, holds_baloot
-from engine.rules import SAUDI, RuleProfile
+from hakam.engine.bidding import Bidding
+from hakam.engine.cards import Card
+from hakam.engine.contract import Contract
+from hakam.engine.dealing import deal_first_round, deal_second_round, shuffled_deck
+from hakam.engine.play import DealState
+from hakam.engine.projects import best_split, holds_baloot
+from hakam.engine.rules import SAUDI, RuleProfile
 
 Chooser = Callable[[DealState, list[Card], random.Random], Card]
 
@@ -71,8 +71,8 @@ def random_deal(
 
 def greedy_choice(state: DealState, legal: list[Card], rng: random.Random) -> Card:
     """Win the trick cheaply when possible, else throw the least valuable card."""
-    from engine.play import trick_points, trick_winner_index
-    from engine.rules import POINTS
+    from hakam.engine.play import trick_points, trick_winner_index
+    from hakam.engine.rules import POINTS
 
     t = state.trump
     row = POINTS[t + 1]

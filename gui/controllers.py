@@ -11,15 +11,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.bidding import Bidding, BiddingError
-from engine.cards import CARD_NAMES, DECK, CardError, parse_card
-from engine.contract import LEVELS, Contract, ContractError
-from engine.doubling import DoublingError, raise_contract
-from engine.projects import FOUR_KIND_RANKS, KINDS, ProjectError, project_from_top
-from engine.referee import Referee, RefereeError
-from engine.scoring import total_card_points
-from gui.match_store import MatchStore
-from gui.models import (
+from hakam.engine.bidding import Bidding, BiddingError
+from hakam.engine.cards import CARD_NAMES, DECK, CardError, parse_card
+from hakam.engine.contract import LEVELS, Contract, ContractError
+from hakam.engine.doubling import DoublingError, raise_contract
+from hakam.engine.projects import FOUR_KIND_RANKS, KINDS, ProjectError, project_from_top
+from hakam.engine.referee import Referee, RefereeError
+from hakam.engine.scoring import total_card_points
+from hakam.gui.match_store import MatchStore
+from hakam.gui.models import (
     MATCH_TARGET,
     DealEntry,
     EntryError,
@@ -611,7 +611,8 @@ class Detection:
 class LiveController(Observable):
     """The camera's side of the table: consumes the pipeline's event stream and frames.
 
-    ``on_event`` takes the JSON events of ``engine.replay`` (deal, void, play, violation, trick,
+    ``on_event`` takes the JSON events of ``hakam.engine.replay`` (deal, void, play, violation,
+    trick,
     score, score_sheet) plus ``uncertain`` and ``correction``; ``on_frame`` takes a BGR frame and
     its detections. A violation raises a warning at once (``alerts`` listeners, for the banner
     and the sound); a finished deal is written on the score sheet.

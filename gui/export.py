@@ -11,8 +11,8 @@ import io
 from collections.abc import Sequence
 from pathlib import Path
 
-from gui.i18n import Language
-from gui.models import MATCH_TARGET, ScoredDeal
+from hakam.gui.i18n import Language
+from hakam.gui.models import MATCH_TARGET, ScoredDeal
 
 CSV_FIELDS = (
     "deal", "dealer", "contract", "card_points_0", "card_points_1", "game_points_0",

@@ -1,7 +1,8 @@
 """What the camera pipeline hands the overlay: frames, card reads and referee events.
 
 ``FeedItem`` is the unit the GUI worker thread consumes. ``demo_feed`` produces the same items
-from a recorded match (``engine.replay``) with drawn frames, so the overlay can be seen and tested
+from a recorded match (``hakam.engine.replay``) with drawn frames, so the overlay can be seen and
+tested
 before the camera pipeline lands; its reads are exact by construction (conf 1.0).
 """
 
@@ -16,7 +17,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from engine.replay import load_match, replay_match
+from hakam.engine.replay import load_match, replay_match
 
 FRAME_W, FRAME_H = 960, 600
 CARD_W, CARD_H = 80, 112

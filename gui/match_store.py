@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from gui.models import DealEntry, ScoreSheet
+from hakam.gui.models import DealEntry, ScoreSheet
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS match (

@@ -2,7 +2,7 @@
 
 A deal entry keeps only what the table said or the camera saw (contract, one side's card
 points, projects, Baloot, an accepted penalty); every number on the sheet is recomputed from the
-entries by ``engine.scoring``, so editing an old deal re-scores everything after it.
+entries by ``hakam.engine.scoring``, so editing an old deal re-scores everything after it.
 No Qt here: the views and the tests use the same model.
 """
 
@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.cards import CardError, parse_card
-from engine.contract import LEVELS, Contract, ContractError
-from engine.projects import Project, ProjectError, project_from_top
-from engine.rules import SAUDI
-from engine.scoring import Outcome, score_deal, score_penalty, total_card_points
+from hakam.engine.cards import CardError, parse_card
+from hakam.engine.contract import LEVELS, Contract, ContractError
+from hakam.engine.projects import Project, ProjectError, project_from_top
+from hakam.engine.rules import SAUDI
+from hakam.engine.scoring import Outcome, score_deal, score_penalty, total_card_points
 
 MATCH_TARGET = SAUDI.match_target
 TEAMS = (0, 1)

@@ -18,9 +18,9 @@ if not os.environ.get("DISPLAY"):  # under xvfb-run the real X11 (xcb) platform 
 
 from PySide6.QtWidgets import QApplication
 
-from gui.feed import FeedItem, demo_feed
-from gui.match_store import MatchStore
-from gui.views.main_window import MainWindow, make_app
+from hakam.gui.feed import FeedItem, demo_feed
+from hakam.gui.match_store import MatchStore
+from hakam.gui.views.main_window import MainWindow, make_app
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 

@@ -58,9 +58,9 @@ def main() -> int:
 
     import yaml
 
-    art = importlib.import_module("datasets.art")
-    gen = importlib.import_module("datasets.generator")
-    training = importlib.import_module("hakam.training")
+    art = importlib.import_module("hakam.datasets.art")
+    gen = importlib.import_module("hakam.datasets.generator")
+    training = importlib.import_module("hakam.training.detector")
     cores = os.cpu_count() or 2
     workers = args.workers or cores
     say(f"cores {cores}, decks {[d.name for d in art.available_decks(holdout=False)]}")

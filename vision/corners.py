@@ -1,7 +1,7 @@
 """Reading a card by its corner indices: the card's outline from its box, then its four corners
 straightened.
 
-The whole-card reader (``vision.reader``) learns the court figures of the designs it was
+The whole-card reader (``hakam.vision.reader``) learns the court figures of the designs it was
 trained on and names an unseen design's king by its colours. The corner index (rank letter and
 suit pip) is drawn alike in every standard deck, but in a card lying at any angle it is a few
 pixels the whole-card reader does not learn to use. Here the card is straightened first:
@@ -14,7 +14,7 @@ pixels the whole-card reader does not learn to use. Here the card is straightene
    size, and nothing of the figure is left to learn instead of it;
 3. the *index* network names the card (32 cards + "not a Baloot card") from that image.
 
-Both networks run on OpenVINO or ONNX Runtime; training is in ``hakam.corner_training``.
+Both networks run on OpenVINO or ONNX Runtime; training is in ``hakam.training.corners``.
 """
 
 from __future__ import annotations
@@ -24,13 +24,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.reader import CROP_MARGIN, READER_CLASSES, card_crop, softmax
+from hakam.vision.reader import CROP_MARGIN, READER_CLASSES, card_crop, softmax
 
 BALOOT_CARDS = READER_CLASSES - 1  # the reader's last class: "not a Baloot card"
 
 OUTLINE_SIZE = 64  # side of the outline network's input crop
 # Share of the card's width and height that holds a corner index and its pip, with room for an
-# outline a little off (``datasets.art.INDEX_CORNER`` is the index alone).
+# outline a little off (``hakam.datasets.art.INDEX_CORNER`` is the index alone).
 INDEX_REGION = (0.27, 0.33)
 PATCH_W, PATCH_H = 32, 48  # one straightened corner in the index network's input
 UNIT = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]], np.float32)  # tl tr br bl
@@ -176,7 +176,7 @@ class CornerReader:
         trim: float = 0.0,
         trim_below: float = TRIM_BELOW,
     ) -> None:
-        from vision.reader import CardReader
+        from hakam.vision.reader import CardReader
 
         check_passes(passes)
         check_trim(trim)

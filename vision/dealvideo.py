@@ -23,12 +23,12 @@ from typing import Any
 import cv2
 import numpy as np
 
-from datasets.scene import CARD_H_MM, Camera, CardPlacement, Occluder, Renderer
-from engine.cards import CARD_NAMES, Card
-from engine.play import illegal_reasons, legal_plays, trick_winner_index
-from engine.record import FORMAT, parse_deal_record, referee_record
-from engine.simulate import random_contract, random_hands
-from vision.seats import Calibration
+from hakam.datasets.scene import CARD_H_MM, Camera, CardPlacement, Occluder, Renderer
+from hakam.engine.cards import CARD_NAMES, Card
+from hakam.engine.play import illegal_reasons, legal_plays, trick_winner_index
+from hakam.engine.record import FORMAT, parse_deal_record, referee_record
+from hakam.engine.simulate import random_contract, random_hands
+from hakam.vision.seats import Calibration
 
 SEAT_RADIUS_MM = 300.0  # where the players sit (the arm starts beyond it)
 PILE_RADIUS_MM = 200.0
@@ -131,7 +131,7 @@ def plain_deck() -> dict[str, np.ndarray]:
 def load_deck(name: str | None = None) -> tuple[str, dict[str, np.ndarray]]:
     """Card rasters of a deck design (default: the first hold-out design), else the plain deck."""
     try:
-        from datasets import art
+        from hakam.datasets import art
 
         if name == "plain":
             raise LookupError
@@ -182,7 +182,7 @@ class DealFilm:
         deck: str | None = None,
         noise: float = 3.0,
     ) -> None:
-        from datasets.textures import make_texture
+        from hakam.datasets.textures import make_texture
 
         self.noise = float(noise)  # sensor noise sigma (grey levels); it dominates the file size
         self.deal = deal

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.cards import CARD_NAMES
+from hakam.engine.cards import CARD_NAMES
 
 _CLASS_OF = {name: i for i, name in enumerate(CARD_NAMES)}
 
@@ -22,7 +22,7 @@ _CLASS_OF = {name: i for i, name in enumerate(CARD_NAMES)}
 class Detections:
     """N card reads of one frame: boxes in pixels (x1, y1, x2, y2), confidence, card class id.
 
-    ``class_id`` is the ``engine.cards.DECK`` index; ``seat`` (when set) is the seat each card
+    ``class_id`` is the ``hakam.engine.cards.DECK`` index; ``seat`` (when set) is the seat each card
     was attributed to, -1 where unknown. ``probs`` (when the back-end has them, shape (N, 32)) is
     each read's belief over the 32 cards before anything was ruled out: what the deal's later
     evidence weighs when two reads claim one card.
@@ -111,7 +111,7 @@ class Detections:
     def from_labels(
         cls, labels: Iterable[Any], confidence: Mapping[str, float] | None = None
     ) -> Detections:
-        """From renderer labels (``datasets.scene.Label`` or their JSON dicts).
+        """From renderer labels (``hakam.datasets.scene.Label`` or their JSON dicts).
 
         The confidence stands in for a detector's: a read corner index is a sure read, a card
         seen only by its body is a weak one (see ``LabelDetector``).

@@ -2,7 +2,7 @@
 
 The model is a YOLO exported by ultralytics: input 1x3xSxS RGB in 0..1 (letterboxed), output
 ``(1, 4 + 32, N)``: box centre, width, height at the input size, then one score per card class
-(``engine.cards.DECK`` order). OpenVINO and ONNX Runtime run it on a CPU without torch;
+(``hakam.engine.cards.DECK`` order). OpenVINO and ONNX Runtime run it on a CPU without torch;
 ultralytics only when it is installed and asked for. Every back-end shares the same decoding:
 undo the letterbox, class-aware NMS, and one box per card per frame (the deck holds each card
 once, so a second box of a card is a misread). ``ruled_out`` are cards the deal proves cannot
@@ -25,8 +25,9 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
-from engine.cards import CARD_NAMES
-from vision.detections import Detections
+from hakam.engine.cards import CARD_NAMES
+from hakam.vision.backends import DetectorError, onnx_session, openvino_model, static_size
+from hakam.vision.detections import Detections
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS_DIR = Path(os.environ.get("HAKAM_MODELS_DIR", ROOT / "models"))
@@ -38,10 +39,6 @@ READER_OPENVINO = "hakam-reader_openvino"
 MODEL_CARD = "hakam-cards.json"
 NUM_CLASSES = len(CARD_NAMES)
 BACKENDS: tuple[str, ...] = ("openvino", "onnx", "ultralytics")
-
-
-class DetectorError(Exception):
-    """A detector that cannot be built (missing model, back-end not installed): one line."""
 
 
 class Detector(Protocol):
@@ -223,7 +220,7 @@ class _YoloBase:
         imgsz: int = 640,
     ) -> None:
         self.conf, self.iou = conf, iou
-        fixed = _static_size(self._load(path, threads))
+        fixed = static_size(self._load(path, threads))
         self.dynamic = fixed is None
         self.imgsz = imgsz if fixed is None else fixed
 
@@ -245,76 +242,8 @@ class _YoloBase:
         return decode_yolo(*self._run(image), self.conf, self.iou, ruled_out=ruled_out)
 
     def find(self, image: np.ndarray, conf: float = 0.05, iou: float = 0.6) -> np.ndarray:
-        """Card boxes of any class (the first stage of ``vision.reader.TwoStageDetector``)."""
+        """Card boxes of any class (the first stage of ``hakam.vision.reader.TwoStageDetector``)."""
         return decode_boxes(*self._run(image), conf, iou)
-
-
-def _static_size(shape: Sequence[Any]) -> int | tuple[int, int] | None:
-    """The model input size from its (1, 3, H, W) shape: H for a square model, else (H, W);
-    None when height and width are free (a dynamic export)."""
-    try:
-        h, w = int(shape[-2]), int(shape[-1])
-    except (TypeError, ValueError, IndexError):
-        return None
-    if h <= 0 or w <= 0:
-        return None
-    return h if h == w else (h, w)
-
-
-def onnx_session(path: str | Path, threads: int = 0):
-    """An ONNX Runtime CPU session for a model file; DetectorError in one line if it cannot load."""
-    import onnxruntime as ort
-
-    p = Path(path)
-    if not p.is_file():
-        raise DetectorError(f"onnx: no model at {p}")
-    opts = ort.SessionOptions()
-    if threads:
-        opts.intra_op_num_threads = threads
-    opts.log_severity_level = 3
-    try:
-        return ort.InferenceSession(str(p), opts, providers=["CPUExecutionProvider"])
-    except Exception as exc:  # onnxruntime raises its own exception types
-        raise DetectorError(f"onnx: cannot load {p}: {str(exc).splitlines()[0]}") from None
-
-
-def openvino_model(path: str | Path, threads: int = 0, bgr_u8: bool = False):
-    """An OpenVINO model compiled for the CPU, for latency; from an ``*_openvino`` folder with
-    one ``.xml``, an ``.xml`` or an ``.onnx``. DetectorError in one line if it cannot load.
-
-    ``bgr_u8``: the compiled model takes BGR uint8 images as they are (N x H x W x 3: the
-    padded frame, or a batch of crops) and does the colour order, layout and 0..1 scaling
-    inside, where it is cheaper than in numpy.
-    """
-    import openvino as ov
-
-    p = Path(path)
-    if p.is_dir():
-        xmls = sorted(p.glob("*.xml"))
-        if not xmls:
-            raise DetectorError(f"openvino: no .xml model in {p}")
-        p = xmls[0]
-    if not p.is_file():
-        raise DetectorError(f"openvino: no model at {p}")
-    config = {"PERFORMANCE_HINT": "LATENCY"}
-    if threads:
-        config["INFERENCE_NUM_THREADS"] = str(threads)
-    try:
-        core = ov.Core()
-        model = core.read_model(str(p))
-        if bgr_u8:
-            ppp = ov.preprocess.PrePostProcessor(model)
-            ppp.input().tensor().set_element_type(ov.Type.u8).set_layout(
-                ov.Layout("NHWC")
-            ).set_color_format(ov.preprocess.ColorFormat.BGR)
-            ppp.input().model().set_layout(ov.Layout("NCHW"))
-            ppp.input().preprocess().convert_element_type(ov.Type.f32).convert_color(
-                ov.preprocess.ColorFormat.RGB
-            ).scale(255.0)
-            model = ppp.build()
-        return core.compile_model(model, "CPU", config)
-    except Exception as exc:  # openvino raises RuntimeError with long text
-        raise DetectorError(f"openvino: cannot load {p}: {str(exc).splitlines()[0]}") from None
 
 
 class OnnxDetector(_YoloBase):
@@ -468,13 +397,22 @@ def shipped_settings(models_dir: Path | None = None) -> dict:
         return {}
 
 
+def shipped_threshold(models_dir: Path | None = None, stages: int | None = None) -> float:
+    """The confidence threshold chosen on the tuning sets, stored with the model."""
+    settings = shipped_settings(models_dir)
+    stages = stages or int(settings.get("stages", 1))
+    if stages == 2:
+        return float(settings.get("two_stage", {}).get("threshold", 0.25))
+    return float(settings.get("threshold", 0.25))
+
+
 def reader_path(backend: str, models_dir: Path | None = None) -> Path:
     base = models_dir or MODELS_DIR
     return base / (READER_ONNX if backend == "onnx" else READER_OPENVINO)
 
 
 def corner_paths(backend: str, models_dir: Path | None = None) -> tuple[Path, Path]:
-    """The corner reader's outline and index networks (``vision.corners``) for ``backend``."""
+    """The corner reader's outline and index networks (``hakam.vision.corners``) for ``backend``."""
     base = models_dir or MODELS_DIR
     ext = ".onnx" if backend == "onnx" else "_openvino"
     return base / f"hakam-outline{ext}", base / f"hakam-index{ext}"
@@ -491,11 +429,11 @@ def make_detector(
 ) -> Detector:
     """The detector for ``backend`` (None: OpenVINO, else ONNX Runtime, whichever has a model).
 
-    ``stages`` 2 names the finder's boxes with the card reader (``vision.reader``); None takes
+    ``stages`` 2 names the finder's boxes with the card reader (``hakam.vision.reader``); None takes
     the shipped choice from the model card file, and ``conf`` None its tuned threshold.
     ``imgsz``: the input's long side for a model exported with a free input size (None: the
     shipped one); a model with a fixed input refuses another size.
-    ``indices``: add the finder of corner indices (``vision.indices``; photos, not the live
+    ``indices``: add the finder of corner indices (``hakam.vision.indices``; photos, not the live
     pipeline); None where the model card asks for it.
     """
     card = shipped_settings(models_dir)
@@ -505,7 +443,7 @@ def make_detector(
         indices = bool(settings)
     if not indices:
         return det
-    from vision.indices import WithIndices
+    from hakam.vision.indices import WithIndices
 
     chosen = settings or {}
     min_conf = float(chosen.get("threshold", 0.5))
@@ -525,9 +463,9 @@ def strip_detector(
     threads: int = 0,
 ):  # fmt: skip
     """The finder of corner indices' boxes of any class named by the strip reader
-    (``vision.indices``): a ``TwoStageDetector`` of index boxes."""
-    from vision.indices import STRIP_MARGIN, strip_path
-    from vision.reader import CardReader, TwoStageDetector
+    (``hakam.vision.indices``): a ``TwoStageDetector`` of index boxes."""
+    from hakam.vision.indices import STRIP_MARGIN, strip_path
+    from hakam.vision.reader import CardReader, TwoStageDetector
 
     kind = "onnx" if backend == "onnx" else "openvino"
     finder = index_finder(backend, models_dir, STRIP_FIND_CONF, imgsz, threads)
@@ -546,9 +484,9 @@ def strip_detector(
 def index_finder(
     backend: str | None, models_dir: Path | None, conf: float, imgsz: int = 640, threads: int = 0
 ) -> _YoloBase:
-    """The finder of corner indices (``vision.indices``): ONNX Runtime for ``backend`` "onnx",
+    """The finder of corner indices (``hakam.vision.indices``): ONNX Runtime for ``backend`` "onnx",
     else OpenVINO."""
-    from vision.indices import indices_path
+    from hakam.vision.indices import indices_path
 
     kind = "onnx" if backend == "onnx" else "openvino"
     path = indices_path(kind, models_dir or MODELS_DIR)
@@ -604,7 +542,7 @@ def _make_cards(
             raise DetectorError(
                 f"{backend}: no card reader at {rpath} (`hakam model train-reader`)"
             )
-        from vision.reader import CardReader, TwoStageDetector
+        from hakam.vision.reader import CardReader, TwoStageDetector
 
         finder = _fits(
             (OnnxDetector if backend == "onnx" else OpenVinoDetector)(
@@ -620,7 +558,7 @@ def _make_cards(
                     f"{backend}: the model card asks for the corner reader, and there is no "
                     f"{outline.name} and {index.name} (`hakam model train-corners`)"
                 )
-            from vision.corners import CornerReader
+            from hakam.vision.corners import CornerReader
 
             passes = int(two.get("outline_passes", 1))
             trim = float(two.get("outline_trim", 0.0))

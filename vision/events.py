@@ -1,6 +1,6 @@
 """Event dicts of the live pipeline: JSON-serialisable, one ``type`` each.
 
-They follow ``engine.replay``'s shapes where they overlap (``deal``, ``play``, ``violation``,
+They follow ``hakam.engine.replay``'s shapes where they overlap (``deal``, ``play``, ``violation``,
 ``trick``, ``score``), and carry the same name under ``event`` too, so a consumer written for
 the replay (the GUI, a log reader) takes the live stream unchanged. Camera-only types:
 ``source``, ``open_card``, ``trick_collected``, ``uncertain``, ``correction``, ``withdrawn`` (a
@@ -26,7 +26,7 @@ def event(kind: str, **fields: Any) -> dict[str, Any]:
 
 
 def with_type(replay_event: dict[str, Any]) -> dict[str, Any]:
-    """Give an ``engine.replay`` event the ``type`` field of the live stream."""
+    """Give an ``hakam.engine.replay`` event the ``type`` field of the live stream."""
     return {"type": replay_event["event"], **replay_event}
 
 

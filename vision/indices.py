@@ -2,7 +2,8 @@
 
 A card in a fan held or spread shows little more than the strip with its corner index, and a
 whole-card box of that strip holds mostly its neighbours, so neither reader of the two-stage
-detector (``vision.reader``, ``vision.corners``) can tell which card the box means. A second
+detector (``hakam.vision.reader``, ``hakam.vision.corners``) can tell which card the box means. A
+second
 YOLO (``hakam-indices``), trained on synthetic scenes boxed index by index (``hakam data synth
 --boxes indices``), finds and names each index that shows. ``WithIndices`` adds the cards it
 names to the two-stage detector's reads, one read per card.
@@ -18,13 +19,13 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.detections import Detections
+from hakam.vision.detections import Detections
 
 INDICES_ONNX = "hakam-indices.onnx"
 INDICES_OPENVINO = "hakam-indices_openvino"
 # The finder locates indices far better than it names them (validation mAP50 0.78 boxes of any
 # class against 0.27 by card, 2026-12-02): its boxes can be named by a small classifier of the
-# crop instead (``hakam-strip``, a ``vision.reader.CardReader`` of STRIP_SIZE crops).
+# crop instead (``hakam-strip``, a ``hakam.vision.reader.CardReader`` of STRIP_SIZE crops).
 STRIP_ONNX = "hakam-strip.onnx"
 STRIP_OPENVINO = "hakam-strip_openvino"
 STRIP_SIZE = 40  # side of the strip reader's input crop

@@ -1,7 +1,8 @@
 """The live referee: frames → detections → card tracker → seats → engine referee → events.
 
 ``Pipeline.process(frame)`` returns the events that frame proves; every accepted card goes to
-``engine.referee.Referee`` at once, so a violation is reported the moment its proof is seen. The
+``hakam.engine.referee.Referee`` at once, so a violation is reported the moment its proof is seen.
+The
 run keeps the ``hakam-deal/1`` record (written after every trick and at the end) and a JPEG crop
 of the frame for every accepted card: ``hakam referee`` on that record gives the live ruling.
 """
@@ -22,17 +23,17 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
-from engine.cards import CARD_NAMES, DECK, Card, CardError, parse_card
-from engine.contract import Contract
-from engine.record import FORMAT, InputError, parse_deal_record
-from engine.referee import ProjectClaim, Referee, Violation
-from engine.rules import PROFILES, SAUDI, RuleProfile
-from vision.detections import Detections, box_iou
-from vision.events import event, uncertain_text
-from vision.seats import Calibration, SeatMap, attribute
-from vision.sources import Frame
-from vision.tracker import CardState, CardTracker, TrackerSettings, TrackEvent
-from vision.zones import PolygonZone
+from hakam.engine.cards import CARD_NAMES, DECK, Card, CardError, parse_card
+from hakam.engine.contract import Contract
+from hakam.engine.record import FORMAT, InputError, parse_deal_record
+from hakam.engine.referee import ProjectClaim, Referee, Violation
+from hakam.engine.rules import PROFILES, SAUDI, RuleProfile
+from hakam.vision.detections import Detections, box_iou
+from hakam.vision.events import event, uncertain_text
+from hakam.vision.seats import Calibration, SeatMap, attribute
+from hakam.vision.sources import Frame
+from hakam.vision.tracker import CardState, CardTracker, TrackerSettings, TrackEvent
+from hakam.vision.zones import PolygonZone
 
 # What the record's note says of a card named without a person, by how (``DEDUCED``).
 NAMED_BY = {
@@ -133,7 +134,7 @@ def _proven_by_a_read(v: Violation, plays: Sequence[Play]) -> Violation:
 
 def best_in_play(probs: np.ndarray, gone: Collection[int]) -> tuple[np.ndarray, np.ndarray]:
     """Each belief row's likeliest card not in ``gone`` and that card's share of what is left
-    (as ``vision.reader.rule_out``, without its drop)."""
+    (as ``hakam.vision.reader.rule_out``, without its drop)."""
     probs = np.atleast_2d(probs)
     idx = np.fromiter(gone, np.int64)
     rest = np.clip(1.0 - probs[:, idx].sum(1), 1e-9, None)
@@ -1855,10 +1856,10 @@ def iter_feed(
     pipeline: Pipeline, frames: Iterable[Frame], corrections: queue.Queue | None = None
 ) -> Iterator[tuple[np.ndarray | None, list[dict[str, Any]], list[dict[str, Any]], float]]:
     """For a live view: (frame, detections as dicts, events, detector ms) per frame; the
-    ``finish`` events come with the last frame. Fits ``gui.feed.FeedItem`` field for field.
+    ``finish`` events come with the last frame. Fits ``hakam.gui.feed.FeedItem`` field for field.
 
     ``corrections``: the table's one-click answers (dicts with ``card`` and ``seat``, as
-    ``gui.controllers.LiveController.correct`` sends them, and ``by`` where not the table),
+    ``hakam.gui.controllers.LiveController.correct`` sends them, and ``by`` where not the table),
     taken between frames (``Pipeline.table_correction``). When the clip ends with the deal
     incomplete, the feed goes on waiting for them (an item with no frame every ``IDLE_S``
     while none comes), so the deal the camera could not finish is finished at the table; it

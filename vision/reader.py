@@ -9,7 +9,7 @@ index and the pip layout are the same in every standard deck.
 The reader's input is ``card_crop``: the finder's box, widened by a margin and stretched to a
 square (a card's own pixels fill the crop, whatever its rotation). Training crops are cut by the
 same function, from jittered true boxes, so training and the live pipeline see one thing.
-Output: one probability per Baloot card (``engine.cards.DECK`` order) and a last class, "not a
+Output: one probability per Baloot card (``hakam.engine.cards.DECK`` order) and a last class, "not a
 Baloot card" (ranks 2-6, card backs, hands, cups).
 """
 
@@ -21,8 +21,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.cards import CARD_NAMES
-from vision.detections import Detections
+from hakam.engine.cards import CARD_NAMES
+from hakam.vision.detections import Detections
 
 OTHER = len(CARD_NAMES)  # the class "not a Baloot card face"
 READER_CLASSES = len(CARD_NAMES) + 1
@@ -172,7 +172,7 @@ def collected_in_sight(
 ) -> Detections:  # fmt: skip
     """The boxes ``rule_out`` drops (read mostly as a ruled-out card), named as that card with
     its probability: a collected card still in sight, or a card misread earlier in the deal
-    and now really played (``vision.pipeline`` weighs the two)."""
+    and now really played (``hakam.vision.pipeline`` weighs the two)."""
     idx = np.fromiter(ruled_out, np.int64)
     if not len(idx) or not len(boxes):
         return Detections.empty()
@@ -188,7 +188,7 @@ class CardReader:
     """The crop classifier on OpenVINO or ONNX Runtime (never torch at run time)."""
 
     def __init__(self, path: str | Path, backend: str = "openvino", threads: int = 0) -> None:
-        from vision.detector import onnx_session, openvino_model
+        from hakam.vision.backends import onnx_session, openvino_model
 
         self.path = Path(path)
         self.backend = backend
@@ -231,7 +231,7 @@ class CardReader:
 class TwoStageDetector:
     """Finder boxes (class ignored) named by the reader; same ``detect`` as the one-stage model.
 
-    ``corners`` (a ``vision.corners.CornerReader``) also reads each card by its straightened
+    ``corners`` (a ``hakam.vision.corners.CornerReader``) also reads each card by its straightened
     corner indices; ``mix`` is the weight of that read in the two reads' ``weighted_product``
     (0: the whole-card reader alone, 1: the corners alone). ``margin``: the share of a box's
     sides added around it in the reader's crop (``card_crop``; the strip reader's is wider).

@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from engine.cards import CARD_NAMES
-from vision.detections import Detections, box_iou
-from vision.detector import nms
+from hakam.engine.cards import CARD_NAMES
+from hakam.vision.detections import Detections, box_iou
+from hakam.vision.detector import nms
 
 
 class CardState(StrEnum):
@@ -35,7 +35,8 @@ class CardState(StrEnum):
 class TrackerSettings:
     """Thresholds of the tracker; times in seconds so they mean the same at 15 or 30 fps.
 
-    Defaults tuned on the scripted deal videos (``vision.dealvideo``) at 15 fps: first with the
+    Defaults tuned on the scripted deal videos (``hakam.vision.dealvideo``) at 15 fps: first with
+    the
     oracle detector, then with the shipped models on clips of training deck designs only
     (``benchmarks/realclips.py tune``), choosing never-wrong over cards read. With the two-stage
     reader of round 3 the identity-share check is off (0.0): the reader already names each card

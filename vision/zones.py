@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.detections import Detections
+from hakam.vision.detections import Detections
 
 
 class ZoneError(ValueError):

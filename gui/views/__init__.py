@@ -1,1 +1,1 @@
-"""Qt views of the overlay; all state lives in ``gui.controllers``."""
+"""Qt views of the overlay; all state lives in ``hakam.gui.controllers``."""

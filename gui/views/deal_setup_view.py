@@ -18,10 +18,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.cards import CARD_NAMES
-from gui.controllers import DealSetupController
-from gui.i18n import Language, card_label
-from gui.models import EntryError
+from hakam.engine.cards import CARD_NAMES
+from hakam.gui.controllers import DealSetupController
+from hakam.gui.i18n import Language, card_label
+from hakam.gui.models import EntryError
 
 
 def clear(layout: QLayout) -> None:

@@ -16,11 +16,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui.controllers import DisputeController, LiveController
-from gui.i18n import Language, card_label
-from gui.models import EntryError
-from gui.views import theme
-from gui.views.deal_setup_view import clear
+from hakam.gui.controllers import DisputeController, LiveController
+from hakam.gui.i18n import Language, card_label
+from hakam.gui.models import EntryError
+from hakam.gui.views import theme
+from hakam.gui.views.deal_setup_view import clear
 
 
 class DisputeView(QWidget):

@@ -19,11 +19,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui.controllers import LiveController, Notice, Warning, all_cards
-from gui.feed import PLAY_AREA
-from gui.i18n import Language, card_label
-from gui.models import EntryError
-from gui.views import theme
+from hakam.gui.controllers import LiveController, Notice, Warning, all_cards
+from hakam.gui.feed import PLAY_AREA
+from hakam.gui.i18n import Language, card_label
+from hakam.gui.models import EntryError
+from hakam.gui.views import theme
 
 
 def to_qimage(frame: np.ndarray) -> QImage:

@@ -17,22 +17,22 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui.controllers import (
+from hakam.gui.controllers import (
     DealSetupController,
     LiveController,
     ScoreSheetController,
     Warning,
 )
-from gui.feed import FeedItem
-from gui.i18n import Language
-from gui.match_store import MatchStore
-from gui.views import theme
-from gui.views.deal_setup_view import DealSetupView
-from gui.views.dispute_view import DisputeView
-from gui.views.live_view import LiveView
-from gui.views.score_sheet_view import ScoreSheetView, TotalsBar
-from gui.views.sound import AlertSound
-from gui.views.worker import FeedWorker
+from hakam.gui.feed import FeedItem
+from hakam.gui.i18n import Language
+from hakam.gui.match_store import MatchStore
+from hakam.gui.views import theme
+from hakam.gui.views.deal_setup_view import DealSetupView
+from hakam.gui.views.dispute_view import DisputeView
+from hakam.gui.views.live_view import LiveView
+from hakam.gui.views.score_sheet_view import ScoreSheetView, TotalsBar
+from hakam.gui.views.sound import AlertSound
+from hakam.gui.views.worker import FeedWorker
 
 TABS = ("tab_live", "tab_setup", "tab_sheet", "tab_dispute")
 
@@ -173,7 +173,7 @@ def run(
     elif demo:
         import tempfile
 
-        from gui.feed import demo_feed
+        from hakam.gui.feed import demo_feed
 
         evidence = Path(tempfile.mkdtemp(prefix="hakam-evidence-"))
         window.start_feed(demo_feed(evidence_dir=evidence), max_fps=fps)

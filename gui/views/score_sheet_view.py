@@ -21,11 +21,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui.controllers import ScoreSheetController
-from gui.export import row_cells, to_csv, to_html, write_text
-from gui.i18n import Language
-from gui.models import MATCH_TARGET, EntryError
-from gui.views import theme
+from hakam.gui.controllers import ScoreSheetController
+from hakam.gui.export import row_cells, to_csv, to_html, write_text
+from hakam.gui.i18n import Language
+from hakam.gui.models import MATCH_TARGET, EntryError
+from hakam.gui.views import theme
 
 COLUMNS = (
     ("col_deal", "deal"), ("col_dealer", "dealer"), ("col_contract", "contract"),

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from PySide6.QtCore import QThread, Signal
 
-from gui.feed import FeedItem
+from hakam.gui.feed import FeedItem
 
 
 class FeedWorker(QThread):

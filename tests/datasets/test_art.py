@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from datasets import art
-from datasets.generator import render_one
-from engine.cards import CARD_NAMES
+from hakam.datasets import art
+from hakam.datasets.generator import render_one
+from hakam.engine.cards import CARD_NAMES
 
 
 def _card(h: int, w: int, value: int) -> np.ndarray:
@@ -110,7 +110,7 @@ def test_index_box_choice_refuses_decks_printing_indices_in_other_corners(tmp_pa
     assert main([*args, "--designs", "kde_oxygen"]) == 2
     assert "--designs: kde_oxygen: its corner indices" in capsys.readouterr().err
     assert not out.exists()
-    from datasets.generator import SynthConfig, generate
+    from hakam.datasets.generator import SynthConfig, generate
 
     cfg = SynthConfig(out, 1, workers=1, val_fraction=0, holdout_fraction=0, boxes="indices")
     assert tuple(generate(cfg, progress=False)["train_decks"]) == every
@@ -120,7 +120,7 @@ def test_index_box_choice_refuses_decks_printing_indices_in_other_corners(tmp_pa
 def test_synth_designs_draws_train_and_val_from_those_designs_only(tmp_path):
     import json
 
-    from datasets.generator import SynthConfig, generate
+    from hakam.datasets.generator import SynthConfig, generate
 
     name = art.available_decks(holdout=False)[-1].name
     cfg = SynthConfig(tmp_path, 6, seed=3, workers=1, val_fraction=0.5, holdout_fraction=0,
@@ -133,8 +133,8 @@ def test_synth_designs_draws_train_and_val_from_those_designs_only(tmp_path):
 
 def test_court_swap_deals_other_figures_in_each_scene():
     """Fixed swapped variants would let the reader learn each variant's figures."""
-    from datasets.generator import _Worker
-    from datasets.scene import Renderer
+    from hakam.datasets.generator import _Worker
+    from hakam.datasets.scene import Renderer
 
     state = _Worker(5, 320)
     decks = [art.DeckSource(f"d{k}", "files", "/nonexistent", "test") for k in range(3)]

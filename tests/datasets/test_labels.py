@@ -9,11 +9,11 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets import art
-from datasets.generator import SynthConfig, generate, sample_camera
-from datasets.inspect import label_boxes, read_labels, stats
-from datasets.scene import CardPlacement, Renderer
-from engine.cards import CARD_NAMES
+from hakam.datasets import art
+from hakam.datasets.generator import SynthConfig, generate, sample_camera
+from hakam.datasets.inspect import label_boxes, read_labels, stats
+from hakam.datasets.scene import CardPlacement, Renderer
+from hakam.engine.cards import CARD_NAMES
 
 pytestmark = pytest.mark.skipif(not art.available_decks(), reason="card art not installed")
 
@@ -188,7 +188,7 @@ def test_label_corners_start_at_the_printed_top_left_and_bound_the_box(angle):
 
 
 def test_closeup_scenes_hold_a_card_near_the_camera_and_leave_the_other_scenes_as_they_were():
-    from datasets.generator import render_one
+    from hakam.datasets.generator import render_one
 
     decks = art.available_decks(holdout=False)
     kinds = []
@@ -220,7 +220,7 @@ def _plain_fx() -> dict:
 def test_index_boxes_hold_the_printed_corner_indices_that_show(angle):
     """One box per corner index that shows, on the index printed there (red top-left, blue
     bottom-right); a corner covered by another card gives none; the label lines box them."""
-    from datasets.generator import yolo_lines
+    from hakam.datasets.generator import yolo_lines
 
     face = np.full((420, 300, 4), 255, np.uint8)
     face[8:100, 8:52, :3] = (0, 0, 255)  # inside the top-left index box, red (BGR)

@@ -4,12 +4,12 @@ import random
 
 import pytest
 
-from engine.bidding import Bidding, BiddingError
-from engine.cards import DECK, parse_card
-from engine.contract import Contract, ContractError
-from engine.dealing import deal_first_round, deal_second_round, first_dealer, next_dealer
-from engine.doubling import DoublingError, raise_contract
-from engine.rules import PROFILES
+from hakam.engine.bidding import Bidding, BiddingError
+from hakam.engine.cards import DECK, parse_card
+from hakam.engine.contract import Contract, ContractError
+from hakam.engine.dealing import deal_first_round, deal_second_round, first_dealer, next_dealer
+from hakam.engine.doubling import DoublingError, raise_contract
+from hakam.engine.rules import PROFILES
 
 
 def auction(calls, dealer=3, open_suit="H"):

@@ -1,6 +1,6 @@
 import pytest
 
-from engine.cards import CARD_NAMES, DECK, Card, CardError, parse_card
+from hakam.engine.cards import CARD_NAMES, DECK, Card, CardError, parse_card
 
 
 def test_deck_has_32_unique_cards_in_fixed_order():

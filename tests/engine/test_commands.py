@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import CARD_NAMES
-from engine.simulate import bot_deal
 from hakam.cli import main
+from hakam.engine.cards import CARD_NAMES
+from hakam.engine.simulate import bot_deal
 
 HOKUM = {"kind": "hokum", "trump": "H", "declarer": 0, "dealer": 3}
 COMMANDS = (["rules", "legal"], ["rules", "score"], ["referee"])
@@ -90,9 +90,9 @@ def test_bad_input_one_line_naming_the_field(argv, payload, field, monkeypatch, 
 
 
 def test_demo_and_run_replay_the_bundled_match(capsys, monkeypatch, tmp_path):
-    import vision.detector
+    import hakam.vision.detector
 
-    monkeypatch.setattr(vision.detector, "MODELS_DIR", tmp_path)  # as on a fresh install
+    monkeypatch.setattr(hakam.vision.detector, "MODELS_DIR", tmp_path)  # as on a fresh install
     assert main(["run", "--source", "demo", "--headless"]) == 0
     lines = capsys.readouterr().out.splitlines()
     events = [json.loads(line) for line in lines]

@@ -8,8 +8,8 @@ import os
 import random
 from pathlib import Path
 
-from engine.play import DealState, perft
-from engine.simulate import random_deal
+from hakam.engine.play import DealState, perft
+from hakam.engine.simulate import random_deal
 
 GOLDEN = Path(__file__).parent / "golden" / "perft.json"
 SEEDS = range(24)

@@ -2,9 +2,9 @@
 
 import pytest
 
-from engine.cards import parse_card
-from engine.contract import Contract
-from engine.play import (
+from hakam.engine.cards import parse_card
+from hakam.engine.contract import Contract
+from hakam.engine.play import (
     DealState,
     IllegalPlayError,
     ekka_is_valid,
@@ -14,7 +14,7 @@ from engine.play import (
     trick_points,
     trick_winner,
 )
-from engine.rules import PROFILES, SAUDI
+from hakam.engine.rules import PROFILES, SAUDI
 
 HOKUM_H = Contract("hokum", declarer=0, dealer=3, trump="H")
 SUN = Contract("sun", declarer=0, dealer=3)

@@ -2,8 +2,8 @@
 
 import pytest
 
-from engine.cards import parse_card
-from engine.projects import (
+from hakam.engine.cards import parse_card
+from hakam.engine.projects import (
     ProjectError,
     baloot_absorbed,
     best_split,

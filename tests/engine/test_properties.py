@@ -5,10 +5,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.play import legal_plays
-from engine.referee import Referee, audit_plays
-from engine.scoring import score_deal
-from engine.simulate import random_deal
+from hakam.engine.play import legal_plays
+from hakam.engine.referee import Referee, audit_plays
+from hakam.engine.scoring import score_deal
+from hakam.engine.simulate import random_deal
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 FAST = settings(max_examples=60, deadline=None)

@@ -1,9 +1,9 @@
 """The referee from plays alone: each violation is proven by a later card, with its proof."""
 
-from engine.cards import parse_card
-from engine.contract import Contract
-from engine.record import parse_deal_record, ruling_json
-from engine.referee import ProjectClaim, Referee
+from hakam.engine.cards import parse_card
+from hakam.engine.contract import Contract
+from hakam.engine.record import parse_deal_record, ruling_json
+from hakam.engine.referee import ProjectClaim, Referee
 
 HOKUM_H = Contract("hokum", declarer=0, dealer=3, trump="H")
 SUN = Contract("sun", declarer=0, dealer=3)

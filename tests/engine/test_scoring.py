@@ -2,11 +2,11 @@
 
 import pytest
 
-from engine.cards import parse_card
-from engine.contract import Contract
-from engine.projects import make_project, project_from_top
-from engine.rules import PROFILES
-from engine.scoring import (
+from hakam.engine.cards import parse_card
+from hakam.engine.contract import Contract
+from hakam.engine.projects import make_project, project_from_top
+from hakam.engine.rules import PROFILES
+from hakam.engine.scoring import (
     ScoreError,
     check_score_input,
     game_points,

@@ -8,12 +8,12 @@ import tomllib
 
 import pytest
 
-import gui.views.main_window as main_window
-from gui.match_store import MatchStore
-from gui.views.main_window import MainWindow, make_app
+import hakam.gui.views.main_window as main_window
 from hakam.cli import main
-from vision.detector import unsure_labels
-from vision.sources import DEMO_CALIBRATION, DEMO_RECORD, demo_clip_available
+from hakam.gui.match_store import MatchStore
+from hakam.gui.views.main_window import MainWindow, make_app
+from hakam.vision.detector import unsure_labels
+from hakam.vision.sources import DEMO_CALIBRATION, DEMO_RECORD, demo_clip_available
 
 pytestmark = pytest.mark.skipif(not demo_clip_available(), reason="demo clip not installed")
 
@@ -66,7 +66,7 @@ def test_demo_clip_through_the_pipeline_into_the_window(qtbot, data_dir, tmp_pat
 def test_alert_sound_plays_the_wav_with_the_desktop_player(qtbot, tmp_path):
     import time
 
-    from gui.views.sound import AlertSound
+    from hakam.gui.views.sound import AlertSound
 
     make_app()
     sound = AlertSound()
@@ -91,7 +91,7 @@ def test_the_tables_click_finishes_a_deal_the_camera_could_not(
     # deal waits for seat 1 from trick 1 to the end of the clip (the reads and the rules
     # disagree), and nothing goes on the sheet. The table picks QC in the notice: the pipeline
     # plays it, names KD as the one card left, and the complete deal is scored.
-    from vision.sources import DEMO_LABELS
+    from hakam.vision.sources import DEMO_LABELS
 
     make_app()
     w = MainWindow(MatchStore(), "en")

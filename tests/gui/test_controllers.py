@@ -4,21 +4,21 @@ from __future__ import annotations
 
 import pytest
 
-from engine.cards import CARD_NAMES
-from engine.contract import Contract
-from engine.replay import load_match, replay_match
-from engine.scoring import score_deal
-from gui import match_store
-from gui.controllers import (
+from hakam.engine.cards import CARD_NAMES
+from hakam.engine.contract import Contract
+from hakam.engine.replay import load_match, replay_match
+from hakam.engine.scoring import score_deal
+from hakam.gui import match_store
+from hakam.gui.controllers import (
     DealSetupController,
     DisputeController,
     LiveController,
     RaiseOption,
     ScoreSheetController,
 )
-from gui.i18n import STRINGS
-from gui.match_store import MatchStore
-from gui.models import EntryError, ProjectEntry, manual_entry
+from hakam.gui.i18n import STRINGS
+from hakam.gui.match_store import MatchStore
+from hakam.gui.models import EntryError, ProjectEntry, manual_entry
 
 
 def sheet_ctl() -> ScoreSheetController:

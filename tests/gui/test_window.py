@@ -9,10 +9,10 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 
-from engine.replay import load_match, replay_match
-from gui.feed import FeedItem, demo_feed
-from gui.match_store import MatchStore
-from gui.views.main_window import MainWindow, make_app
+from hakam.engine.replay import load_match, replay_match
+from hakam.gui.feed import FeedItem, demo_feed
+from hakam.gui.match_store import MatchStore
+from hakam.gui.views.main_window import MainWindow, make_app
 
 
 @pytest.fixture

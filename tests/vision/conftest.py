@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.cards import Card
-from vision.detections import Detections
+from hakam.engine.cards import Card
+from hakam.vision.detections import Detections
 
 
 def dets(*reads: tuple[str, tuple[float, float], float]) -> Detections:

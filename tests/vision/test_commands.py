@@ -7,9 +7,9 @@ import json
 import pytest
 
 from hakam.cli import main
-from vision.detector import unsure_labels
-from vision.seats import Calibration
-from vision.sources import DEMO_CALIBRATION, DEMO_RECORD, demo_clip_available
+from hakam.vision.detector import unsure_labels
+from hakam.vision.seats import Calibration
+from hakam.vision.sources import DEMO_CALIBRATION, DEMO_RECORD, demo_clip_available
 
 
 def run_cli(argv, capsys):
@@ -34,7 +34,7 @@ def test_demo_clip_reproduces_its_record_exactly(tmp_path, capsys):
 
 def test_demo_without_a_model_falls_back_to_the_engine_replay(capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("HAKAM_MODELS_DIR", str(tmp_path))
-    import vision.detector as det
+    import hakam.vision.detector as det
 
     monkeypatch.setattr(det, "MODELS_DIR", tmp_path)
     rc, out, _ = run_cli(["run", "--source", "demo", "--headless"], capsys)
@@ -175,7 +175,7 @@ def test_the_runtime_path_never_imports_torch(tmp_path):
 
 def test_run_without_headless_feeds_the_window_and_keeps_the_record(tmp_path, monkeypatch):
     """`hakam run` with no --headless opens the overlay; its feed still logs every event."""
-    import gui.views.main_window as main_window
+    import hakam.gui.views.main_window as main_window
     from hakam.cli import main
 
     seen: list = []
@@ -223,7 +223,7 @@ def test_run_without_headless_and_without_display_is_a_one_line_error(monkeypatc
     ],
 )  # fmt: skip
 def test_a_printed_correction_says_how_the_pipeline_named_the_card(by, replaces, why, capsys):
-    from vision.commands import _print_event
+    from hakam.cli.vision import _print_event
 
     ev = {"type": "correction", "card": "QS", "seat": 0, "by": by, "replaces": replaces}
     _print_event(ev, headless=False)
@@ -231,7 +231,7 @@ def test_a_printed_correction_says_how_the_pipeline_named_the_card(by, replaces,
 
 
 def test_a_printed_open_card_says_when_it_was_read_as_another(capsys):
-    from vision.commands import _print_event
+    from hakam.cli.vision import _print_event
 
     _print_event({"type": "open_card", "card": "7S", "read_as": "7C"}, headless=False)
     _print_event({"type": "open_card", "card": "7S"}, headless=False)
@@ -254,7 +254,7 @@ def test_a_printed_open_card_says_when_it_was_read_as_another(capsys):
     ],
 )
 def test_correction_line_refuses_bad_input_in_one_line(line, message):
-    from vision.commands import correction_line
+    from hakam.cli.vision import correction_line
 
     with pytest.raises(ValueError) as err:
         correction_line(line)
@@ -262,7 +262,7 @@ def test_correction_line_refuses_bad_input_in_one_line(line, message):
 
 
 def test_correction_line_reads_a_callers_correction():
-    from vision.commands import correction_line
+    from hakam.cli.vision import correction_line
 
     assert correction_line('{"card": "QC", "seat": 1}\n') == {
         "card": "QC", "seat": 1, "deal": None, "by": "caller",
@@ -278,7 +278,7 @@ def test_stdin_corrections_needs_headless(capsys):
 def _weak_labels(tmp_path, weak: set[str], read_as: dict[str, str] | None = None) -> str:
     """The demo clip's labels with ``weak`` never read surely (the oracle), as a file;
     ``read_as``: those cards' unsure reads take them for others."""
-    from vision.sources import DEMO_LABELS
+    from hakam.vision.sources import DEMO_LABELS
 
     labels = json.loads(DEMO_LABELS.read_text())
     labels["frames"] = unsure_labels(labels["frames"], weak, read_as)

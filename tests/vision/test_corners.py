@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.corners import (
+from hakam.vision.corners import (
     MAX_TRIM,
     MIN_BOX,
     PATCH_H,
@@ -27,7 +27,7 @@ from vision.corners import (
     surest_reads,
     trimmed_boxes,
 )
-from vision.reader import READER_CLASSES, TwoStageDetector, check_mix, weighted_product
+from hakam.vision.reader import READER_CLASSES, TwoStageDetector, check_mix, weighted_product
 
 
 def card_quad(cx: float, cy: float, w: float, h: float, angle: float) -> np.ndarray:

@@ -1,8 +1,8 @@
 import numpy as np
 
-from engine.cards import Card
-from vision.detections import Detections, box_iou
-from vision.zones import PolygonZone, ZoneError, parse_polygon
+from hakam.engine.cards import Card
+from hakam.vision.detections import Detections, box_iou
+from hakam.vision.zones import PolygonZone, ZoneError, parse_polygon
 
 from .conftest import dets
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.cards import Card
-from vision.detector import (
+from hakam.engine.cards import Card
+from hakam.vision.detector import (
     DetectorError,
     LabelDetector,
     Letterbox,
@@ -242,9 +242,9 @@ def tiny_strip_reader(path, card: str):
     """A real ONNX classifier of N x 3 x 40 x 40 crops that names every crop ``card``."""
     from onnx import TensorProto, helper, numpy_helper
 
-    from engine.cards import Card
-    from vision.indices import STRIP_SIZE
-    from vision.reader import READER_CLASSES
+    from hakam.engine.cards import Card
+    from hakam.vision.indices import STRIP_SIZE
+    from hakam.vision.reader import READER_CLASSES
 
     logits = np.zeros((1, READER_CLASSES), np.float32)
     logits[0, Card.parse(card).index] = 8.0

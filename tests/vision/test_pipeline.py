@@ -14,15 +14,15 @@ import cv2
 import numpy as np
 import pytest
 
-from engine.cards import CARD_NAMES, Card
-from engine.contract import Contract
-from engine.record import parse_deal_record, ruling_json
 from hakam.cli import main
-from vision.dealvideo import render_deal, truth_record, write_clip
-from vision.detections import Detections
-from vision.detector import LabelDetector, unsure_labels
-from vision.events import standing_violations
-from vision.pipeline import (
+from hakam.engine.cards import CARD_NAMES, Card
+from hakam.engine.contract import Contract
+from hakam.engine.record import parse_deal_record, ruling_json
+from hakam.vision.dealvideo import render_deal, truth_record, write_clip
+from hakam.vision.detections import Detections
+from hakam.vision.detector import LabelDetector, unsure_labels
+from hakam.vision.events import standing_violations
+from hakam.vision.pipeline import (
     DealSetup,
     Pipeline,
     PipelineError,
@@ -32,9 +32,9 @@ from vision.pipeline import (
     run_frames,
     settings_from_json,
 )
-from vision.reader import OTHER, READER_CLASSES, collected_in_sight, name_boxes
-from vision.seats import Calibration, SeatMap
-from vision.sources import ArraySource, Frame
+from hakam.vision.reader import OTHER, READER_CLASSES, collected_in_sight, name_boxes
+from hakam.vision.seats import Calibration, SeatMap
+from hakam.vision.sources import ArraySource, Frame
 
 
 def run_clip(rendered, out_dir=None):
@@ -209,7 +209,7 @@ def test_deal_setup_errors_are_one_line():
 
 
 def _settings(open_card: bool):
-    from vision.pipeline import PipelineSettings
+    from hakam.vision.pipeline import PipelineSettings
 
     return PipelineSettings(read_open_card=open_card)
 
@@ -225,7 +225,7 @@ def test_full_deal_with_violation_on_a_hold_out_deck():
 
 
 def test_iter_feed_gives_frames_detections_and_events_for_a_live_view():
-    from vision.pipeline import iter_feed
+    from hakam.vision.pipeline import iter_feed
 
     frames = scripted([([lying("7C", 0)], 10)])
     pipe = Pipeline(DealSetup(3, HOKUM), LabelDetector(frames), calibration=CAL,
@@ -241,7 +241,7 @@ def test_iter_feed_gives_frames_detections_and_events_for_a_live_view():
 
 
 def test_noisy_reads_still_give_the_exact_record(legal_clip):
-    from vision.detector import ReadNoise
+    from hakam.vision.detector import ReadNoise
 
     setup = DealSetup.from_record(legal_clip.deal.record)
     noisy = LabelDetector(legal_clip.labels, ReadNoise(drop=0.3, misread=0.05, jitter_px=2), 1)
@@ -252,7 +252,7 @@ def test_noisy_reads_still_give_the_exact_record(legal_clip):
 
 
 def test_cards_outside_the_play_area_never_count():
-    from vision.zones import PolygonZone
+    from hakam.vision.zones import PolygonZone
 
     in_hand = {**lying("AS", 1), "box": [560, 200, 620, 284]}  # held at the edge of the frame
     frames = scripted([([in_hand], 10), ([in_hand, lying("7C", 0)], 10)])
@@ -373,7 +373,7 @@ def _demo_with_unread(
     along), and ``misread`` cards read as others (``Misreading``); ``frames``: the demo's
     labels changed (default: as rendered); ``read_as``: cards never read surely whose unsure
     reads take them for others."""
-    from vision.sources import DEMO_CALIBRATION, DEMO_LABELS, DEMO_RECORD, demo_clip_available
+    from hakam.vision.sources import DEMO_CALIBRATION, DEMO_LABELS, DEMO_RECORD, demo_clip_available
 
     if not demo_clip_available():
         pytest.skip("demo clip not installed")
@@ -394,7 +394,7 @@ def test_the_open_card_misread_is_the_open_card_the_deal_was_set_up_with():
     # The open card (7S) lies alone on the stock from frame 4 and is read as 7C, the reader a
     # third sure of 7S; the deal was set up with 7S: it is that card, not a play made before
     # the bidding was over (which was played out of turn and stalled the deal).
-    from vision.sources import DEMO_CALIBRATION, DEMO_LABELS, DEMO_RECORD, demo_clip_available
+    from hakam.vision.sources import DEMO_CALIBRATION, DEMO_LABELS, DEMO_RECORD, demo_clip_available
 
     if not demo_clip_available():
         pytest.skip("demo clip not installed")
@@ -680,7 +680,7 @@ def test_at_the_end_a_card_accepted_late_goes_first_if_it_was_read_surely_when_i
     # 1's QH (trick 2) lands at frame 133 and is read surely on every third frame only until
     # 175, so the vote accepts it after seat 2's 10C (156, more than the hold time before).
     # Played out at the end, QH goes first: it was seen there, surely, from frame 133.
-    from vision.sources import DEMO_CALIBRATION, DEMO_LABELS, DEMO_RECORD, demo_clip_available
+    from hakam.vision.sources import DEMO_CALIBRATION, DEMO_LABELS, DEMO_RECORD, demo_clip_available
 
     if not demo_clip_available():
         pytest.skip("demo clip not installed")
@@ -729,7 +729,7 @@ def test_exchange_a_misread_card_with_the_card_not_read_when_it_withdraws_violat
 def _between_seats(frames, card: str, seat: int, toward: int, degrees: float):
     """``frames`` with ``card``'s box turned about the table centre to lie ``degrees`` off
     ``seat``'s direction, towards ``toward``'s."""
-    from vision.sources import DEMO_CALIBRATION, DEMO_RECORD
+    from hakam.vision.sources import DEMO_CALIBRATION, DEMO_RECORD
 
     cal = Calibration.load(DEMO_CALIBRATION)
     seats = SeatMap(cal, json.loads(DEMO_RECORD.read_text())["dealer"])
@@ -759,7 +759,7 @@ def test_exchange_seats_of_a_card_read_between_two_seats_and_a_card_named_there(
     # which makes two revokes and a missed trump of cards read. Seats exchanged, they are
     # withdrawn and the record is the deal's; a card that lay clearly in front of its seat is
     # not moved (seat 1's KS at 25 degrees is seat 1's: read so, the deal is right at once).
-    from vision.sources import DEMO_LABELS
+    from hakam.vision.sources import DEMO_LABELS
 
     frames = json.loads(DEMO_LABELS.read_text())["frames"]
     truth, pipe, events = _demo_with_unread({"7C"}, frames=_between_seats(frames, "KS", 1, 2, 36))
@@ -910,7 +910,7 @@ def test_name_by_elimination_the_deals_last_card_when_the_clip_ends_unread():
 
 
 def _demo_last_card() -> str:
-    from vision.sources import DEMO_RECORD, demo_clip_available
+    from hakam.vision.sources import DEMO_RECORD, demo_clip_available
 
     if not demo_clip_available():
         pytest.skip("demo clip not installed")
@@ -1229,7 +1229,7 @@ def test_iter_feed_takes_the_tables_corrections_and_waits_for_them_after_the_cli
     # (items without a frame) until the table's click on QC arrives, then ends with the deal.
     import queue
 
-    from vision.pipeline import iter_feed
+    from hakam.vision.pipeline import iter_feed
 
     truth, pipe, images = _demo_setup({"QC", "KD"}, read_as=QC_READ_AS_KD)
     clicks: queue.Queue = queue.Queue()
@@ -1286,7 +1286,7 @@ def _demo_setup(weak: set[str], detector_of=LabelDetector, read_as=None):
     """The demo clip's truth, a pipeline on its labels with ``weak`` never read surely (taken
     for ``read_as`` cards where given; the detector made by ``detector_of(frames)``), and its
     blank images, not yet run."""
-    from vision.sources import DEMO_CALIBRATION, DEMO_LABELS, DEMO_RECORD, demo_clip_available
+    from hakam.vision.sources import DEMO_CALIBRATION, DEMO_LABELS, DEMO_RECORD, demo_clip_available
 
     if not demo_clip_available():
         pytest.skip("demo clip not installed")
@@ -1308,7 +1308,7 @@ def test_read_among_counts_late_reads_up_to_a_later_trick_s_first_held_card():
     # Seat 2's card is read (surely as KC) only after seat 3's next card was accepted (frame
     # 12: a hand over it left late); with no read while it can have landed, those reads count,
     # up to the first held card of a later trick (frame 20: seat 2's own next card), not after.
-    from vision.tracker import TrackEvent
+    from hakam.vision.tracker import TrackEvent
 
     _, pipe, _ = _demo_setup(set())
     jc, kc = CARD_NAMES.index("JC"), CARD_NAMES.index("KC")
@@ -1492,8 +1492,8 @@ def test_refereeing_again_counts_the_hold_time_from_the_first_card_read_not_a_na
     # was logged at an early frame), seat 1's QC, the lead, was read later. Refereed again
     # (as after a correction), QC goes first: the hold time counts from the first card read,
     # so the named card does not push the lead out of turn.
-    from vision.pipeline import Play
-    from vision.sources import DEMO_RECORD
+    from hakam.vision.pipeline import Play
+    from hakam.vision.sources import DEMO_RECORD
 
     truth = json.loads(DEMO_RECORD.read_text())
     pipe = Pipeline(DealSetup.from_record(truth), LabelDetector([]))

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.cards import Card
-from vision.detector import Letterbox, decode_boxes
-from vision.reader import (
+from hakam.engine.cards import Card
+from hakam.vision.detector import Letterbox, decode_boxes
+from hakam.vision.reader import (
     OTHER,
     READER_CLASSES,
     CardReader,

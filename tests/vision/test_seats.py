@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from vision.seats import Calibration, CalibrationError, SeatMap, attribute, parse_point
+from hakam.vision.seats import Calibration, CalibrationError, SeatMap, attribute, parse_point
 
 # Centre (320, 240); the dealer (seat 3) sits at the bottom of the image.
 CAL = Calibration((320.0, 240.0), (320.0, 440.0))

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.sources import CAMERA_SIZE, ArraySource, SourceError, open_source
+from hakam.vision.sources import CAMERA_SIZE, ArraySource, SourceError, open_source
 
 
 def _video(path, n=6, fps=10.0):

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.cards import Card
-from vision.detections import Detections
-from vision.tracker import CardState, CardTracker, TrackerSettings
+from hakam.engine.cards import Card
+from hakam.vision.detections import Detections
+from hakam.vision.tracker import CardState, CardTracker, TrackerSettings
 
 from .conftest import dets
 

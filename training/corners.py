@@ -1,4 +1,4 @@
-"""The corner reader (``vision.corners``): its data, its two networks' training, export.
+"""The corner reader (``hakam.vision.corners``): its data, its two networks' training, export.
 
 Data come from synthetic scenes of the training deck designs (never the hold-out ones), whose
 labels give each card's four printed corners. For every card at least 40% visible, and every
@@ -14,7 +14,7 @@ Negatives for the index network ("not a Baloot card"): the scenes' unlabelled ob
 corners: ``real_samples`` cuts them along the outlines the outline network draws (index
 network only).
 
-The *strip* reader (``vision.indices``) is trained here too: it names the boxes of the finder
+The *strip* reader (``hakam.vision.indices``) is trained here too: it names the boxes of the finder
 of corner indices from a crop of each, and its samples are cut from scenes boxed index by index
 (``build_strip_samples``).
 
@@ -31,8 +31,8 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.cards import CARD_NAMES
-from hakam.reader_training import (
+from hakam.engine.cards import CARD_NAMES
+from hakam.training.reader import (
     GREY_SHARE,
     MIN_VISIBLE,
     _iou,
@@ -45,8 +45,8 @@ from hakam.reader_training import (
     scene_pool,
     write_exports,
 )
-from vision.corners import OUTLINE_SIZE, corner_patches, quad_to_crop
-from vision.reader import OTHER, card_crop
+from hakam.vision.corners import OUTLINE_SIZE, corner_patches, quad_to_crop
+from hakam.vision.reader import OTHER, card_crop
 
 NETS = ("outline", "index", "strip")
 QUAD_SPREAD = 0.04  # each corner's random move, as a share of the card's diagonal
@@ -132,7 +132,7 @@ def shipped_finder():
     size; loaded once per process (one thread: the sample pool runs a process per core)."""
     global _FINDER
     if _FINDER is None:
-        from vision.detector import make_detector
+        from hakam.vision.detector import make_detector
 
         _FINDER = make_detector(stages=2, threads=1)
     return _FINDER
@@ -144,7 +144,7 @@ _OUTLINES: dict[str, object] = {}
 def outline_net(path: str):
     """An exported outline network (a ``CornerReader`` without index), loaded once per process."""
     if path not in _OUTLINES:
-        from vision.corners import CornerReader
+        from hakam.vision.corners import CornerReader
 
         backend = "onnx" if str(path).endswith(".onnx") else "openvino"
         _OUTLINES[path] = CornerReader(path, backend=backend, threads=1)
@@ -182,7 +182,7 @@ def scene_samples(
     one side (``widened_box``), so that the outline network finds the card beside what the
     box holds too. ``joined_boxes``: each card that something in the scene overlaps gives one
     more outline sample, from its box joined with part of that thing's (``joined_box``)."""
-    from datasets.generator import render_one
+    from hakam.datasets.generator import render_one
 
     img, labels, meta = render_one(seed, "train", i, 640, decks)
     rng = np.random.default_rng([seed, 78, i])
@@ -230,7 +230,7 @@ def real_samples(
     box (moved at random, ``repeats`` times) is given to the ``outline`` network (an exported
     model), and its corners are cut along the outline it draws, errors and all, as at run
     time. Ranks 2-6 are negatives."""
-    from vision.corners import CornerReader
+    from hakam.vision.corners import CornerReader
 
     reader = CornerReader(outline, backend="onnx" if outline.suffix == ".onnx" else "openvino")
     rng = np.random.default_rng([seed, 79])
@@ -300,8 +300,8 @@ def build_samples(
     finder's boxes too; ``cut_along``: index samples cut along that outline network's outlines
     on them; ``wide_boxes``: outline samples from boxes reaching past the card on one side;
     ``joined_boxes``: from boxes joined with part of what overlaps the card (``scene_samples``)."""
-    from datasets import art
-    from vision.detector import model_path
+    from hakam.datasets import art
+    from hakam.vision.detector import model_path
 
     art.ensure_art(art.available_decks(holdout=False), progress=progress)
     out.mkdir(parents=True, exist_ok=True)
@@ -364,7 +364,7 @@ _STRIP_FINDER = None
 
 def _strip_init(finder: str) -> None:
     global _STRIP_FINDER
-    from vision.detector import OnnxDetector, OpenVinoDetector
+    from hakam.vision.detector import OnnxDetector, OpenVinoDetector
 
     kind = OnnxDetector if finder.endswith(".onnx") else OpenVinoDetector
     _STRIP_FINDER = kind(finder, 0.05, threads=1, imgsz=STRIP_FINDER_SIZE)
@@ -376,8 +376,8 @@ def strip_samples(image_file: str, seed: int) -> tuple[list[np.ndarray], list[in
     on no index ("not a Baloot card": a 2-6, a figure, a pip, which the finder also boxes)."""
     import cv2
 
-    from datasets.inspect import label_boxes
-    from vision.indices import STRIP_MARGIN, STRIP_SIZE
+    from hakam.datasets.inspect import label_boxes
+    from hakam.vision.indices import STRIP_MARGIN, STRIP_SIZE
 
     path = Path(image_file)
     img = cv2.imread(str(path))
@@ -421,7 +421,7 @@ def _strip_job(item):
 def strip_scene_files(scenes: list[Path], leave_out: tuple[str, ...] = ()) -> list[str]:
     """The training scenes of ``scenes`` that the strip reader is cut from: all but those of
     the ``leave_out`` designs."""
-    from datasets.inspect import scene_design
+    from hakam.datasets.inspect import scene_design
 
     files = sorted(f for s in scenes for f in (s / "train" / "images").glob("*.jpg"))
     return [str(f) for f in files if not leave_out or scene_design(f) not in leave_out]
@@ -480,7 +480,7 @@ def card_units(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
     """Frame points (N x 2) in the unit coordinates of the card whose corners are ``quad``."""
     import cv2
 
-    from vision.corners import UNIT
+    from hakam.vision.corners import UNIT
 
     m = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), UNIT)
     return cv2.perspectiveTransform(np.asarray(points, np.float32).reshape(-1, 1, 2), m)[:, 0]
@@ -491,7 +491,7 @@ def strip_place(u) -> str:
     top-left or bottom-right corner (a card is the same turned by half a turn), "middle" far
     from every corner (a figure or a pip), "outside" off the card, else "unsure" (the other
     two corners, where some decks print an index and others a pip, or a region's edge)."""
-    from vision.corners import INDEX_REGION
+    from hakam.vision.corners import INDEX_REGION
 
     x, y = float(u[0]), float(u[1])
     if not (0 <= x <= 1 and 0 <= y <= 1):
@@ -514,7 +514,7 @@ def real_strip_samples(
     Baloot card's index, that card (and ``STRIP_REAL_REPEATS`` copies moved as the finder's
     boxes are); in a Baloot card's middle or anywhere on a 2-6, "not a Baloot card". Boxes in
     two cards, or near a corner without an index, give nothing."""
-    from vision.indices import STRIP_MARGIN, STRIP_SIZE
+    from hakam.vision.indices import STRIP_MARGIN, STRIP_SIZE
 
     crops, cards = [], []
     for b in np.asarray(found, np.float32).reshape(-1, 4):
@@ -540,7 +540,7 @@ def build_real_strip_samples(
     """Write ``real_strip_samples`` of rf100's train photos as ``out/strip.npy`` and
     ``out/card.npy``: the finder of corner indices on them at its training size, each card's
     outline from its box by the ``outline`` network."""
-    from vision.corners import CornerReader
+    from hakam.vision.corners import CornerReader
 
     _strip_init(str(finder))
     reader = CornerReader(outline, backend="onnx" if outline.suffix == ".onnx" else "openvino")
@@ -583,7 +583,7 @@ STRIP_WIDTHS = (24, 32, 64, 128, 160)
 
 def net(kind: str):
     """The outline network (8 numbers: four corners in the crop) or the index network."""
-    from vision.reader import READER_CLASSES
+    from hakam.vision.reader import READER_CLASSES
 
     if kind == "outline":
         return reader_net(8, OUTLINE_WIDTHS)
@@ -627,7 +627,7 @@ def busy_paper(x, share: float = BUSY_SHARE, generator=None):
     import torch
     import torch.nn.functional as F
 
-    from vision.corners import PATCH_H, PATCH_W
+    from hakam.vision.corners import PATCH_H, PATCH_W
 
     g = generator
     n, _, h, w = x.shape
@@ -833,13 +833,13 @@ def export_net(checkpoint: Path, out_dir: Path) -> dict:
     ``hakam-<kind>_openvino/`` and ``hakam-<kind>.pt`` (FP16 weights, to continue training)."""
     import torch
 
-    from vision.corners import PATCH_H, PATCH_W
+    from hakam.vision.corners import PATCH_H, PATCH_W
 
     ck = torch.load(checkpoint, weights_only=False)
     kind = ck["kind"]
     model = net(kind)
     model.load_state_dict(ck["model"])
-    from vision.indices import STRIP_SIZE
+    from hakam.vision.indices import STRIP_SIZE
 
     shape = {
         "outline": (OUTLINE_SIZE, OUTLINE_SIZE),

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.cards import CARD_NAMES
-from hakam.reader_training import (
+from hakam.engine.cards import CARD_NAMES
+from hakam.training.reader import (
     MIN_VISIBLE,
     STORE_SIZE,
     _iou,
@@ -14,7 +14,7 @@ from hakam.reader_training import (
     random_patch,
     scene_crops,
 )
-from vision.reader import OTHER
+from hakam.vision.reader import OTHER
 
 
 def test_jitter_box_moves_sides_by_a_share_of_the_size():
@@ -37,8 +37,8 @@ def test_random_patch_avoids_the_cards():
 
 
 def test_scene_crops_label_every_visible_card_and_some_negatives():
-    from datasets import art
-    from datasets.generator import render_one
+    from hakam.datasets import art
+    from hakam.datasets.generator import render_one
 
     decks = art.available_decks(holdout=False)
     if not decks:
@@ -59,8 +59,8 @@ def test_scene_crops_label_every_visible_card_and_some_negatives():
 def test_labelled_photos_reads_the_splits_asked_for_and_never_the_test_photos(tmp_path):
     import cv2
 
-    from hakam.reader_training import labelled_photos
-    from vision.reader import OTHER
+    from hakam.training.reader import labelled_photos
+    from hakam.vision.reader import OTHER
 
     (tmp_path / "data.yaml").write_text("names: [2C, JD]\n")
     for split in ("train", "valid"):

@@ -8,11 +8,10 @@ same models. Calibration uses synthetic scenes of the training designs and rf100
 photos only: never an evaluation set.
 
 The corner reader's two networks are quantized too (``NETWORKS``). Plainly quantized, the index
-network named as many cards right but less surely, and read 0.015 fewer cards of the tuning sets
-at the shipped threshold (models/README, "8-bit corner networks"); so it is quantized with accuracy
-control (``quantize_onnx_controlled``): the layers whose 8 bits cost most of the probability it
-gives the true card on other scenes of the training designs stay in floats.
-"""
+network named as many cards right but less surely, and read 0.015 fewer cards of the tuning sets at
+the shipped threshold (docs/experiments/2026-12-03-8-bit-corner-networks.md); so it is quantized
+with accuracy control (``quantize_onnx_controlled``): the layers whose 8 bits cost most of the
+probability it gives the true card on other scenes of the training designs stay in floats."""
 
 from __future__ import annotations
 
@@ -25,9 +24,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.corners import OUTLINE_SIZE
-from vision.detector import model_frame, to_tensor
-from vision.reader import CROP_SIZE, card_crop, crops_tensor, softmax
+from hakam.vision.corners import OUTLINE_SIZE
+from hakam.vision.detector import model_frame, to_tensor
+from hakam.vision.reader import CROP_SIZE, card_crop, crops_tensor, softmax
 
 CALIBRATION_SEED = 21  # scenes of the training split, a seed no training set used
 VALIDATION_SEED = 22  # the index network's accuracy is watched on these (training split too)
@@ -110,7 +109,7 @@ def save_ir(model, out_xml: Path) -> Path:
 
 
 def finder_input(image: np.ndarray, imgsz: int) -> np.ndarray:
-    """The finder's float input for a frame, as ``vision.detector`` feeds a dynamic model."""
+    """The finder's float input for a frame, as ``hakam.vision.detector`` feeds a dynamic model."""
     return to_tensor(model_frame(image, imgsz, dynamic=True)[0])
 
 
@@ -125,9 +124,9 @@ def calibration_scenes(
     (their true boxes, moved as a finder's are, give the crops, cut at each side of
     ``crop_sizes``: the reader's, the outline network's), plus up to ``n // 2`` photos of
     ``real``'s train split when given."""
-    from datasets import art
-    from datasets.generator import render_one
-    from hakam.reader_training import jitter_box
+    from hakam.datasets import art
+    from hakam.datasets.generator import render_one
+    from hakam.training.reader import jitter_box
 
     decks = art.available_decks(holdout=False)
     if not decks:
@@ -158,11 +157,11 @@ def index_samples(
     """Index patches of ``n`` scenes of the training designs and their cards, cut as at run
     time: each true box moved as a finder's is, its outline drawn by the ``outline`` network
     (its ONNX file, full precision) and the four corners straightened along it."""
-    from datasets import art
-    from datasets.generator import render_one
-    from engine.cards import CARD_NAMES
-    from hakam.reader_training import jitter_box
-    from vision.corners import CornerReader, corner_patches
+    from hakam.datasets import art
+    from hakam.datasets.generator import render_one
+    from hakam.engine.cards import CARD_NAMES
+    from hakam.training.reader import jitter_box
+    from hakam.vision.corners import CornerReader, corner_patches
 
     decks = art.available_decks(holdout=False)
     if not decks:

@@ -1,14 +1,15 @@
-"""Corner indices drawn in the system's typefaces (``hakam.lettering``; Pillow, no torch)."""
+"""Corner indices drawn in the system's typefaces (``hakam.training.lettering``; Pillow, no
+torch)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from engine.cards import CARD_NAMES
-from hakam import lettering
-from vision.corners import PATCH_H, PATCH_W
-from vision.reader import OTHER
+from hakam.engine.cards import CARD_NAMES
+from hakam.training import lettering
+from hakam.vision.corners import PATCH_H, PATCH_W
+from hakam.vision.reader import OTHER
 
 pytest.importorskip("PIL", reason="Pillow draws the letters (dev extra)")
 
@@ -125,7 +126,7 @@ def test_build_lettering_writes_an_index_only_sample_folder(tmp_path):
 def test_lettering_strip_is_the_index_box_cut_as_the_strip_reader_cuts_it():
     """The box of a tile's index marks bounds the ink the index adds; the strip is the strip
     reader's square crop, mostly the index's ink and paper."""
-    from vision.indices import STRIP_SIZE
+    from hakam.vision.indices import STRIP_SIZE
 
     _faces()
     for k in range(20):
@@ -146,7 +147,7 @@ def test_lettering_strip_is_the_index_box_cut_as_the_strip_reader_cuts_it():
 def test_build_lettering_of_strips_writes_a_strip_sample_folder(tmp_path):
     import json
 
-    from vision.indices import STRIP_SIZE
+    from hakam.vision.indices import STRIP_SIZE
 
     _faces()
     lettering.build_lettering(tmp_path, 6, seed=4, progress=False, kind="strip")

@@ -1,7 +1,7 @@
 """``hakam rules legal|score``, ``hakam referee`` and ``hakam demo`` (``hakam run``: ``vision``).
 
 All JSON tools read a file or ``-`` (stdin) and print JSON; bad input is one line naming the field
-(``CliError``, exit 2), never a traceback and never a partial answer.
+(``UserError``, exit 2), never a traceback and never a partial answer.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import json
 import sys
 from typing import Any
 
-from engine.cards import Card
-from engine.play import illegal_reasons, legal_plays
-from engine.projects import ProjectError, project_from_top
-from engine.record import (
+from hakam.engine.cards import Card
+from hakam.engine.play import illegal_reasons, legal_plays
+from hakam.engine.projects import ProjectError, project_from_top
+from hakam.engine.record import (
     InputError,
     check_sun_double,
     need_bool,
@@ -29,14 +29,14 @@ from engine.record import (
     parse_deal_record,
     ruling_json,
 )
-from engine.replay import format_score_sheet, load_match, replay_match
-from engine.scoring import ScoreError, check_score_input, score_deal
+from hakam.engine.replay import format_score_sheet, load_match, replay_match
+from hakam.engine.scoring import ScoreError, check_score_input, score_deal
 
 
 def _cli_error(message: str) -> Exception:
-    from hakam.cli import CliError
+    from hakam.errors import UserError
 
-    return CliError(message)
+    return UserError(message)
 
 
 def read_json(path: str) -> Any:
@@ -201,7 +201,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     events = _replay(args.match)
     for e in events:
         if e["event"] == "deal" and e["contract"]:
-            from engine.replay import describe_contract
+            from hakam.engine.replay import describe_contract
 
             print(f"deal {e['deal']}: {describe_contract(e['contract'])}")
         elif e["event"] == "violation":

@@ -1,4 +1,4 @@
-"""The one console command, ``hakam``, with subcommands.
+"""The one console command, ``hakam``, with subcommands (this package is the command line only).
 
 Each area registers its own subcommands through a ``register(subparsers)`` function so that
 importing the CLI never pulls in heavy packages (Qt, OpenCV, torch) that a command does not need.
@@ -11,23 +11,16 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from hakam.errors import UserError, one_line
+
 # Modules that add subcommands; each has ``register(subparsers) -> None``.
 COMMAND_MODULES: tuple[str, ...] = (
-    "engine.commands",
-    "datasets.commands",
-    "vision.commands",
-    "gui.commands",
-    "hakam.model_commands",
+    "hakam.cli.engine",
+    "hakam.cli.datasets",
+    "hakam.cli.vision",
+    "hakam.cli.gui",
+    "hakam.cli.model",
 )
-
-
-class CliError(Exception):
-    """A user error: printed as one line, exit status 2."""
-
-
-def one_line(text: str) -> str:
-    """An error is one line, whatever the user's input held (a field name with a newline)."""
-    return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,7 +47,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         return int(args.func(args) or 0)
-    except CliError as exc:
+    except UserError as exc:
         print(f"hakam: error: {one_line(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -1,9 +1,9 @@
 import numpy as np
 import pytest
 
-from engine.cards import CARD_NAMES
-from hakam import evaluation as ev
-from hakam.training import (
+from hakam.engine.cards import CARD_NAMES
+from hakam.training import evaluation as ev
+from hakam.training.detector import (
     EvalOnlyDataError,
     build_data_yaml,
     check_not_eval_only,
@@ -152,7 +152,7 @@ def test_reader_on_truth_scores_the_reader_alone_on_true_boxes(tmp_path):
 
 
 def test_training_on_a_cpu_turns_mixed_precision_off_and_keeps_our_data_keys_out():
-    from hakam.training import load_recipe, ultralytics_args
+    from hakam.training.detector import load_recipe, ultralytics_args
 
     recipe = load_recipe()
     on_gpu = ultralytics_args(recipe, hours=0.5)

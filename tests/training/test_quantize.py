@@ -11,10 +11,10 @@ import pytest
 onnx = pytest.importorskip("onnx")
 pytest.importorskip("nncf")
 
-from hakam import quantize  # noqa: E402
-from vision.corners import OUTLINE_SIZE, PATCH_H, PATCH_W  # noqa: E402
-from vision.detector import OpenVinoDetector  # noqa: E402
-from vision.reader import CROP_SIZE, READER_CLASSES, CardReader  # noqa: E402
+from hakam.training import quantize  # noqa: E402
+from hakam.vision.corners import OUTLINE_SIZE, PATCH_H, PATCH_W  # noqa: E402
+from hakam.vision.detector import OpenVinoDetector  # noqa: E402
+from hakam.vision.reader import CROP_SIZE, READER_CLASSES, CardReader  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,15 +1,15 @@
 """The card reader (second stage): its crop dataset, training and export.
 
-Crops come from synthetic scenes of the training deck designs (never the hold-out ones) and from
-the real photos of rf100 train/valid (never its test split), cut by ``vision.reader.card_crop``
+Crops come from synthetic scenes of the training deck designs (never the hold-out ones) and from the
+real photos of rf100 train/valid (never its test split), cut by ``hakam.vision.reader.card_crop``
 from true boxes moved and resized at random, as a finder's boxes are. Negatives ("not a Baloot
-card"): rf100's ranks 2-6, the scenes' unlabelled objects (distractor ranks, backs, covered
-cards, arms, cups) and random patches of table. A scene card less than 40% visible (a strip of a
-fan) gives no crop: its box shows mostly other cards.
+card"): rf100's ranks 2-6, the scenes' unlabelled objects (distractor ranks, backs, covered cards,
+arms, cups) and random patches of table. A scene card less than 40% visible (a strip of a fan) gives
+no crop: its box shows mostly other cards.
 
 Training needs torch (the ``train`` extra) and runs on two CPU cores: a small residual network
-at 112 px (``vision.reader.CROP_SIZE``), checkpoints every epoch, resumable; export writes ONNX
-and OpenVINO files.
+at 112 px (``hakam.vision.reader.CROP_SIZE``), checkpoints every epoch, resumable; export writes
+ONNX and OpenVINO files.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.cards import CARD_NAMES
-from vision.reader import CROP_MARGIN, CROP_SIZE, OTHER, READER_CLASSES, card_crop
+from hakam.engine.cards import CARD_NAMES
+from hakam.vision.reader import CROP_MARGIN, CROP_SIZE, OTHER, READER_CLASSES, card_crop
 
 STORE_SIZE = 112  # crops are stored a little larger, so training can cut and scale them
 MIN_VISIBLE = 0.4  # share of a card that must show for its crop to teach the reader its name
@@ -65,8 +65,8 @@ def scene_crops(
     seed: int, i: int, decks, court_swap: float = 0.0, disguised: float = 0.0
 ) -> tuple[list[np.ndarray], list[int]]:
     """Crops and classes from synthetic scene ``i`` (training decks; ``court_swap`` and
-    ``disguised`` as in ``datasets.generator.render_one``)."""
-    from datasets.generator import render_one
+    ``disguised`` as in ``hakam.datasets.generator.render_one``)."""
+    from hakam.datasets.generator import render_one
 
     img, labels, meta = render_one(seed, "train", i, 640, decks, court_swap, disguised)
     rng = np.random.default_rng([seed, 77, i])
@@ -96,8 +96,8 @@ _DECKS = None
 
 def _init(leave_out: tuple[str, ...] = ()) -> None:
     global _DECKS
-    from datasets import art
-    from datasets.generator import _init as gen_init
+    from hakam.datasets import art
+    from hakam.datasets.generator import _init as gen_init
 
     gen_init(0, 640)
     _DECKS = [d for d in art.available_decks(holdout=False) if d.name not in leave_out]
@@ -136,8 +136,8 @@ def labelled_photos(root: Path, splits: tuple[str, ...] = ("train", "valid")):
     ``OTHER``), boxes in pixels."""
     import yaml
 
-    from datasets.inspect import label_boxes
-    from hakam.training import check_not_eval_only
+    from hakam.datasets.inspect import label_boxes
+    from hakam.training.detector import check_not_eval_only
 
     check_not_eval_only(root)
     names = yaml.safe_load((root / "data.yaml").read_text())["names"]
@@ -191,10 +191,10 @@ def build_crops(
 
     ``court_swap``: share of scenes whose court cards wear another card's figure, so that
     only their corner indices name them; ``disguised``: share of those figures recoloured
-    and turned (``datasets.art.disguise``); ``leave_out``: training designs kept out of the
+    and turned (``hakam.datasets.art.disguise``); ``leave_out``: training designs kept out of the
     scenes and of the borrowed figures, to judge the reader on designs it never saw.
     """
-    from datasets import art
+    from hakam.datasets import art
 
     leave_out = tuple(d.name for d in art.training_designs(leave_out))
     art.ensure_art(art.available_decks(holdout=False), progress=progress)

@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SHARED_REAL = ROOT.parent / "shared" / "data" / "real"
 DEFAULT_THRESHOLD_FILE = ROOT / "models" / "hakam-cards.json"
 
@@ -49,7 +49,7 @@ def _grey_option(p: argparse.ArgumentParser) -> None:
 
 
 def _indices_option(p: argparse.ArgumentParser) -> None:
-    """``--indices``/``--no-indices``: the finder of corner indices (``vision.indices``)."""
+    """``--indices``/``--no-indices``: the finder of corner indices (``hakam.vision.indices``)."""
     p.add_argument(
         "--indices",
         action=argparse.BooleanOptionalAction,
@@ -273,8 +273,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=int,
         default=0,
         help="index and strip: add this many corner indices drawn in the system's typefaces "
-        "(hakam.lettering: four corners for index, one index cut as a strip for strip; built "
-        "once into <first --data>-lettering)",
+        "(hakam.training.lettering: four corners for index, one index cut as a strip for "
+        "strip; built once into <first --data>-lettering)",
     )
     c.set_defaults(func=_train_corners)
 
@@ -298,7 +298,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument(
         "--only",
         action="append",
-        choices=("finder", "reader", "outline", "index"),  # hakam.quantize.NETWORKS
+        choices=("finder", "reader", "outline", "index"),  # hakam.training.quantize.NETWORKS
         help="quantize only this network (repeatable); default: all four",
     )
     q.add_argument("--models-dir", type=Path, default=ROOT / "models")
@@ -350,20 +350,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.set_defaults(func=_detect)
 
 
-def shipped_threshold(models_dir: Path | None = None, stages: int | None = None) -> float:
-    """The confidence threshold chosen on the tuning sets, stored with the model."""
-    from vision.detector import shipped_settings
-
-    settings = shipped_settings(models_dir)
-    stages = stages or int(settings.get("stages", 1))
-    if stages == 2:
-        return float(settings.get("two_stage", {}).get("threshold", 0.25))
-    return float(settings.get("threshold", 0.25))
-
-
 def _detector(args, conf: float):
-    from hakam.cli import CliError
-    from vision.detector import DetectorError, make_detector
+    from hakam.errors import UserError
+    from hakam.vision.detector import DetectorError, make_detector
 
     try:
         return make_detector(
@@ -375,14 +364,15 @@ def _detector(args, conf: float):
             indices=args.indices,
         )
     except DetectorError as exc:
-        raise CliError(str(exc)) from exc
+        raise UserError(str(exc)) from exc
 
 
 def _detect(args) -> int:
     import cv2
 
-    from engine.cards import CARD_NAMES
-    from hakam.cli import one_line
+    from hakam.engine.cards import CARD_NAMES
+    from hakam.errors import one_line
+    from hakam.vision.detector import shipped_threshold
 
     threshold = (
         args.threshold
@@ -418,8 +408,9 @@ def _detect(args) -> int:
 
 
 def _eval(args) -> int:
-    from hakam import evaluation as ev
-    from hakam.cli import CliError
+    from hakam.errors import UserError
+    from hakam.training import evaluation as ev
+    from hakam.vision.detector import shipped_threshold
 
     threshold = (
         args.threshold
@@ -432,7 +423,7 @@ def _eval(args) -> int:
         try:
             results, ms = ev.run_detector(det, root, progress=not args.json)
         except FileNotFoundError as exc:
-            raise CliError(str(exc)) from exc
+            raise UserError(str(exc)) from exc
         rep = ev.evaluate(results, str(root), threshold, not args.no_boxes, ms)
         cards = getattr(det, "cards", det)  # the whole-card reads, without the indices
         if hasattr(cards, "reader") and (root / "meta").is_dir():
@@ -449,36 +440,36 @@ def _eval(args) -> int:
 
 
 def _need_training_packages():
-    from hakam.cli import CliError
+    from hakam.errors import UserError
 
     try:
         import torch  # noqa: F401
         import ultralytics  # noqa: F401
     except ImportError as exc:
-        raise CliError(
+        raise UserError(
             "training needs torch and ultralytics: `.venv/bin/pip install -e '.[train]'`"
         ) from exc
 
 
 def _real_photos(real: Path) -> Path | None:
     """The ``--real`` folder of training photos, checked: None for 'none', never an eval set."""
-    from hakam import training
-    from hakam.cli import CliError
+    from hakam.errors import UserError
+    from hakam.training import detector as training
 
     if str(real) == "none":
         return None
     try:
         training.check_not_eval_only(real)
     except training.EvalOnlyDataError as exc:
-        raise CliError(str(exc)) from exc
+        raise UserError(str(exc)) from exc
     if not (real / "data.yaml").exists():
-        raise CliError(f"--real {real}: no data.yaml (use 'none' to train without it)")
+        raise UserError(f"--real {real}: no data.yaml (use 'none' to train without it)")
     return real
 
 
 def _train(args) -> int:
-    from hakam import training
-    from hakam.cli import CliError
+    from hakam.errors import UserError
+    from hakam.training import detector as training
 
     _need_training_packages()
     recipe = training.load_recipe(args.recipe)
@@ -487,7 +478,7 @@ def _train(args) -> int:
             recipe[key] = getattr(args, key)
     real = _real_photos(args.real)
     if real is not None and recipe.get("synth_boxes") == "indices":
-        raise CliError(
+        raise UserError(
             f"--real {args.real}: its boxes are whole cards, and this recipe trains on corner "
             "indices (give --real none)"
         )
@@ -495,12 +486,12 @@ def _train(args) -> int:
     synths = args.synth or [work / "synth"]
     for folder in synths[1:]:
         if not (folder / "train" / "images").is_dir():
-            raise CliError(
+            raise UserError(
                 f"--synth {folder}: no train/images (only the first is drawn if missing)"
             )
     synth = synths[0]
     if not (synth / "train" / "images").is_dir():
-        from datasets.generator import SynthConfig, default_workers, generate
+        from hakam.datasets.generator import SynthConfig, default_workers, generate
 
         n = args.synth_n or int(recipe["synth_images"])
         print(f"[train] generating {n} synthetic scenes in {synth}", flush=True)
@@ -528,9 +519,9 @@ def _train(args) -> int:
     if not args.scratch and args.resume is None:
         weights = args.weights or (training.SHIPPED_PT if training.SHIPPED_PT.exists() else None)
     if weights is not None and not Path(weights).exists():
-        raise CliError(f"--from {weights}: no such weights file")
+        raise UserError(f"--from {weights}: no such weights file")
     if args.resume is not None and not args.resume.exists():
-        raise CliError(f"--resume {args.resume}: no such checkpoint")
+        raise UserError(f"--resume {args.resume}: no such checkpoint")
     print(
         f"[train] data {data_yaml}; starting from {args.resume or weights or recipe['model']}",
         flush=True,
@@ -553,12 +544,12 @@ def _train(args) -> int:
 
 
 def _export(args) -> int:
-    from hakam import training
-    from hakam.cli import CliError
+    from hakam.errors import UserError
+    from hakam.training import detector as training
 
     _need_training_packages()
     if not args.weights.exists():
-        raise CliError(f"{args.weights}: no such weights file")
+        raise UserError(f"{args.weights}: no such weights file")
     info = training.export(
         args.weights, args.out, args.imgsz, stem=args.stem, dynamic=not args.static
     )
@@ -567,73 +558,73 @@ def _export(args) -> int:
 
 
 def _quantize(args) -> int:
-    from hakam.cli import CliError
+    from hakam.errors import UserError
 
     info_path = args.models_dir / "hakam-cards.json"
     if not info_path.exists():
-        raise CliError(f"--models-dir {args.models_dir}: no hakam-cards.json")
+        raise UserError(f"--models-dir {args.models_dir}: no hakam-cards.json")
     onnx = args.models_dir / json.loads(info_path.read_text())["onnx"]
     if not onnx.exists():
-        raise CliError(f"{onnx}: no such ONNX model (the 8-bit models are made from it)")
+        raise UserError(f"{onnx}: no such ONNX model (the 8-bit models are made from it)")
     if args.scenes < 1:
-        raise CliError(f"--scenes {args.scenes}: must be at least 1")
+        raise UserError(f"--scenes {args.scenes}: must be at least 1")
     try:
         import nncf  # noqa: F401
     except ImportError as exc:
-        raise CliError("quantizing needs nncf: `.venv/bin/pip install -e '.[dev]'`") from exc
-    from hakam import quantize
+        raise UserError("quantizing needs nncf: `.venv/bin/pip install -e '.[dev]'`") from exc
+    from hakam.training import quantize
 
     real = _real_photos(args.real)
     try:
         done = quantize.quantize_models(args.models_dir, args.scenes, real, networks=args.only)
         print(json.dumps(done))
     except (RuntimeError, ValueError) as exc:  # no card art; a network's files missing
-        raise CliError(str(exc)) from None
+        raise UserError(str(exc)) from None
     return 0
 
 
 def _bundle(args) -> int:
-    from hakam import training
+    from hakam.training import detector as training
 
     print(json.dumps(training.make_bundle(args.out, args.real, args.wheels)))
     return 0
 
 
 def _train_reader(args) -> int:
-    from hakam import reader_training
-    from hakam.cli import CliError
+    from hakam.errors import UserError
+    from hakam.training import reader as reader_training
 
     for flag, value in (("--court-swap", args.court_swap), ("--disguise", args.disguise)):
         if not 0.0 <= value <= 1.0:
-            raise CliError(f"{flag} {value}: must be between 0 and 1")
+            raise UserError(f"{flag} {value}: must be between 0 and 1")
     grey = _grey_share(args)
     leave_out = _leave_out(args.leave_out)
     summary = args.data / "summary.json"
     if (args.data / "crops.npy").exists() and summary.exists():
         cut = json.loads(summary.read_text()).get("left_out", [])
         if sorted(cut) != sorted(leave_out):
-            raise CliError(
+            raise UserError(
                 f"--data {args.data}: its crops leave out {cut or 'no design'}, not "
                 f"{list(leave_out) or 'no design'}; use another --data folder"
             )
     try:
         import torch
     except ImportError as exc:
-        raise CliError("training needs torch: `.venv/bin/pip install -e '.[train]'`") from exc
+        raise UserError("training needs torch: `.venv/bin/pip install -e '.[train]'`") from exc
     shipped = ROOT / "models" / "hakam-reader.pt"
     if args.weights is None and not args.scratch and args.resume is None and shipped.exists():
         args.weights = shipped
     for path, what in ((args.resume, "--resume"), (args.weights, "--from")):
         if path is not None and not path.exists():
-            raise CliError(f"{what} {path}: no such checkpoint")
+            raise UserError(f"{what} {path}: no such checkpoint")
     if args.size is not None and not 32 <= args.size <= 512:
-        raise CliError(f"--size {args.size}: between 32 and 512 pixels")
+        raise UserError(f"--size {args.size}: between 32 and 512 pixels")
     if args.resume is not None and args.size is not None:
-        from hakam.reader_training import checkpoint_size
+        from hakam.training.reader import checkpoint_size
 
         kept = checkpoint_size(torch.load(args.resume, weights_only=False))
         if kept != args.size:
-            raise CliError(f"--size {args.size}: {args.resume} was trained at {kept}")
+            raise UserError(f"--size {args.size}: {args.resume} was trained at {kept}")
     if not (args.data / "crops.npy").exists():
         real = _real_photos(args.real)
         print(f"[reader] cutting crops from {args.scenes} scenes into {args.data}", flush=True)
@@ -664,38 +655,38 @@ def _train_reader(args) -> int:
 
 def _grey_share(args) -> float:
     """``--grey`` (default ``reader_training.GREY_SHARE``); a one-line error outside 0 to 1."""
-    from hakam.cli import CliError
-    from hakam.reader_training import GREY_SHARE
+    from hakam.errors import UserError
+    from hakam.training.reader import GREY_SHARE
 
     if args.grey is not None and not 0 <= args.grey <= 1:
-        raise CliError(f"--grey {args.grey}: a share from 0 to 1")
+        raise UserError(f"--grey {args.grey}: a share from 0 to 1")
     return GREY_SHARE if args.grey is None else args.grey
 
 
 def _leave_out(text: str) -> tuple[str, ...]:
     """The training designs named in ``--leave-out`` (tuning designs); one-line errors."""
-    from datasets import art
-    from hakam.cli import CliError
+    from hakam.datasets import art
+    from hakam.errors import UserError
 
     try:
         return tuple(d.name for d in art.training_designs(
             n.strip() for n in text.split(",") if n.strip()
         ))  # fmt: skip
     except ValueError as exc:
-        raise CliError(f"--leave-out: {exc}") from None
+        raise UserError(f"--leave-out: {exc}") from None
 
 
 def _train_corners(args) -> int:
-    from hakam import corner_training
-    from hakam.cli import CliError
+    from hakam.errors import UserError
+    from hakam.training import corners as corner_training
 
     try:
         import torch  # noqa: F401
     except ImportError as exc:
-        raise CliError("training needs torch: `.venv/bin/pip install -e '.[train]'`") from exc
+        raise UserError("training needs torch: `.venv/bin/pip install -e '.[train]'`") from exc
     for path, what in ((args.resume, "--resume"), (args.weights, "--from")):
         if path is not None and not path.exists():
-            raise CliError(f"{what} {path}: no such checkpoint")
+            raise UserError(f"{what} {path}: no such checkpoint")
     leave_out = _leave_out(args.leave_out)
     folders = args.data or [ROOT / "runs" / "corner-data"]
     for folder in folders:
@@ -705,15 +696,15 @@ def _train_corners(args) -> int:
             cut = info.get("left_out", [])
             drawn = "real" in info or "lettering" in info  # photos and lettering: no design
             if not drawn and sorted(cut) != sorted(leave_out):
-                raise CliError(
+                raise UserError(
                     f"--data {folder}: its samples leave out {cut or 'no design'}, not "
                     f"{list(leave_out) or 'no design'}; use another --data folder"
                 )
     if args.epochs < 1:
-        raise CliError(f"--epochs {args.epochs}: must be at least 1")
+        raise UserError(f"--epochs {args.epochs}: must be at least 1")
     grey = _grey_share(args)
     if args.lettering < 0 or (args.lettering and args.network == "outline"):
-        raise CliError(
+        raise UserError(
             f"--lettering {args.lettering}: a number of index or strip samples (not outline)"
         )
     if args.network == "strip":
@@ -734,7 +725,7 @@ def _train_corners(args) -> int:
     real = _real_photos(args.real) if args.network == "index" else None
     if real is not None:
         if not args.outline.exists():
-            raise CliError(f"--outline {args.outline}: no such model (or --real none)")
+            raise UserError(f"--outline {args.outline}: no such model (or --real none)")
         folder = folders[0].with_name(folders[0].name + "-real")
         _check_cut_with(folder, {"outline_sha256": args.outline})
         if not (folder / "card.npy").exists():
@@ -762,31 +753,31 @@ def _train_corners(args) -> int:
 
 def _train_strip(args, folders: list[Path], grey: float, leave_out: tuple[str, ...]) -> int:
     """The strip reader: samples cut from index scenes along the finder's boxes, then train."""
-    from hakam import corner_training
-    from hakam.cli import CliError
+    from hakam.errors import UserError
+    from hakam.training import corners as corner_training
 
     for k, folder in enumerate(folders):
         if (folder / "card.npy").exists() and not (folder / "strip.npy").exists():
-            raise CliError(f"--data {folder}: holds corner samples, not strips")
+            raise UserError(f"--data {folder}: holds corner samples, not strips")
         if (folder / "strip.npy").exists():
             continue
         if k:  # the same scenes and seed would cut the same samples again
-            raise CliError(f"--data {folder}: no strips there; only the first --data is cut")
+            raise UserError(f"--data {folder}: no strips there; only the first --data is cut")
         if not args.index_scenes:
-            raise CliError(f"--data {folder}: no strips there; give --index-scenes to cut them")
+            raise UserError(f"--data {folder}: no strips there; give --index-scenes to cut them")
         for scenes in args.index_scenes:
             if not (scenes / "train" / "labels").is_dir():
-                raise CliError(f"--index-scenes {scenes}: no train/labels (data synth --boxes "
+                raise UserError(f"--index-scenes {scenes}: no train/labels (data synth --boxes "
                                "indices)")  # fmt: skip
         if not args.finder.exists():
-            raise CliError(f"--finder {args.finder}: no such model")
+            raise UserError(f"--finder {args.finder}: no such model")
         print(f"[corners] cutting strips into {folder}", flush=True)
         try:
             corner_training.build_strip_samples(
                 folder, args.index_scenes, args.finder, args.seed, leave_out=leave_out
             )
         except FileNotFoundError as exc:
-            raise CliError(str(exc)) from None
+            raise UserError(str(exc)) from None
     real = _real_photos(args.real)
     if real is not None:
         folders.append(_real_strip_folder(folders[0], real, args))
@@ -804,13 +795,13 @@ def _train_strip(args, folders: list[Path], grey: float, leave_out: tuple[str, .
 def _real_strip_folder(first: Path, real: Path, args) -> Path:
     """The strip samples of the real training photos next to the first sample folder: cut
     once with ``--finder`` and ``--outline``, refused if cut with other networks."""
-    from hakam import corner_training
-    from hakam.cli import CliError
+    from hakam.errors import UserError
+    from hakam.training import corners as corner_training
 
     folder = first.with_name(first.name + "-real")
     for path, what in ((args.finder, "--finder"), (args.outline, "--outline")):
         if not path.exists():
-            raise CliError(f"{what} {path}: no such model (or --real none)")
+            raise UserError(f"{what} {path}: no such model (or --real none)")
     if _check_cut_with(folder, {"finder_sha256": args.finder, "outline_sha256": args.outline}):
         return folder
     print(f"[corners] cutting strips of {real}'s photos into {folder}", flush=True)
@@ -818,7 +809,7 @@ def _real_strip_folder(first: Path, real: Path, args) -> Path:
         corner_training.build_real_strip_samples(folder, real, args.finder, args.outline,
                                                  args.seed)  # fmt: skip
     except FileNotFoundError as exc:
-        raise CliError(str(exc)) from None
+        raise UserError(str(exc)) from None
     return folder
 
 
@@ -826,8 +817,8 @@ def _check_cut_with(folder: Path, networks: dict[str, Path]) -> bool:
     """Whether ``folder`` already holds real samples, refused when they were cut with other
     networks than ``networks`` (summary key -> model): samples of another outline or finder
     would be trained on silently."""
-    from hakam import corner_training
-    from hakam.cli import CliError
+    from hakam.errors import UserError
+    from hakam.training import corners as corner_training
 
     summary = folder / "summary.json"
     if not summary.exists():
@@ -835,7 +826,7 @@ def _check_cut_with(folder: Path, networks: dict[str, Path]) -> bool:
     info = json.loads(summary.read_text())
     for key, path in networks.items():
         if info.get(key) != corner_training.file_digest(path):
-            raise CliError(f"{folder} was cut with another network than {path}; remove it to "
+            raise UserError(f"{folder} was cut with another network than {path}; remove it to "
                            "cut it again")  # fmt: skip
     return True
 
@@ -844,15 +835,15 @@ def _lettering_folder(first: Path, n: int, seed: int, kind: str = "index") -> Pa
     """``n`` lettering samples of ``seed`` and ``kind`` ("index" or "strip") next to the first
     sample folder: built once, and refused if the folder there holds another number, seed or
     kind."""
-    from hakam import lettering
-    from hakam.cli import CliError
+    from hakam.errors import UserError
+    from hakam.training import lettering
 
     folder = first.with_name(first.name + "-lettering")
     summary = folder / "summary.json"
     if summary.exists():
         info = json.loads(summary.read_text())
         if (info.get("lettering"), info.get("seed"), info.get("kind", "index")) != (n, seed, kind):
-            raise CliError(
+            raise UserError(
                 f"{folder} holds {info.get('lettering')} {info.get('kind', 'index')} lettering "
                 f"samples of seed {info.get('seed')}, not {n} {kind} ones of seed {seed}; "
                 "remove it to draw them again"
@@ -862,358 +853,31 @@ def _lettering_folder(first: Path, n: int, seed: int, kind: str = "index") -> Pa
         print(f"[corners] drawing {n} corner indices into {folder}", flush=True)
         lettering.build_lettering(folder, n, seed, kind=kind)
     except RuntimeError as exc:
-        raise CliError(str(exc)) from None
+        raise UserError(str(exc)) from None
     return folder
 
 
 def _export_corners(args) -> int:
-    from hakam import corner_training
-    from hakam.cli import CliError
+    from hakam.errors import UserError
+    from hakam.training import corners as corner_training
 
     if not args.checkpoint.exists():
-        raise CliError(f"{args.checkpoint}: no such checkpoint")
+        raise UserError(f"{args.checkpoint}: no such checkpoint")
     print(json.dumps(corner_training.export_net(args.checkpoint, args.out)))
     return 0
 
 
 def _export_reader(args) -> int:
-    from hakam import reader_training
-    from hakam.cli import CliError
+    from hakam.errors import UserError
+    from hakam.training import reader as reader_training
 
     if not args.checkpoint.exists():
-        raise CliError(f"{args.checkpoint}: no such checkpoint")
+        raise UserError(f"{args.checkpoint}: no such checkpoint")
     print(json.dumps(reader_training.export_reader(args.checkpoint, args.out)))
     return 0
 
 
-FIND_CONF_GRID = (0.02, 0.05, 0.1)
-FIND_SIZE_GRID = (640, 512, 416)  # the finder's input long side (models exported dynamic)
-CORNERS_GRID = (0.5, 1.0)  # corner reader weights tried after none (``TwoStageDetector.mix``)
-TURNS_GRID = (2, 4)  # reader views per crop tried after one (``vision.reader.CardReader.read``)
-PASSES_GRID = (2, 3)  # outline passes tried after one (``vision.corners.CornerReader.passes``)
-TRIM_GRID = (0.08, 0.15, 0.25)  # outline trims tried after none (``CornerReader.trim``)
-
-
-def trim_or_none(rows: list[dict], n_images: int) -> dict:
-    """No outline trim (the first row), or the trim that reads the most images exactly where
-    it reads more than one standard error more: every trim costs the same five reads a box, so
-    among them the best is taken, not the smallest."""
-    best = max(rows[1:], key=lambda r: (r["exact"], r["recall"]), default=rows[0])
-    return smallest_within_one_se([rows[0], best], n_images, cost="outline_trim")
-
-
-def smallest_within_one_se(rows: list[dict], n_images: int, cost: str = "imgsz") -> dict:
-    """The cheapest row (smallest ``cost``: finder size, reader turns) whose exact-read rate is
-    within one standard error of the best row's: a difference smaller than the tuning set can
-    tell apart buys speed."""
-    best = max(rows, key=lambda r: (r["exact"], r["recall"]))
-    p = best["exact"]
-    se = (p * (1 - p) / max(n_images, 1)) ** 0.5
-    return min((r for r in rows if r["exact"] >= p - se), key=lambda r: (r[cost], -r["exact"]))
-
-
-def _row_json(row: dict) -> str:
-    return json.dumps({k: round(v, 4) if isinstance(v, float) else v for k, v in row.items()})
-
-
-def _rank(row: dict) -> tuple[float, float]:
-    return row["exact"], row["recall"]
-
-
-def _rank_two(row: dict) -> tuple[float, float, float]:
-    """Two-stage rows: on a tie the higher finder floor (fewer boxes for the reader)."""
-    return *_rank(row), row["find_conf"]
-
-
-def _corner_reader(two, args) -> bool:
-    """Give ``two`` the corner reader when its files are in the models folder (tuning tries
-    it even where the model card does not ask for it yet)."""
-    from vision.corners import CornerReader
-    from vision.detector import corner_paths
-
-    backend = two.reader.backend
-    outline, index = corner_paths(backend, args.models_dir)
-    if not (outline.exists() and index.exists()):
-        return False
-    two.corners = CornerReader(outline, index, backend)
-    return True
-
-
 def _tune(args) -> int:
-    """Thresholds by the most images read exactly; two stages only where they read more."""
-    from hakam import evaluation as ev
-    from hakam.cli import CliError
-    from hakam.training import EvalOnlyDataError, check_not_eval_only
-    from vision.detector import (
-        MODEL_CARD,
-        MODELS_DIR,
-        DetectorError,
-        make_detector,
-        shipped_settings,
-    )
+    from hakam.training import tuning
 
-    for root in args.data:
-        try:
-            check_not_eval_only(root)
-        except EvalOnlyDataError as exc:
-            raise CliError(str(exc)) from exc
-        if root.name == "holdout":
-            raise CliError(f"{root}: the hold-out deck designs are evaluation-only")
-
-    def results_of(det) -> list:
-        out = []
-        for root in args.data:
-            try:
-                out += ev.run_detector(det, root, progress=False)[0]
-            except FileNotFoundError as exc:
-                raise CliError(str(exc)) from exc
-        return out
-
-    def measure(det, **row) -> tuple[dict, list]:
-        """``det`` on the tuning sets at its best threshold: the row of figures, the results."""
-        res = results_of(det)
-        thr = ev.best_threshold(res)
-        m = ev.set_metrics(res, thr, False)
-        return {**row, "threshold": thr, "exact": m["exact"], "recall": m["recall"]}, res
-
-    if args.indices_only and args.outline_only:
-        raise CliError("--indices-only and --outline-only: one at a time")
-    if args.indices_only:
-        return _tune_indices(args, results_of)
-    if args.outline_only:
-        return _tune_outline(args, results_of)
-    try:
-        first, one = measure(make_detector(args.backend, args.models_dir, conf=0.05, stages=1),
-                             stages=1)  # fmt: skip
-    except DetectorError as exc:
-        raise CliError(str(exc)) from exc
-    thr1 = first["threshold"]
-    rows = [first]
-    try:
-        two = make_detector(args.backend, args.models_dir, conf=0.05, stages=2)
-    except DetectorError as exc:
-        print(f"[tune] two stages skipped: {exc}", file=sys.stderr)
-        two = None
-    if two is not None:
-        two.mix = 0.0  # the grid is measured without the corner reader, which is tried last
-        if two.corners is not None:
-            two.corners.trim = 0.0  # ... and its outline trim after that
-        if two.finder.dynamic:  # the grid starts at the exported size, not a previous choice
-            two.finder.imgsz = int(shipped_settings(args.models_dir).get("imgsz", 640))
-        base = two.finder.imgsz
-        for fc in FIND_CONF_GRID:
-            two.find_conf = fc
-            rows.append(measure(two, stages=2, find_conf=fc, imgsz=base)[0])
-        if two.finder.dynamic:
-            two.find_conf = max((r for r in rows if r["stages"] == 2), key=_rank_two)["find_conf"]
-            for size in (s for s in FIND_SIZE_GRID if s != base):
-                two.finder.imgsz = size
-                rows.append(measure(two, stages=2, find_conf=two.find_conf, imgsz=size)[0])
-    for r in rows:
-        print(_row_json(r))
-    n_images = sum(1 for r in one if r.truth)  # "exact" counts images with Baloot cards
-    twos = [r for r in rows if r["stages"] == 2]
-    if twos:
-        b2 = max(twos, key=_rank_two)
-        b2 = smallest_within_one_se([r for r in twos if r["find_conf"] == b2["find_conf"]],
-                                    n_images)  # fmt: skip
-        two.find_conf, two.finder.imgsz = b2["find_conf"], b2["imgsz"]
-        views = [{**b2, "turns": 1}]
-        for turns in TURNS_GRID:
-            two.turns = turns
-            row = measure(two, stages=2, find_conf=b2["find_conf"], imgsz=b2["imgsz"],
-                          turns=turns)[0]  # fmt: skip
-            print(_row_json(row))
-            views.append(row)
-        b2 = smallest_within_one_se(views, n_images, cost="turns")  # more views cost time
-        two.turns = b2["turns"]
-        b2 = {**b2, "corners": 0.0}
-        if two.corners is not None or _corner_reader(two, args):
-            mixes = [b2]
-            for mix in CORNERS_GRID:
-                two.mix = mix
-                row = measure(two, stages=2, find_conf=b2["find_conf"], imgsz=b2["imgsz"],
-                              turns=b2["turns"], corners=mix)[0]  # fmt: skip
-                print(_row_json(row))
-                mixes.append(row)
-            b2 = smallest_within_one_se(mixes, n_images, cost="corners")
-        b2 = {**b2, "outline_passes": 1}
-        if b2["corners"] > 0:
-            two.mix = b2["corners"]
-            tries = [b2]
-            for passes in PASSES_GRID:
-                two.corners.passes = passes
-                row = measure(two, stages=2, find_conf=b2["find_conf"], imgsz=b2["imgsz"],
-                              turns=b2["turns"], corners=b2["corners"],
-                              outline_passes=passes)[0]  # fmt: skip
-                print(_row_json(row))
-                tries.append(row)
-            b2 = smallest_within_one_se(tries, n_images, cost="outline_passes")
-            two.corners.passes = b2["outline_passes"]
-            tries = [{**b2, "outline_trim": 0.0}]
-            for trim in TRIM_GRID:
-                two.corners.trim = trim
-                row = measure(two, stages=2, find_conf=b2["find_conf"], imgsz=b2["imgsz"],
-                              turns=b2["turns"], corners=b2["corners"],
-                              outline_passes=b2["outline_passes"],
-                              outline_trim=trim)[0]  # fmt: skip
-                print(_row_json(row))
-                tries.append(row)
-            b2 = trim_or_none(tries, n_images)
-        b2 = {"outline_trim": 0.0, **b2}
-        print(f"[tune] two stages: finder floor {b2['find_conf']}, size {b2['imgsz']}, "
-              f"reader threshold {b2['threshold']}, turns {b2['turns']}, "
-              f"corner reader weight {b2['corners']}, outline passes {b2['outline_passes']}, "
-              f"outline trim {b2['outline_trim']}", file=sys.stderr)  # fmt: skip
-    best = max([rows[0], *([b2] if twos else [])], key=_rank)
-    if args.write:
-        card = (args.models_dir or MODELS_DIR) / MODEL_CARD
-        settings = json.loads(card.read_text()) if card.exists() else {}
-        settings["threshold"] = thr1
-        if twos:
-            settings["two_stage"] = {
-                "find_conf": b2["find_conf"],
-                "threshold": b2["threshold"],
-                "imgsz": b2["imgsz"],
-                "turns": b2["turns"],
-                "corners": b2["corners"],
-                "outline_passes": b2["outline_passes"],
-                "outline_trim": b2["outline_trim"],
-            }
-        settings["stages"] = best["stages"]
-        settings["tuned_on"] = [str(p) for p in args.data]
-        card.write_text(json.dumps(settings, indent=1) + "\n")
-        print(f"[tune] wrote {card}: stages {best['stages']}", file=sys.stderr)
-    return 0
-
-
-def _tune_outline(args, results_of) -> int:
-    """How many times the corner reader draws each outline (``CornerReader.passes``), then
-    from which boxes (``CornerReader.trim``), beside the shipped two-stage settings at their
-    shipped threshold: more passes, or a trim, only where they read more than one standard
-    error better than fewer, or none."""
-    from hakam import evaluation as ev
-    from hakam.cli import CliError
-    from vision.detector import MODEL_CARD, MODELS_DIR, DetectorError, make_detector
-
-    try:
-        two = make_detector(args.backend, args.models_dir, conf=0.05, stages=2, indices=False)
-    except DetectorError as exc:
-        raise CliError(str(exc)) from exc
-    if getattr(two, "corners", None) is None or two.mix <= 0:
-        raise CliError("the shipped two stages do not use the corner reader: nothing to choose")
-    thr = shipped_threshold(args.models_dir, stages=2)
-    n_images = 0
-
-    def measured(**row) -> dict:
-        """The corner reader as it is set now on the tuning sets, at the shipped threshold."""
-        nonlocal n_images
-        res = results_of(two)
-        n_images = sum(1 for r in res if r.truth)
-        m = ev.set_metrics(res, thr, False)
-        row = {**row, "threshold": thr, "exact": m["exact"], "recall": m["recall"],
-               "precision": m["precision"]}  # fmt: skip
-        print(_row_json(row), flush=True)
-        return row
-
-    rows = []
-    two.corners.trim = 0.0  # passes first without a trim, whatever the model card says
-    for passes in (1, *PASSES_GRID):
-        two.corners.passes = passes
-        rows.append(measured(outline_passes=passes))
-    best = smallest_within_one_se(rows, n_images, cost="outline_passes")
-    two.corners.passes = best["outline_passes"]
-    rows = [{**best, "outline_trim": 0.0}]
-    for trim in TRIM_GRID:
-        two.corners.trim = trim
-        rows.append(measured(outline_passes=best["outline_passes"], outline_trim=trim))
-    best = trim_or_none(rows, n_images)
-    print(f"[tune] outline passes: {best['outline_passes']}, trim: {best['outline_trim']}",
-          file=sys.stderr)  # fmt: skip
-    if args.write:
-        card = (args.models_dir or MODELS_DIR) / MODEL_CARD
-        settings = json.loads(card.read_text())
-        two_stage = settings.setdefault("two_stage", {})
-        two_stage["outline_passes"] = best["outline_passes"]
-        two_stage["outline_trim"] = best["outline_trim"]
-        settings["outline_tuned_on"] = [str(p) for p in args.data]
-        card.write_text(json.dumps(settings, indent=1) + "\n")
-        print(f"[tune] wrote {card}", file=sys.stderr)
-    return 0
-
-
-INDEX_CONF_GRID = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)  # at or above every reader threshold
-INDEX_SIZE_GRID = (512, 640)  # the finder of corner indices' input long side
-
-
-def _tune_indices(args, results_of) -> int:
-    """The finder of corner indices (``vision.indices``) beside the shipped whole-card reads at
-    their shipped threshold: its threshold and input size, and whether its own classes or the
-    strip reader (where its files are in the models folder) name its boxes, taken only where
-    the pair reads more than one standard error better than the whole-card reads alone."""
-    from dataclasses import replace
-
-    from hakam import evaluation as ev
-    from hakam.cli import CliError
-    from vision.detector import (
-        MODEL_CARD,
-        MODELS_DIR,
-        DetectorError,
-        index_finder,
-        make_detector,
-        strip_detector,
-    )
-    from vision.indices import add_index_reads, strip_path
-
-    models = args.models_dir or MODELS_DIR
-    low = min(INDEX_CONF_GRID)
-    strips = strip_path("onnx" if args.backend == "onnx" else "openvino", models).exists()
-    try:
-        finders = {
-            (size, strip): (strip_detector if strip else index_finder)(
-                args.backend, models, low, size
-            )
-            for size in INDEX_SIZE_GRID
-            for strip in ((False, True) if strips else (False,))
-        }
-        cards = make_detector(args.backend, args.models_dir, conf=0.05, indices=False)
-    except DetectorError as exc:
-        raise CliError(str(exc)) from exc
-    thr = shipped_threshold(args.models_dir)
-    base = results_of(cards)
-    n_images = sum(1 for r in base if r.truth)
-
-    def row_of(res, **row) -> dict:
-        m = ev.set_metrics(res, thr, False)
-        return {**row, "threshold": thr, "exact": m["exact"], "recall": m["recall"],
-                "precision": m["precision"]}  # fmt: skip
-
-    rows = [row_of(base, indices=0, index_conf=None, index_imgsz=None, strip=False)]
-    print(_row_json(rows[0]))
-    for (size, strip), finder in finders.items():
-        found = results_of(finder)
-        for t in INDEX_CONF_GRID:
-            res = [
-                replace(b, pred=ev.pred_of(add_index_reads(ev.detections_of(b.pred),
-                                                           ev.detections_of(f.pred), t)))
-                for b, f in zip(base, found, strict=True)
-            ]  # fmt: skip
-            rows.append(row_of(res, indices=1, index_conf=t, index_imgsz=size, strip=strip))
-            print(_row_json(rows[-1]))
-    best = smallest_within_one_se(rows, n_images, cost="indices")
-    named = ", named by the strip reader" if best["strip"] else ""
-    print("[tune] corner indices: "
-          + (f"threshold {best['index_conf']}, size {best['index_imgsz']}{named}"
-             if best["indices"] else "not taken (no more than one standard error better)"),
-          file=sys.stderr)  # fmt: skip
-    if args.write:
-        card = models / MODEL_CARD
-        settings = json.loads(card.read_text()) if card.exists() else {}
-        settings.pop("indices", None)
-        if best["indices"]:
-            settings["indices"] = {"threshold": best["index_conf"], "imgsz": best["index_imgsz"],
-                                   "strip": best["strip"]}  # fmt: skip
-        settings["indices_tuned_on"] = [str(p) for p in args.data]
-        card.write_text(json.dumps(settings, indent=1) + "\n")
-        print(f"[tune] wrote {card}", file=sys.stderr)
-    return 0
+    return tuning.tune(args)

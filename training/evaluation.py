@@ -18,8 +18,8 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from datasets.art import COURT_NAMES
-from engine.cards import CARD_NAMES
+from hakam.datasets.art import COURT_NAMES
+from hakam.engine.cards import CARD_NAMES
 
 IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
 
@@ -78,7 +78,7 @@ def dataset_images(root: Path) -> tuple[list[Path], dict[int, int]]:
 
 
 def read_truth(label: Path, cmap: dict[int, int], w: int, h: int):
-    from datasets.inspect import label_boxes
+    from hakam.datasets.inspect import label_boxes
 
     truth: set[int] = set()
     boxes: dict[int, list[np.ndarray]] = {}
@@ -114,7 +114,7 @@ def pred_of(d) -> list[tuple[int, float, np.ndarray]]:
 
 def detections_of(pred: list[tuple[int, float, np.ndarray]]):
     """The inverse of ``pred_of``."""
-    from vision.detections import Detections
+    from hakam.vision.detections import Detections
 
     if not pred:
         return Detections.empty()
@@ -128,7 +128,7 @@ def detections_of(pred: list[tuple[int, float, np.ndarray]]):
 def run_detector(detector, root: Path, progress: bool = True) -> tuple[list[ImageResult], float]:
     import cv2
 
-    from datasets.inspect import scene_design
+    from hakam.datasets.inspect import scene_design
 
     files, cmap = dataset_images(root)
     results = []
@@ -326,7 +326,7 @@ def reader_on_truth(read, root: Path) -> dict[str, dict[str, float]]:
     (``TwoStageDetector.read_boxes``)."""
     import cv2
 
-    from vision.reader import OTHER
+    from hakam.vision.reader import OTHER
 
     tally: dict[tuple[str, bool], list[int]] = {}
     for meta_path in sorted((root / "meta").glob("*.json")):
@@ -427,7 +427,7 @@ def failure_sheet(results: list[ImageResult], threshold: float, out: Path, n: in
     """A contact sheet of the worst-read images: truth in green, wrong reads in red."""
     import cv2
 
-    from datasets.inspect import tile_sheet
+    from hakam.datasets.inspect import tile_sheet
 
     def errors(r: ImageResult) -> int:
         read = {c for c, s, _ in r.pred if s >= threshold}

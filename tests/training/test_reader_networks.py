@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hakam.reader_training import STORE_SIZE
-from vision.reader import CROP_SIZE, READER_CLASSES
+from hakam.training.reader import STORE_SIZE
+from hakam.vision.reader import CROP_SIZE, READER_CLASSES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -19,7 +19,7 @@ torch = pytest.importorskip("torch", reason="the train extra is not installed")
 
 
 def test_reader_net_maps_crops_to_reader_classes():
-    from hakam.reader_training import augment, center_input, reader_net
+    from hakam.training.reader import augment, center_input, reader_net
 
     stored = torch.randint(0, 255, (5, STORE_SIZE, STORE_SIZE, 3), dtype=torch.uint8)
     x = augment(stored, generator=torch.Generator().manual_seed(0))
@@ -41,8 +41,8 @@ def test_train_reader_cli_refuses_a_missing_checkpoint(tmp_path):
 
 
 def test_export_reader_runs_on_both_runtimes_without_torch_at_run_time(tmp_path):
-    from hakam.reader_training import export_reader, reader_net
-    from vision.reader import CardReader
+    from hakam.training.reader import export_reader, reader_net
+    from hakam.vision.reader import CardReader
 
     torch.save({"model": reader_net().state_dict(), "val_acc": 0.5, "epoch": 0}, tmp_path / "r.pt")
     info = export_reader(tmp_path / "r.pt", tmp_path / "out")
@@ -60,8 +60,8 @@ def test_export_reader_runs_on_both_runtimes_without_torch_at_run_time(tmp_path)
 
 
 def test_leave_out_keeps_tuning_designs_out_of_the_reader_crops():
-    from datasets import art
-    from hakam import reader_training
+    from hakam.datasets import art
+    from hakam.training import reader as reader_training
 
     decks = [d.name for d in art.available_decks(holdout=False)]
     if len(decks) < 2:
@@ -89,8 +89,8 @@ def test_train_reader_refuses_a_hold_out_design_and_a_crop_folder_cut_otherwise(
 
 
 def test_a_reader_trained_at_another_side_is_exported_and_read_at_it(tmp_path):
-    from hakam.reader_training import checkpoint_size, export_reader, reader_net
-    from vision.reader import CardReader
+    from hakam.training.reader import checkpoint_size, export_reader, reader_net
+    from hakam.vision.reader import CardReader
 
     assert checkpoint_size({"model": {}}) == CROP_SIZE  # checkpoints before the option
     torch.save({"model": reader_net().state_dict(), "crop_size": 160}, tmp_path / "r.pt")
@@ -103,7 +103,7 @@ def test_a_reader_trained_at_another_side_is_exported_and_read_at_it(tmp_path):
 
 
 def test_train_reader_cli_refuses_another_size_on_resume(tmp_path):
-    from hakam.reader_training import reader_net
+    from hakam.training.reader import reader_net
 
     torch.save({"model": reader_net().state_dict()}, tmp_path / "last.pt")
     for size, message in (

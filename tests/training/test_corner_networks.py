@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.corners import OUTLINE_SIZE, PATCH_H, PATCH_W
-from vision.indices import STRIP_SIZE
-from vision.reader import READER_CLASSES
+from hakam.vision.corners import OUTLINE_SIZE, PATCH_H, PATCH_W
+from hakam.vision.indices import STRIP_SIZE
+from hakam.vision.reader import READER_CLASSES
 
 torch = pytest.importorskip("torch", reason="the train extra is not installed")
 
@@ -29,7 +29,7 @@ def train_corners(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_outline_loss_takes_either_start_of_the_corners():
-    from hakam.corner_training import outline_loss
+    from hakam.training.corners import outline_loss
 
     target = torch.rand(3, 8)
     turned = torch.roll(target.view(3, 4, 2), 2, 1).reshape(3, 8)
@@ -39,7 +39,7 @@ def test_outline_loss_takes_either_start_of_the_corners():
 
 
 def test_busy_paper_paints_art_on_the_paper_and_leaves_the_glyph():
-    from hakam.corner_training import busy_paper
+    from hakam.training.corners import busy_paper
 
     x = torch.ones(32, 3, 96, 64)  # white paper
     x[:, :, 10:30, 8:20] = 0.05  # a black glyph
@@ -54,8 +54,8 @@ def test_busy_paper_paints_art_on_the_paper_and_leaves_the_glyph():
 
 
 def test_photometric_shows_the_grey_share_of_inputs_without_colour():
-    from hakam.corner_training import index_augment
-    from hakam.reader_training import augment, photometric
+    from hakam.training.corners import index_augment
+    from hakam.training.reader import augment, photometric
 
     x = torch.zeros(400, 3, 8, 8)
     x[:, 0] = 0.8  # red ink: only its colour tells hearts from spades
@@ -81,7 +81,7 @@ def test_photometric_shows_the_grey_share_of_inputs_without_colour():
 def test_strip_augment_turns_each_crop_by_a_quarter_and_keeps_it_in_range():
     """A strip of a fan lies every way up: the augmented crops of one index come in the four
     quarter turns; shape and range are the reader's input."""
-    from hakam.corner_training import strip_augment
+    from hakam.training.corners import strip_augment
 
     crop = np.zeros((1, STRIP_SIZE, STRIP_SIZE, 3), np.uint8)
     crop[0, :10, :10] = 255  # a bright top-left corner shows which way up it is
@@ -95,8 +95,8 @@ def test_strip_augment_turns_each_crop_by_a_quarter_and_keeps_it_in_range():
 
 
 def test_export_net_runs_on_both_runtimes(tmp_path):
-    from hakam.corner_training import export_net, net
-    from vision.reader import CardReader
+    from hakam.training.corners import export_net, net
+    from hakam.vision.reader import CardReader
 
     for kind, shape, outputs in (
         ("outline", (OUTLINE_SIZE, OUTLINE_SIZE), 8),
@@ -114,7 +114,7 @@ def test_export_net_runs_on_both_runtimes(tmp_path):
 
 
 def test_train_net_trains_each_network_and_resumes(tmp_path):
-    from hakam.corner_training import train_net
+    from hakam.training.corners import train_net
 
     rng = np.random.default_rng(0)
     data = tmp_path / "d"

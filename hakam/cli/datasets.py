@@ -65,18 +65,18 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _synth(args) -> int:
-    from datasets.generator import SynthConfig, default_workers, generate
-    from hakam.cli import CliError
+    from hakam.datasets.generator import SynthConfig, default_workers, generate
+    from hakam.errors import UserError
 
     if args.n <= 0:
-        raise CliError("--n must be a positive number of images")
+        raise UserError("--n must be a positive number of images")
     if not 64 <= args.imgsz <= 4096:
-        raise CliError("--imgsz must be between 64 and 4096")
+        raise UserError("--imgsz must be between 64 and 4096")
     if not (0 <= args.val <= 1 and 0 <= args.holdout <= 1 and args.val + args.holdout <= 1):
-        raise CliError("--val and --holdout must be shares in [0, 1) that add up to at most 1")
+        raise UserError("--val and --holdout must be shares in [0, 1) that add up to at most 1")
     if not 0 <= args.closeups <= 1:
-        raise CliError(f"--closeups {args.closeups}: a share from 0 to 1")
-    from datasets import art
+        raise UserError(f"--closeups {args.closeups}: a share from 0 to 1")
+    from hakam.datasets import art
 
     designs = tuple(n.strip() for n in args.designs.split(",") if n.strip())
     try:
@@ -84,7 +84,7 @@ def _synth(args) -> int:
         if args.boxes == "indices":
             art.index_box_choice(designs)  # generate draws these; refused here in one line
     except ValueError as exc:
-        raise CliError(f"--designs: {exc}") from None
+        raise UserError(f"--designs: {exc}") from None
     cfg = SynthConfig(
         args.out,
         args.n,
@@ -100,44 +100,44 @@ def _synth(args) -> int:
     try:
         summary = generate(cfg)
     except FileNotFoundError as exc:
-        raise CliError(str(exc)) from exc
+        raise UserError(str(exc)) from exc
     print(json.dumps(summary))
     return 0
 
 
 def _stats(args) -> int:
-    from datasets.inspect import format_stats, stats
-    from hakam.cli import CliError
+    from hakam.datasets.inspect import format_stats, stats
+    from hakam.errors import UserError
 
     try:
         report = stats(args.dir)
     except FileNotFoundError as exc:
-        raise CliError(str(exc)) from exc
+        raise UserError(str(exc)) from exc
     print(json.dumps(report, indent=1) if args.json else format_stats(report))
     return 0
 
 
 def _preview(args) -> int:
-    from datasets.inspect import contact_sheet
-    from hakam.cli import CliError
+    from hakam.datasets.inspect import contact_sheet
+    from hakam.errors import UserError
 
     try:
         out = contact_sheet(
             args.dir, args.out or args.dir / "preview.png", args.n, split=args.split, seed=args.seed
         )
     except FileNotFoundError as exc:
-        raise CliError(str(exc)) from exc
+        raise UserError(str(exc)) from exc
     print(out)
     return 0
 
 
 def _art(args) -> int:
-    from datasets.art import ensure_art
-    from hakam.cli import CliError
+    from hakam.datasets.art import ensure_art
+    from hakam.errors import UserError
 
     try:
         for p in ensure_art(progress=True):
             print(p)
     except FileNotFoundError as exc:
-        raise CliError(str(exc)) from exc
+        raise UserError(str(exc)) from exc
     return 0

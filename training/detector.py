@@ -18,7 +18,7 @@ from pathlib import Path
 
 import yaml
 
-from engine.cards import CARD_NAMES
+from hakam.engine.cards import CARD_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 RECIPE = ROOT / "models" / "recipe.yaml"
@@ -191,7 +191,7 @@ def _read_results_csv(trainer) -> dict:
 
 def make_bundle(out: Path, real_src: Path | None, wheels: Path | None = None) -> dict:
     """A folder to carry to another machine: card art (WebP), remapped real photos, wheels."""
-    from datasets import art
+    from hakam.datasets import art
 
     n_art = art.export_cache(out / "art", art.available_decks(holdout=False))
     counts = prepare_real(real_src, out / "rf100") if real_src else {}

@@ -1,15 +1,16 @@
 """Corner indices drawn in many typefaces: index samples that no deck design limits.
 
-The index network (``vision.corners``) reads a card from its four corners, but trained on the
+The index network (``hakam.vision.corners``) reads a card from its four corners, but trained on the
 18 training designs it learns their lettering: left out of training, a design's court cards read
-0.61 against 0.91 (models/README.md), and the hold-out designs' misreads are mostly a suit pip or
-a letter of an unseen face (QS read QC, AC read AS, JC read KC). Here each sample is a card's
-four corner tiles laid out as ``corner_patches`` gives them, drawn from scratch: the rank in one
-of the system's typefaces (Debian font packages that ``datasets/install_art.sh`` installs), the
-suit pip from a typeface or drawn as a shape whose proportions change every time, on paper of
-any tint, with a rounded corner, table showing where the outline is off, the frame and figure of
-a court card or the big pip of a number card nearby, and the whole drawn small then enlarged as a
-far card is. Ranks 2-6 give "not a Baloot card" samples, as real tables have them.
+0.61 against 0.91 (docs/experiments/2026-11-30-leave-out-designs.md), and the hold-out designs'
+misreads are mostly a suit pip or a letter of an unseen face (QS read QC, AC read AS, JC read KC).
+Here each sample is a card's four corner tiles laid out as ``corner_patches`` gives them, drawn from
+scratch: the rank in one of the system's typefaces (Debian font packages that
+``datasets/install_art.sh`` installs), the suit pip from a typeface or drawn as a shape whose
+proportions change every time, on paper of any tint, with a rounded corner, table showing where the
+outline is off, the frame and figure of a court card or the big pip of a number card nearby, and the
+whole drawn small then enlarged as a far card is. Ranks 2-6 give "not a Baloot card" samples, as
+real tables have them.
 
 Training only (Pillow draws the letters); the run time never imports this module.
 """
@@ -25,9 +26,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.cards import CARD_NAMES, RANKS, SUITS
-from vision.corners import PATCH_H, PATCH_W
-from vision.reader import OTHER
+from hakam.engine.cards import CARD_NAMES, RANKS, SUITS
+from hakam.vision.corners import PATCH_H, PATCH_W
+from hakam.vision.reader import OTHER
 
 FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/share/texmf/fonts/opentype"))
 # Faces whose letters are symbols, or whose figures are not a card maker's: never an index.
@@ -347,12 +348,12 @@ def _seen_far(
 
 def lettering_strip(rng: np.random.Generator, card: str) -> np.ndarray:
     """A strip of a fan as the strip reader sees it: one corner's index in a typeface, its box
-    moved as the finder's boxes are, cut as ``vision.indices`` cuts them (widened, square,
+    moved as the finder's boxes are, cut as ``hakam.vision.indices`` cuts them (widened, square,
     ``STRIP_SIZE`` px; BGR uint8), drawn at a random resolution."""
-    from hakam.corner_training import STRIP_SPREAD
-    from hakam.reader_training import jitter_box
-    from vision.indices import STRIP_MARGIN, STRIP_SIZE
-    from vision.reader import card_crop
+    from hakam.training.corners import STRIP_SPREAD
+    from hakam.training.reader import jitter_box
+    from hakam.vision.indices import STRIP_MARGIN, STRIP_SIZE
+    from hakam.vision.reader import card_crop
 
     d = _design(rng, card)
     tile, box = _corner_tile(rng, d, index=True, right=False)

@@ -1,7 +1,7 @@
 """``hakam run``, ``hakam calibrate`` and ``hakam video render``: the camera pipeline's CLI.
 
 Every failure a user can cause (a camera that does not open, a missing model, a bad polygon, a
-bad deal record) is one ``CliError`` line, exit 2, and nothing is written.
+bad deal record) is one ``UserError`` line, exit 2, and nothing is written.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import Any
 
 
 def _cli_error(message: str) -> Exception:
-    from hakam.cli import CliError
+    from hakam.errors import UserError
 
-    return CliError(message)
+    return UserError(message)
 
 
 def _print_event(ev: dict[str, Any], headless: bool) -> None:
@@ -38,7 +38,7 @@ def _print_event(ev: dict[str, Any], headless: bool) -> None:
         was = f" (read as {ev['read_as']}, the deal's open card)" if ev.get("read_as") else ""
         print(f"open card {ev['card']}{was}", flush=True)
     elif kind == "correction":
-        from vision.pipeline import NAMED_BY
+        from hakam.vision.pipeline import NAMED_BY
 
         was = f" instead of {ev['replaces']}" if ev.get("replaces") else ""
         why = f" ({NAMED_BY[ev['by']]})" if ev.get("by") in NAMED_BY else ""
@@ -61,8 +61,8 @@ def _load_json(path: str, what: str) -> Any:
 
 
 def _setup(args: argparse.Namespace, default_record: Path | None = None) -> Any:
-    from engine.contract import Contract, ContractError
-    from vision.pipeline import DealSetup, PipelineError
+    from hakam.engine.contract import Contract, ContractError
+    from hakam.vision.pipeline import DealSetup, PipelineError
 
     try:
         if args.deal:
@@ -91,9 +91,9 @@ def _setup(args: argparse.Namespace, default_record: Path | None = None) -> Any:
 
 
 def _demo_fallback(args: argparse.Namespace, why: str) -> int:
-    from engine.record import InputError
-    from engine.replay import format_score_sheet, load_match, replay_match
-    from vision.events import event, with_type
+    from hakam.engine.record import InputError
+    from hakam.engine.replay import format_score_sheet, load_match, replay_match
+    from hakam.vision.events import event, with_type
 
     first = event(
         "source",
@@ -114,11 +114,11 @@ def _demo_fallback(args: argparse.Namespace, why: str) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from vision import detector as det
-    from vision.events import event
-    from vision.pipeline import Pipeline, PipelineSettings, iter_feed
-    from vision.seats import Calibration, CalibrationError
-    from vision.sources import (
+    from hakam.vision import detector as det
+    from hakam.vision.events import event
+    from hakam.vision.pipeline import Pipeline, PipelineSettings, iter_feed
+    from hakam.vision.seats import Calibration, CalibrationError
+    from hakam.vision.sources import (
         DEMO_CALIBRATION,
         DEMO_LABELS,
         DEMO_RECORD,
@@ -126,7 +126,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         demo_clip_available,
         open_source,
     )
-    from vision.zones import PolygonZone, ZoneError
+    from hakam.vision.zones import PolygonZone, ZoneError
 
     demo = args.source.strip() == "demo"
     camera_size = _parse_size(args.camera_size, "--camera-size")
@@ -253,7 +253,7 @@ def correction_line(line: str) -> dict[str, Any]:
     """One line of ``--stdin-corrections``: a JSON object ``{"card": "QH"}``, with ``seat``
     (0-3: the seat the caller means, refused if another is on turn) and ``deal`` optional.
     Raises ValueError with a one-line reason."""
-    from engine.cards import CARD_NAMES
+    from hakam.engine.cards import CARD_NAMES
 
     try:
         item = json.loads(line)
@@ -278,7 +278,7 @@ def _stdin_corrections(stream: Any) -> Any:
     import queue
     import threading
 
-    from vision.pipeline import NO_MORE_CORRECTIONS
+    from hakam.vision.pipeline import NO_MORE_CORRECTIONS
 
     out: queue.Queue = queue.Queue()
 
@@ -312,9 +312,9 @@ def _run_window(args: argparse.Namespace, source: Any, pipeline: Any, emit: Any,
     """
     import queue
 
-    from gui.feed import FeedItem
-    from gui.views.main_window import run as run_window
-    from vision.pipeline import iter_feed
+    from hakam.gui.feed import FeedItem
+    from hakam.gui.views.main_window import run as run_window
+    from hakam.vision.pipeline import iter_feed
 
     corrections: queue.Queue = queue.Queue()  # the table's clicks, from the GUI thread
 
@@ -337,7 +337,7 @@ def _run_window(args: argparse.Namespace, source: Any, pipeline: Any, emit: Any,
 
 
 def _first_frame(spec: str, camera_size: tuple[int, int] | None = None) -> Any:
-    from vision.sources import CAMERA_SIZE, SourceError, open_source
+    from hakam.vision.sources import CAMERA_SIZE, SourceError, open_source
 
     try:
         with open_source(spec, camera_size=camera_size or CAMERA_SIZE) as src:
@@ -387,7 +387,7 @@ def _click_points(image: Any) -> list[tuple[float, float]]:
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
-    from vision.seats import Calibration, CalibrationError, parse_point
+    from hakam.vision.seats import Calibration, CalibrationError, parse_point
 
     if (args.centre is None) != (args.dealer is None):
         raise _cli_error("give both --centre X,Y and --dealer X,Y, or neither (click them)")
@@ -431,7 +431,7 @@ def _parse_size(text: str, option: str = "--size") -> tuple[int, int]:
 
 
 def _cmd_video_render(args: argparse.Namespace) -> int:
-    from vision.dealvideo import DealFilm, script_deal, write_clip
+    from hakam.vision.dealvideo import DealFilm, script_deal, write_clip
 
     if not 1 <= args.tricks <= 8:
         raise _cli_error(f"--tricks: must be 1..8, got {args.tricks}")

@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from datasets.scene import Label
-from engine.cards import CARD_NAMES
-from hakam.corner_training import (
+from hakam.datasets.scene import Label
+from hakam.engine.cards import CARD_NAMES
+from hakam.training.corners import (
     MIN_INDEX_SHOWN,
     finder_match,
     jitter_quad,
@@ -20,15 +20,15 @@ from hakam.corner_training import (
     touches,
     widened_box,
 )
-from hakam.reader_training import MIN_VISIBLE, _iou
-from vision.corners import OUTLINE_SIZE, PATCH_H, PATCH_W, UNIT, crop_to_quad
-from vision.reader import OTHER
+from hakam.training.reader import MIN_VISIBLE, _iou
+from hakam.vision.corners import OUTLINE_SIZE, PATCH_H, PATCH_W, UNIT, crop_to_quad
+from hakam.vision.reader import OTHER
 
 
 @pytest.fixture
 def decks():
     """The training deck designs; the tests that render scenes skip where the art is missing."""
-    from datasets import art
+    from hakam.datasets import art
 
     found = art.available_decks(holdout=False)
     if not found:
@@ -61,7 +61,7 @@ def test_random_quad_is_a_card_shape_inside_the_object():
 
 
 def test_scene_samples_give_every_visible_card_its_true_corners(decks):
-    from datasets.generator import render_one
+    from hakam.datasets.generator import render_one
 
     for i in range(4):
         s = scene_samples(3, i, decks)
@@ -108,7 +108,7 @@ def test_finder_match_takes_the_box_overlapping_the_card_most_if_enough():
 
 
 def test_scene_samples_add_an_outline_sample_from_each_finder_box_on_a_card(decks, monkeypatch):
-    from hakam import corner_training
+    from hakam.training import corners as corner_training
 
     moved = []
     off = np.array([3, -2, 4, 1], np.float32)
@@ -121,7 +121,7 @@ def test_scene_samples_add_an_outline_sample_from_each_finder_box_on_a_card(deck
             return out.reshape(-1, 4)
 
     monkeypatch.setattr(corner_training, "shipped_finder", Finder)
-    from datasets.generator import render_one
+    from hakam.datasets.generator import render_one
 
     for i in range(3):
         _img, labels, _meta = render_one(3, "train", i, 640, decks)
@@ -176,7 +176,7 @@ def test_touches_tells_overlapping_boxes_from_apart_ones():
 
 
 def test_scene_samples_add_an_outline_sample_from_a_box_joined_with_a_neighbour(decks):
-    from datasets.generator import render_one
+    from hakam.datasets.generator import render_one
 
     plain = [len(scene_samples(3, i, decks)["outline"]) for i in range(6)]
     joined = [len(scene_samples(3, i, decks, joined_boxes=True)["outline"]) for i in range(6)]
@@ -204,9 +204,9 @@ class BoxOutline:
 def test_scene_samples_cut_an_index_sample_along_the_outline_drawn_on_each_finder_box(
     decks, monkeypatch
 ):
-    from datasets.generator import render_one
-    from hakam import corner_training
-    from vision.corners import corner_patches
+    from hakam.datasets.generator import render_one
+    from hakam.training import corners as corner_training
+    from hakam.vision.corners import corner_patches
 
     img, labels, _meta = render_one(3, "train", 0, 640, decks)
     shown = [lb for lb in labels if readable(lb)]
@@ -232,8 +232,8 @@ def test_scene_samples_cut_an_index_sample_along_the_outline_drawn_on_each_finde
 def test_real_samples_cut_each_labelled_card_along_the_outline_network(tmp_path, monkeypatch):
     import cv2
 
-    import vision.corners
-    from hakam.corner_training import real_samples
+    import hakam.vision.corners
+    from hakam.training.corners import real_samples
 
     root = tmp_path / "rf"
     (root / "data.yaml").parent.mkdir()
@@ -243,7 +243,7 @@ def test_real_samples_cut_each_labelled_card_along_the_outline_network(tmp_path,
         (root / split / "labels").mkdir(parents=True)
     cv2.imwrite(str(root / "train" / "images" / "a.jpg"), np.full((100, 100, 3), 128, np.uint8))
     (root / "train" / "labels" / "a.txt").write_text("0 0.3 0.5 0.2 0.3\n1 0.7 0.5 0.2 0.3\n")
-    monkeypatch.setattr(vision.corners, "CornerReader", BoxOutline)
+    monkeypatch.setattr(hakam.vision.corners, "CornerReader", BoxOutline)
     patches, cards = real_samples(root, tmp_path / "outline.onnx", repeats=2)
     assert cards == [CARD_NAMES.index("QH")] * 2 + [OTHER] * 2  # rank 2: not a Baloot card
     assert all(p.shape == (2 * PATCH_H, 2 * PATCH_W, 3) for p in patches)
@@ -275,8 +275,8 @@ def test_strip_samples_name_true_index_boxes_and_the_finders_boxes_on_none(tmp_p
     """Each true index box gives a sample of its card; a finder box on it gives another; a
     finder box on no index (a 2-6, a figure) and index-sized patches away from every index
     give "not a Baloot card"; a finder box half on an index gives nothing (it is neither)."""
-    from hakam import corner_training as ct
-    from vision.indices import STRIP_SIZE
+    from hakam.training import corners as ct
+    from hakam.vision.indices import STRIP_SIZE
 
     image = index_scene(tmp_path, "s1", ["12 0.5 0.5 0.1 0.2"])  # JD at (90, 40, 110, 60)
     boxes = [[91, 41, 111, 61], [10, 10, 30, 30], [100, 40, 120, 60]]
@@ -293,7 +293,7 @@ def test_strip_scene_files_leave_out_the_scenes_of_the_tuning_designs(tmp_path):
     """A strip reader judged on designs it never saw is cut without their scenes."""
     import json
 
-    from hakam.corner_training import strip_scene_files
+    from hakam.training.corners import strip_scene_files
 
     (tmp_path / "train" / "meta").mkdir(parents=True)
     for name, deck in (("a", "anglo"), ("b", "orell"), ("c", "tigullio")):
@@ -305,7 +305,7 @@ def test_strip_scene_files_leave_out_the_scenes_of_the_tuning_designs(tmp_path):
 
 
 def test_build_strip_samples_refuses_folders_without_scenes(tmp_path):
-    from hakam.corner_training import build_strip_samples
+    from hakam.training.corners import build_strip_samples
 
     with pytest.raises(FileNotFoundError, match="no training scenes"):
         build_strip_samples(tmp_path / "out", [tmp_path], tmp_path / "finder.onnx")
@@ -313,7 +313,7 @@ def test_build_strip_samples_refuses_folders_without_scenes(tmp_path):
 
 
 def test_strip_place_tells_an_index_corner_from_a_card_middle():
-    from hakam.corner_training import strip_place
+    from hakam.training.corners import strip_place
 
     assert strip_place((0.1, 0.1)) == "index" and strip_place((0.9, 0.92)) == "index"
     assert strip_place((0.5, 0.5)) == "middle" and strip_place((0.1, 0.5)) == "middle"
@@ -326,8 +326,8 @@ def test_real_strip_samples_name_a_box_by_where_it_lies_in_one_card():
     """On an index corner of a Baloot card: that card, and moved copies; in its middle or on a
     2-6: "not a Baloot card"; on a corner without an index, where two cards overlap, or on no
     card: nothing."""
-    from hakam.corner_training import STRIP_REAL_REPEATS, real_strip_samples
-    from vision.indices import STRIP_SIZE
+    from hakam.training.corners import STRIP_REAL_REPEATS, real_strip_samples
+    from hakam.vision.indices import STRIP_SIZE
 
     img = np.full((300, 400, 3), 90, np.uint8)
     jd, two = CARD_NAMES.index("JD"), OTHER

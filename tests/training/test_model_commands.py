@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from engine.cards import CARD_NAMES
-from vision.detector import available_backends
+from hakam.engine.cards import CARD_NAMES
+from hakam.vision.detector import available_backends
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(not available_backends(), reason="no exported model in models/")
@@ -28,8 +28,8 @@ def hakam(*args: str) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def scenes(tmp_path_factory):
-    from datasets import art
-    from datasets.generator import SynthConfig, generate
+    from hakam.datasets import art
+    from hakam.datasets.generator import SynthConfig, generate
 
     if not art.available_decks(holdout=False):
         pytest.skip("card art not installed")
@@ -61,13 +61,13 @@ def test_detect_json_prints_one_line_per_image_with_baloot_cards_only(scenes, tm
 @pytest.mark.parametrize("stages", [1, 2])
 def test_detect_reads_a_large_clear_card(stages):
     """A card filling a plain frame is read as itself (the model's most basic promise)."""
-    from datasets import art
-    from vision.detector import reader_path
+    from hakam.datasets import art
+    from hakam.vision.detector import reader_path
 
     if stages == 2 and not reader_path("openvino").exists():
         pytest.skip("no card reader in models/")
-    from datasets.generator import sample_camera
-    from datasets.scene import CardPlacement, Renderer
+    from hakam.datasets.generator import sample_camera
+    from hakam.datasets.scene import CardPlacement, Renderer
 
     decks = art.available_decks(holdout=False)
     if not decks:
@@ -93,7 +93,7 @@ def test_detect_reads_a_large_clear_card(stages):
                 "temperature": False,
             },
         )
-        from vision.detector import make_detector
+        from hakam.vision.detector import make_detector
 
         d = make_detector(conf=0.25, stages=stages).detect(img)
         hits += name in [CARD_NAMES[int(c)] for c in d.class_id]
@@ -149,7 +149,7 @@ def test_train_reader_refuses_a_share_outside_0_to_1(tmp_path, flag, why):
 
 
 def test_tune_takes_the_smallest_finder_size_within_one_standard_error():
-    from hakam.model_commands import smallest_within_one_se
+    from hakam.training.tuning import smallest_within_one_se
 
     rows = [
         {"imgsz": 640, "exact": 0.40, "recall": 0.6},
@@ -163,7 +163,7 @@ def test_tune_takes_the_smallest_finder_size_within_one_standard_error():
 
 
 def test_tune_turns_the_reader_only_where_it_reads_more_than_noise():
-    from hakam.model_commands import smallest_within_one_se
+    from hakam.training.tuning import smallest_within_one_se
 
     # round 5 on the 300 tuning scenes (2026-11-30): 46.5% with one view, 47.1% with four
     rows = [
@@ -176,7 +176,7 @@ def test_tune_turns_the_reader_only_where_it_reads_more_than_noise():
 
 
 def test_tune_takes_the_corner_reader_where_it_reads_more_than_noise():
-    from hakam.model_commands import smallest_within_one_se
+    from hakam.training.tuning import smallest_within_one_se
 
     # the shipped models with the first corner reader on the 297 tuning scenes (2026-11-30)
     rows = [
@@ -221,7 +221,7 @@ def test_a_model_card_asking_for_outline_passes_out_of_range_is_a_one_line_error
 
 
 def test_tune_takes_the_best_outline_trim_only_where_it_reads_more_than_noise():
-    from hakam.model_commands import trim_or_none
+    from hakam.training.tuning import trim_or_none
 
     # 2,286 tuning scenes (2026-12-03): none 57.31%, trims 0.08 / 0.15 / 0.25 58.44 / 58.62 /
     # 57.66%; one standard error is 1.03 points, and every trim costs the same

@@ -21,6 +21,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from gui.views.main_window import run
+    from hakam.gui.views.main_window import run
 
     return run(args.data_dir, args.lang, args.demo, args.fps)
