@@ -130,9 +130,13 @@ class DealRecord:
     profile: RuleProfile = SAUDI
 
 
+# How a play is known (``hakam.vision.provenance``): read by the camera, named by the pipeline
+# from what the rest of the deal allows, or named or confirmed by a person.
+PROVENANCE = ("seen", "named", "person")
+
 RECORD_FIELDS = (
     "format", "dealer", "open_card", "bids", "contract", "tricks", "ekka", "projects",
-    "baloot", "match", "profile", "note",
+    "baloot", "match", "profile", "note", "provenance",
 )  # fmt: skip
 
 
@@ -158,6 +162,22 @@ def _auction(data: dict[str, Any], dealer: int, open_card: Card | None) -> Biddi
 
 def _same_buy(a: Contract, b: Contract) -> bool:
     return (a.kind, a.trump, a.declarer, a.ashkal) == (b.kind, b.trump, b.declarer, b.ashkal)
+
+
+def _check_provenance(raw: Any, lengths: list[int]) -> None:
+    """``provenance`` (optional): per trick, how each of its cards is known (``PROVENANCE``)."""
+    if raw is None:
+        return
+    known = need_list(raw, "provenance", 8)
+    if len(known) != len(lengths):
+        raise InputError("provenance: wrong count, one list per trick")
+    for i, (row, n) in enumerate(zip(known, lengths, strict=True)):
+        row = need_list(row, f"provenance[{i}]", 4)
+        if len(row) != n:
+            raise InputError(f"provenance[{i}]: wrong count, one per card of the trick")
+        for j, how in enumerate(row):
+            if how not in PROVENANCE:
+                raise InputError(f"provenance[{i}][{j}]: {how!r} (seen, named or person)")
 
 
 def parse_deal_record(data: Any) -> DealRecord:
@@ -216,6 +236,7 @@ def parse_deal_record(data: Any) -> DealRecord:
         else:
             sts = [need_seat(s, f"tricks[{i}].seats[{j}]") for j, s in enumerate(seats)]
             tricks.append(list(zip(sts, cards, strict=True)))
+    _check_provenance(data.get("provenance"), [len(t) for t in tricks])
     ekka_raw = need_list(data.get("ekka", []), "ekka", 8)
     ekka = {need_int(v, f"ekka[{i}]", 1, 8) for i, v in enumerate(ekka_raw)}
     for n in ekka:

@@ -4,7 +4,9 @@ They follow ``hakam.engine.replay``'s shapes where they overlap (``deal``, ``pla
 ``trick``, ``score``), and carry the same name under ``event`` too, so a consumer written for
 the replay (the GUI, a log reader) takes the live stream unchanged. Camera-only types:
 ``source``, ``open_card``, ``trick_collected``, ``uncertain``, ``correction``, ``withdrawn`` (a
-violation that no longer stands once a correction has been refereed again), ``end``.
+violation that no longer stands once a correction has been refereed again), ``violation_status``
+(a standing violation now ``proven`` or ``suspected``: a play it rests on was renamed, named or
+confirmed), ``end``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 # Types the pipeline emits, in the order they can first appear in a deal.
 EVENT_TYPES: tuple[str, ...] = (
     "source", "deal", "open_card", "play", "violation", "trick", "trick_collected",
-    "uncertain", "correction", "withdrawn", "score", "end",
+    "uncertain", "correction", "withdrawn", "violation_status", "score", "end",
 )  # fmt: skip
 
 
@@ -31,7 +33,8 @@ def with_type(replay_event: dict[str, Any]) -> dict[str, Any]:
 
 
 def standing_violations(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The ``violation`` events of a stream not ``withdrawn`` later: what the table is left with."""
+    """The ``violation`` events of a stream not ``withdrawn`` later: what the table is left with,
+    each with its last status (``violation_status`` events: proven or suspected)."""
     keys = ("deal", "trick", "seat", "rule", "card")
     gone = [tuple(e.get(k) for k in keys) for e in events if e["type"] == "withdrawn"]
     out = []
@@ -43,6 +46,13 @@ def standing_violations(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
             gone.remove(key)
         else:
             out.append(e)
+    for e in events:
+        if e["type"] != "violation_status":
+            continue
+        key = tuple(e.get(k) for k in keys)
+        for i, v in enumerate(out):
+            if tuple(v.get(k) for k in keys) == key and v["time"] <= e["time"]:
+                out[i] = {**v, "status": e["status"], "question": e.get("question")}
     return out
 
 

@@ -30,21 +30,19 @@ from hakam.engine.referee import ProjectClaim, Referee, Violation
 from hakam.engine.rules import PROFILES, SAUDI, RuleProfile
 from hakam.vision.detections import Detections, box_iou
 from hakam.vision.events import event, uncertain_text
+from hakam.vision.provenance import (
+    NAMED_BY,
+    PROVEN,
+    Play,
+    question,
+    score_status,
+    violation_status,
+)
 from hakam.vision.seats import Calibration, SeatMap, attribute
 from hakam.vision.sources import Frame
 from hakam.vision.tracker import CardState, CardTracker, TrackerSettings, TrackEvent
 from hakam.vision.zones import PolygonZone
 
-# What the record's note says of a card named without a person, by how (``DEDUCED``).
-NAMED_BY = {
-    "elimination": "not read, the only card left",
-    "exchange": "exchanged with a card not read: the deal breaks fewer rules so",
-    "rules": "not read; of the cards left, the only one that breaks no rule",
-    "reader": "not read surely; of the ways that keep every rule, the one its reads named most",
-    "same-result": "not read; one of several cards that keep every rule and give the same result",
-    "fewest": "not read surely; no way of placing the cards left keeps every rule: the one that "
-    "breaks the fewest, which its reads named most",
-}
 # The earlier play is renamed only if its reads gave the new name at least this belief: two sure
 # reads of one card with no doubt in the earlier one leave the decision to a person.
 CONFLICT_FLOOR = 0.05
@@ -264,17 +262,8 @@ class PipelineSettings:
     conflict_s: float = 1.0
 
 
-@dataclass
-class Play:
-    trick: int
-    seat: int
-    card: int
-    frame: int
-    time: float
-    source: str  # "camera" or "correction"
-    evidence: str | None = None
-    box: tuple[float, ...] | None = None
-    landed: int = -1  # the frame the camera accepted its card (-1: a card not read)
+def _key(v: Violation) -> str:
+    return json.dumps(v.to_json(), sort_keys=True)
 
 
 def profile_json(profile: RuleProfile) -> Any:
@@ -315,6 +304,7 @@ class Pipeline:
         self.tracker = CardTracker(self.settings.tracker, fps)
         self.referee = self._new_referee()
         self.plays: list[Play] = []
+        self._told: dict[str, str] = {}  # the status each violation was last told with
         self.corrections: list[dict[str, Any]] = []
         self.events: list[dict[str, Any]] = []
         self.open_card: int | None = None
@@ -1373,8 +1363,12 @@ class Pipeline:
         new = self.referee.push_index(card, seat)
         if source == "correction":  # a person named it: the next seat's time starts now
             self._named_at = max(self._now, 0)
-        landed = (extra or {}).get("accepted_frame", -1)
-        self.plays.append(Play(trick, seat, card, frame, at, source, evidence, box, landed))
+        more = extra or {}
+        landed = more.get("accepted_frame", -1)
+        seen_at = more.get("position_seat") == seat and bool(more.get("position_clear"))
+        play = Play(trick, seat, card, frame, at, source, evidence, box, landed,
+                    more.get("confidence"), seen_at)  # fmt: skip
+        self.plays.append(play)
         self._emit(
             event(
                 "play",
@@ -1389,7 +1383,8 @@ class Pipeline:
                 box=None if box is None else list(box),
                 evidence=evidence,
                 source=source,
-                **(extra or {}),
+                **more,
+                **play.to_json(),
             )
         )
         self._violations(new, frame, at)
@@ -1414,11 +1409,66 @@ class Pipeline:
 
     def _violations(self, new: Iterable[Violation], frame: int, at: float) -> None:
         for v in new:
+            status = violation_status(v, self.plays)
+            self._told[_key(v)] = status
             self._emit(
                 event(
-                    "violation", deal=self.setup.deal, frame=frame, time=round(at, 3), **v.to_json()
+                    "violation", deal=self.setup.deal, frame=frame, time=round(at, 3),
+                    **v.to_json(), status=status, question=question(v, self.plays),
                 )
-            )
+            )  # fmt: skip
+
+    def _restatus(self) -> None:
+        """Say each standing violation whose footing changed (a play renamed, named or
+        confirmed since it was told): ``violation_status`` with its new status."""
+        if self._is_trial:
+            return
+        frame = max(self._now, 0)
+        for v in self.referee.violations:
+            status = violation_status(v, self.plays)
+            if self._told.get(_key(v), status) == status:
+                continue
+            self._told[_key(v)] = status
+            self._emit(
+                event(
+                    "violation_status", deal=self.setup.deal, frame=frame,
+                    time=round(frame / self.fps, 3), **v.to_json(), status=status,
+                    question=question(v, self.plays),
+                )
+            )  # fmt: skip
+
+    def proven(self) -> list[Violation]:
+        """The standing violations that are proven (or confirmed by a person): only these
+        change the score."""
+        return [v for v in self.referee.violations if violation_status(v, self.plays) == PROVEN]
+
+    def confirm(self, trick: int, seat: int, rule: str | None = None) -> list[dict[str, Any]]:
+        """A person confirms at the table what a suspected ruling rests on: with ``rule``, every
+        doubtful play of the standing violation of that rule, seat and trick; without, the play
+        of ``seat`` in ``trick``. A confirmation that names nothing changes nothing and comes
+        back as an ``uncertain`` event saying why in one line. After the end of the clip the
+        deal is scored again."""
+        from hakam.vision.provenance import doubtful_plays
+
+        if rule is not None:
+            hit = [v for v in self.referee.violations
+                   if (v.trick, v.seat, v.rule) == (trick, seat, rule)]  # fmt: skip
+            plays = doubtful_plays(hit[0], self.plays) if hit else []
+            what = f"no {rule} ruling stands for seat {seat} in trick {trick}"
+        else:
+            plays = [p for p in self.plays if (p.trick, p.seat) == (trick, seat)]
+            what = f"seat {seat} played no card in trick {trick}"
+        if not plays:
+            self._say(seat, f"confirmation: {what}; nothing changed", frame=max(self._now, 0))
+            return self._drain()
+        for p in plays:
+            p.confirmed = True
+            item = {"card": CARD_NAMES[p.card], "seat": p.seat, "trick": p.trick,
+                    "replaces": None, "by": "confirmed"}  # fmt: skip
+            self._log_correction(item, max(self._now, 0), max(self._now, 0) / self.fps)
+        self._write_record()
+        events = self._drain()
+        return events + (self.finish() if self._ended else [])
 
     def _on_hidden(self, ev: TrackEvent, frame: Frame) -> None:
         card = int(ev.card)  # type: ignore[arg-type]
@@ -1599,6 +1649,18 @@ class Pipeline:
             return self._drain()
         return events + (self.finish() if self._ended else [])
 
+    def table_confirmation(
+        self, trick: int, seat: int, rule: str | None = None, deal: int | None = None
+    ) -> list[dict[str, Any]]:
+        """A person at the table confirms what a suspected ruling rests on (the window's
+        *Accept* on it, or a ``{"confirm": ...}`` line on ``--stdin-corrections``): ``confirm``,
+        refused in one line for another deal."""
+        if deal is not None and deal != self.setup.deal:
+            self._say(seat, f"confirmation: deal {deal} is over (this is deal {self.setup.deal})",
+                      frame=max(self._now, 0))  # fmt: skip
+            return self._drain()
+        return self.confirm(trick, seat, rule)
+
     def _play_held(self, k: int, seat: int, by: str) -> None:
         """A person says a card the camera read and held for a later turn is the card ``seat``
         (on turn) played now: it is played from the hold for that seat (a correction ``by``
@@ -1687,8 +1749,9 @@ class Pipeline:
         match = self.setup.match
         outcome = ref.outcome(match)
         penalty = None
-        if ref.violations:
-            first = ref.violations[0]
+        proven = self.proven()
+        if proven:  # a suspected violation changes no score until a person confirms it
+            first = proven[0]
             result, over, winner = ref.penalty(first, match)
             penalty = {"rule": first.rule, "seat": first.seat, "team": 1 - first.team}
         elif outcome is not None:
@@ -1710,6 +1773,8 @@ class Pipeline:
                 "penalty": penalty,
                 "match_over": over,
                 "match_winner": winner,
+                "status": self.score_status(),
+                "suspected": len(ref.violations) - len(proven),
             }
         )
         self._emit(score)
@@ -1729,19 +1794,43 @@ class Pipeline:
         )
         return self._drain()
 
+    def score_status(self) -> str:
+        """``final`` or ``provisional`` (``hakam.vision.provenance.score_status``)."""
+        suspected = len(self.referee.violations) - len(self.proven())
+        waiting = [int(e.card) for e, _ in self._held]  # type: ignore[arg-type]
+        return score_status(self.referee.is_over, suspected, self.plays, waiting)
+
     def ruling(self) -> dict[str, Any]:
         """What ``hakam referee`` says about this run's record."""
         return {"void": False, "dealer": self.setup.dealer, **self.referee.ruling(self.setup.match)}
+
+    def ruling_with_provenance(self) -> dict[str, Any]:
+        """``ruling`` (what ruling.json holds) with how each ruling is known: each violation
+        ``proven`` or ``suspected`` (with its question), the score ``final`` or
+        ``provisional``, and each play's provenance."""
+        out = self.ruling()
+        for item, v in zip(out["violations"], self.referee.violations, strict=True):
+            item["status"] = violation_status(v, self.plays)
+            item["question"] = question(v, self.plays)
+        out["status"] = self.score_status()
+        out["plays"] = [
+            {"trick": p.trick, "seat": p.seat, "card": CARD_NAMES[p.card], **p.to_json()}
+            for p in self.plays
+        ]
+        return out
 
     @property
     def record(self) -> dict[str, Any]:
         """The ``hakam-deal/1`` record of what was seen (and corrected) so far."""
         tricks: list[dict[str, Any]] = []
+        known: list[list[str]] = []  # how each card is known (``Play.provenance``)
         for p in self.plays:
             if not tricks or len(tricks[-1]["cards"]) == 4:
                 tricks.append({"cards": [], "seats": []})
+                known.append([])
             tricks[-1]["cards"].append(CARD_NAMES[p.card])
             tricks[-1]["seats"].append(p.seat)
+            known[-1].append(p.provenance)
         s = self.setup
         rec: dict[str, Any] = {
             "format": FORMAT,
@@ -1760,6 +1849,8 @@ class Pipeline:
         }
         if s.baloot is not None:
             rec["baloot"] = list(s.baloot)
+        if known:
+            rec["provenance"] = known
         if self.corrections:
             rec["note"] = "corrections: " + "; ".join(
                 f"{c['card']} by seat {c['seat']}"
@@ -1771,10 +1862,13 @@ class Pipeline:
                     else ""
                 )
                 + (f" ({NAMED_BY[c['by']]})" if c.get("by") in NAMED_BY else "")
+                + (" (confirmed by a person)" if c.get("by") == "confirmed" else "")
                 + (" (read, held for a later turn)" if c.get("held") else "")
                 + (
                     " (not read)"
-                    if not c.get("replaces") and c.get("by") not in NAMED_BY and not c.get("held")
+                    if not c.get("replaces")
+                    and c.get("by") not in (*NAMED_BY, "confirmed")
+                    and not c.get("held")
                     else ""
                 )
                 + f" at frame {c['frame']}"
@@ -1788,7 +1882,7 @@ class Pipeline:
         rec_path = self.out_dir / "deal.json"
         rec_path.write_text(json.dumps(self.record, indent=1, ensure_ascii=False) + "\n")
         ruling_path = self.out_dir / "ruling.json"
-        ruling_path.write_text(json.dumps(self.ruling(), ensure_ascii=False) + "\n")
+        ruling_path.write_text(json.dumps(self.ruling_with_provenance(), ensure_ascii=False) + "\n")
         return {
             "record": str(rec_path),
             "ruling": str(ruling_path),
@@ -1822,6 +1916,7 @@ class Pipeline:
         self._emit_list.append(ev)
 
     def _drain(self) -> list[dict[str, Any]]:
+        self._restatus()
         out, self._emit_list = self._emit_list, []
         return out
 
@@ -1913,6 +2008,12 @@ class _Corrections:
                 self.closed = True
                 continue
             seat, deal = item.get("seat"), item.get("deal")
+            if item.get("confirm"):
+                events += self.pipeline.table_confirmation(
+                    int(item["trick"]), int(seat), item.get("rule"),
+                    None if deal is None else int(deal),
+                )  # fmt: skip
+                continue
             events += self.pipeline.table_correction(
                 str(item.get("card")),
                 None if seat is None else int(seat),

@@ -27,11 +27,15 @@ def _print_event(ev: dict[str, Any], headless: bool) -> None:
         return
     kind = ev.get("type")
     if kind == "play":
-        print(f"trick {ev['trick']}: seat {ev['seat']} plays {ev['card']}", flush=True)
+        how = "" if ev.get("provenance", "seen") == "seen" else f" ({ev['provenance']})"
+        print(f"trick {ev['trick']}: seat {ev['seat']} plays {ev['card']}{how}", flush=True)
     elif kind == "trick":
         print(f"trick {ev['trick']} won by seat {ev['winner']} ({ev['points']} points)")
-    elif kind in ("violation",):
-        print(f"VIOLATION: {ev['text']}", flush=True)
+    elif kind in ("violation", "violation_status"):
+        if ev.get("status") == "suspected":  # asked, not asserted
+            print(f"suspected: {ev['text']} {ev.get('question') or ''}".rstrip(), flush=True)
+        else:
+            print(f"VIOLATION: {ev['text']}", flush=True)
     elif kind in ("uncertain", "source"):
         print(ev.get("text", kind), flush=True)
     elif kind == "open_card":
@@ -43,9 +47,12 @@ def _print_event(ev: dict[str, Any], headless: bool) -> None:
         was = f" instead of {ev['replaces']}" if ev.get("replaces") else ""
         why = f" ({NAMED_BY[ev['by']]})" if ev.get("by") in NAMED_BY else ""
         why += " (read, held for a later turn)" if ev.get("held") else ""
+        why += " (confirmed by a person)" if ev.get("by") == "confirmed" else ""
         print(f"correction: {ev['card']} by seat {ev['seat']}{was}{why}", flush=True)
     elif kind == "score":
-        print(f"score: {ev.get('result')} (card points {ev.get('card_points')})", flush=True)
+        status = f", {ev['status']}" if ev.get("status") else ""
+        print(f"score: {ev.get('result')} (card points {ev.get('card_points')}{status})",
+              flush=True)  # fmt: skip
 
 
 # --- hakam run ----------------------------------------------------------------------------
@@ -259,6 +266,8 @@ def correction_line(line: str) -> dict[str, Any]:
         item = json.loads(line)
     except json.JSONDecodeError:
         raise ValueError('not JSON (one object a line, as {"card": "QH", "seat": 2})') from None
+    if isinstance(item, dict) and "confirm" in item:
+        return confirmation_line(item)
     if not isinstance(item, dict) or not isinstance(item.get("card"), str):
         raise ValueError('needs "card", as {"card": "QH", "seat": 2}')
     if item["card"] not in CARD_NAMES:
@@ -269,6 +278,26 @@ def correction_line(line: str) -> dict[str, Any]:
     if deal is not None and type(deal) is not int:
         raise ValueError(f'"deal": {deal!r} (a whole number)')
     return {"card": item["card"], "seat": seat, "deal": deal, "by": "caller"}
+
+
+def confirmation_line(item: dict[str, Any]) -> dict[str, Any]:
+    """``{"confirm": {"trick": 1, "seat": 2, "rule": "follow-suit"}}``: a person confirms what a
+    suspected ruling rests on (``rule`` optional: without it, the play of that seat in that
+    trick). Raises ValueError with a one-line reason."""
+    what = item["confirm"]
+    if not isinstance(what, dict) or set(what) - {"trick", "seat", "rule"}:
+        raise ValueError('"confirm": as {"trick": 1, "seat": 2, "rule": "follow-suit"}')
+    trick, seat, rule = what.get("trick"), what.get("seat"), what.get("rule")
+    if type(trick) is not int or not 1 <= trick <= 8:
+        raise ValueError(f'"confirm": "trick": {trick!r} (1 to 8)')
+    if type(seat) is not int or not 0 <= seat <= 3:
+        raise ValueError(f'"confirm": "seat": {seat!r} (0, 1, 2 or 3)')
+    if rule is not None and not isinstance(rule, str):
+        raise ValueError(f'"confirm": "rule": {rule!r} (a rule name, as "follow-suit")')
+    deal = item.get("deal")
+    if deal is not None and type(deal) is not int:
+        raise ValueError(f'"deal": {deal!r} (a whole number)')
+    return {"confirm": True, "trick": trick, "seat": seat, "rule": rule, "deal": deal}
 
 
 def _stdin_corrections(stream: Any) -> Any:

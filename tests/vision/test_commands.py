@@ -230,6 +230,25 @@ def test_a_printed_correction_says_how_the_pipeline_named_the_card(by, replaces,
     assert capsys.readouterr().out == f"correction: QS by seat 0{why}\n"
 
 
+def test_a_printed_ruling_says_when_it_is_suspected_and_asks(capsys):
+    from hakam.cli.vision import _print_event
+
+    v = {"type": "violation", "text": "Seat 2 played AS.", "status": "suspected",
+         "question": "Did seat 2 play AS in trick 1? The ruling depends on it"}  # fmt: skip
+    _print_event(v, headless=False)
+    _print_event({**v, "type": "violation_status", "status": "proven"}, headless=False)
+    _print_event({"type": "score", "result": [0, 16], "card_points": [150, 12],
+                  "status": "provisional"}, headless=False)  # fmt: skip
+    _print_event({"type": "play", "trick": 1, "seat": 2, "card": "AS", "provenance": "named"},
+                 headless=False)  # fmt: skip
+    assert capsys.readouterr().out.splitlines() == [
+        "suspected: Seat 2 played AS. Did seat 2 play AS in trick 1? The ruling depends on it",
+        "VIOLATION: Seat 2 played AS.",
+        "score: [0, 16] (card points [150, 12], provisional)",
+        "trick 1: seat 2 plays AS (named)",
+    ]
+
+
 def test_a_printed_open_card_says_when_it_was_read_as_another(capsys):
     from hakam.cli.vision import _print_event
 
@@ -251,6 +270,11 @@ def test_a_printed_open_card_says_when_it_was_read_as_another(capsys):
         ('{"card": "QC", "seat": 4}', '"seat": 4 (0, 1, 2 or 3)'),
         ('{"card": "QC", "seat": true}', '"seat": True'),
         ('{"card": "QC", "deal": "one"}', "\"deal\": 'one'"),
+        ('{"confirm": 1}', '"confirm": as {"trick": 1'),
+        ('{"confirm": {"trick": 9, "seat": 0}}', '"trick": 9 (1 to 8)'),
+        ('{"confirm": {"trick": 1, "seat": -1}}', '"seat": -1 (0, 1, 2 or 3)'),
+        ('{"confirm": {"trick": 1, "seat": 0, "rule": 3}}', '"rule": 3'),
+        ('{"confirm": {"trick": 1, "seat": 0, "card": "AS"}}', '"confirm": as'),
     ],
 )
 def test_correction_line_refuses_bad_input_in_one_line(line, message):
@@ -268,6 +292,9 @@ def test_correction_line_reads_a_callers_correction():
         "card": "QC", "seat": 1, "deal": None, "by": "caller",
     }  # fmt: skip
     assert correction_line('{"card": "10H", "deal": 2}')["seat"] is None
+    assert correction_line('{"confirm": {"trick": 1, "seat": 2, "rule": "follow-suit"}}') == {
+        "confirm": True, "trick": 1, "seat": 2, "rule": "follow-suit", "deal": None,
+    }  # fmt: skip
 
 
 def test_stdin_corrections_needs_headless(capsys):

@@ -1,0 +1,105 @@
+"""How a play and a ruling are known: seen, named or person; proven or suspected."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from hakam.engine.cards import CARD_NAMES, parse_card
+from hakam.engine.record import InputError, parse_deal_record
+from hakam.engine.referee import Violation
+from hakam.vision.events import event, standing_violations
+from hakam.vision.provenance import Play, question, score_status, violation_status
+
+
+def play(trick, seat, card, source="camera", seat_seen=True, **kw) -> Play:
+    return Play(trick, seat, CARD_NAMES.index(card), 0, 0.0, source, belief=0.9,
+                seat_seen=seat_seen, **kw)  # fmt: skip
+
+
+# Trick 1: seat 0 leads 7C, seat 1 plays AS without following clubs; trick 2 proves it (10C).
+TRICK1 = [play(1, 0, "7C"), play(1, 1, "AS"), play(1, 2, "8C"), play(1, 3, "9C")]
+PROOF = play(2, 1, "10C")
+REVOKE = Violation(1, 1, parse_card("AS"), "follow-suit", (2, parse_card("10C")), "revoke")
+
+
+def test_a_ruling_on_cards_seen_in_front_of_their_seats_is_proven():
+    assert violation_status(REVOKE, [*TRICK1, PROOF]) == "proven"
+    assert question(REVOKE, [*TRICK1, PROOF]) is None
+
+
+@pytest.mark.parametrize(
+    ("plays", "asked"),
+    [
+        # the card that broke the rule lay between two seats: the turn gave it its seat
+        ([TRICK1[0], play(1, 1, "AS", seat_seen=False), *TRICK1[2:], PROOF], "seat 1 play AS"),
+        # the proof was named by elimination
+        ([*TRICK1, play(2, 1, "10C", source="elimination")], "seat 1 play 10C in trick 2"),
+        # the lead (the suit to follow) was named by the rules
+        ([play(1, 0, "7C", source="rules"), *TRICK1[1:], PROOF], "seat 0 play 7C in trick 1"),
+    ],
+)
+def test_a_ruling_resting_on_a_play_not_seen_surely_is_suspected_and_asked(plays, asked):
+    assert violation_status(REVOKE, plays) == "suspected"
+    assert question(REVOKE, plays).startswith(f"Did {asked}")
+    assert "The ruling depends on it" in question(REVOKE, plays)
+
+
+def test_a_person_confirming_the_doubtful_play_makes_the_ruling_proven():
+    doubtful = play(1, 1, "AS", seat_seen=False)
+    plays = [TRICK1[0], doubtful, *TRICK1[2:], PROOF]
+    doubtful.confirmed = True
+    assert doubtful.provenance == "person" and violation_status(REVOKE, plays) == "proven"
+
+
+def test_cards_after_the_broken_rule_in_its_trick_do_not_matter():
+    plays = [*TRICK1[:2], play(1, 2, "8C", source="rules"), TRICK1[3], PROOF]
+    assert violation_status(REVOKE, plays) == "proven"
+
+
+def test_provenance_in_words_for_each_kind_of_play():
+    assert play(1, 0, "7C").to_json() == {"provenance": "seen", "belief": 0.9}
+    named = play(1, 0, "7C", source="fewest").to_json()
+    assert named["provenance"] == "named" and named["named_by"] == "fewest"
+    assert "breaks the fewest" in named["reason"]
+    assert play(1, 0, "7C", source="correction").to_json() == {"provenance": "person"}
+
+
+def test_a_score_is_final_only_when_complete_with_nothing_suspected_or_guessed():
+    seen = [*TRICK1, PROOF]
+    assert score_status(True, 0, seen) == "final"
+    assert score_status(False, 0, seen) == "provisional"
+    assert score_status(True, 1, seen) == "provisional"
+    assert score_status(True, 0, seen, waiting=[3]) == "provisional"
+    assert score_status(True, 0, [*seen, play(3, 0, "JD", source="reader")]) == "provisional"
+    assert score_status(True, 0, [*seen, play(3, 0, "JD", source="elimination")]) == "final"
+
+
+def test_standing_violations_carry_their_last_status():
+    v = {"deal": 1, "trick": 1, "seat": 1, "rule": "follow-suit", "card": "AS"}
+    told = event("violation", time=1.0, **v, status="suspected", question="Did seat 1 ...?")
+    later = event("violation_status", time=5.0, **v, status="proven", question=None)
+    assert standing_violations([told])[0]["status"] == "suspected"
+    (now,) = standing_violations([told, later])
+    assert (now["status"], now["question"]) == ("proven", None)
+
+
+RECORD = {
+    "format": "hakam-deal/1", "dealer": 3, "contract": {"kind": "sun", "declarer": 0, "dealer": 3},
+    "tricks": [{"cards": ["7C", "8C"], "seats": [0, 1]}],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("provenance", "message"),
+    [
+        ([["seen"]], "provenance[0]: wrong count, one per card of the trick"),
+        ([["seen", "guessed"]], "provenance[0][1]: 'guessed' (seen, named or person)"),
+        ([["seen", "seen"], ["seen"]], "provenance: wrong count, one list per trick"),
+    ],
+)
+def test_a_record_with_bad_provenance_is_a_one_line_error(provenance, message):
+    assert parse_deal_record({**RECORD, "provenance": [["seen", "named"]]})
+    with pytest.raises(InputError, match=re.escape(message)):
+        parse_deal_record({**RECORD, "provenance": provenance})

@@ -1,0 +1,164 @@
+"""How each play and each ruling is known: a referee never accuses on a guess.
+
+Every play of a deal has a *provenance*:
+
+- ``seen``: the camera read it (the tracker's vote accepted it), with the belief of its reads;
+- ``named``: the camera did not read it (or its read was taken for a misread) and the pipeline
+  placed it from what the rest of the deal allows, with the reason in words (``NAMED_BY``);
+- ``person``: a person named it or confirmed it at the table.
+
+A violation is ``proven`` only when the plays it rests on are known surely: the card that broke
+the rule and the card that proves it were seen, each lying clearly in front of the seat it is
+ruled for (a seat the turn gave it is a guess), or a person confirmed them; the other cards of
+the trick (the lead, what was winning) and, for a card out of turn, the trick before (its
+winner leads) were seen or confirmed, none named. Anything less is ``suspected``: it is asked as
+a question and changes no score until a person confirms it. A deal's score is ``final`` only
+when the deal is complete and nothing suspected or guessed remains; otherwise ``provisional``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from hakam.engine.cards import CARD_NAMES, DECK
+from hakam.engine.referee import Violation
+
+SEEN, NAMED, PERSON = "seen", "named", "person"
+PROVEN, SUSPECTED = "proven", "suspected"
+FINAL, PROVISIONAL = "final", "provisional"
+
+# Why the pipeline named a card (a play's ``source`` other than "camera" and "correction").
+NAMED_BY = {
+    "elimination": "not read, the only card left",
+    "exchange": "exchanged with a card not read: the deal breaks fewer rules so",
+    "rules": "not read; of the cards left, the only one that breaks no rule",
+    "reader": "not read surely; of the ways that keep every rule, the one its reads named most",
+    "same-result": "not read; one of several cards that keep every rule and give the same result",
+    "fewest": "not read surely; no way of placing the cards left keeps every rule: the one that "
+    "breaks the fewest, which its reads named most",
+}
+# A play renamed because its card was read surely again elsewhere (``PipelineSettings.
+# resolve_conflicts``): its read was taken for a misread.
+RENAMED = "read as a card seen again elsewhere; renamed as the likeliest card still unplayed"
+# Names that are a choice among several ways the rules allow, not a deduction: the deal's score
+# stays provisional until a person confirms them.
+GUESSED = ("reader", "same-result", "fewest")
+
+
+@dataclass
+class Play:
+    """One card played in the deal, as the pipeline placed it."""
+
+    trick: int
+    seat: int
+    card: int
+    frame: int
+    time: float
+    source: str  # "camera", "correction" (a person) or why it was named (``NAMED_BY``)
+    evidence: str | None = None
+    box: tuple[float, ...] | None = None
+    landed: int = -1  # the frame the camera accepted its card (-1: a card not read)
+    belief: float | None = None  # the confidence of its accepted read (seen cards)
+    seat_seen: bool = False  # it lay clearly in front of the seat it is played for
+    confirmed: bool = False  # a person confirmed it at the table
+
+    @property
+    def provenance(self) -> str:
+        if self.confirmed or self.source == "correction":
+            return PERSON
+        return SEEN if self.source == "camera" else NAMED
+
+    @property
+    def sure(self) -> bool:
+        """Seen lying clearly in front of its seat, or confirmed by a person."""
+        return self.provenance == PERSON or (self.provenance == SEEN and self.seat_seen)
+
+    @property
+    def reason(self) -> str | None:
+        """Why it was named, in words (named plays only)."""
+        if self.provenance != NAMED:
+            return None
+        return NAMED_BY.get(self.source, RENAMED)
+
+    def to_json(self) -> dict:
+        """The play's provenance as the record and the events give it."""
+        out: dict = {"provenance": self.provenance}
+        if self.provenance == SEEN and self.belief is not None:
+            out["belief"] = round(float(self.belief), 3)
+        if self.provenance == NAMED:
+            out["named_by"] = self.source
+            out["reason"] = self.reason
+        return out
+
+
+def _at(plays: Sequence[Play], trick: int, seat: int) -> Play | None:
+    return next((p for p in plays if p.trick == trick and p.seat == seat), None)
+
+
+def accused_plays(v: Violation, plays: Sequence[Play]) -> list[Play]:
+    """The card that broke the rule and the card that proves it: each must be sure."""
+    out = []
+    broke = _at(plays, v.trick, v.seat)
+    if broke is not None:
+        out.append(broke)
+    if v.proof is not None:
+        proof = next((p for p in plays if DECK[p.card] == v.proof[1]), None)
+        if proof is not None and proof not in out:
+            out.append(proof)
+    return out
+
+
+def context_plays(v: Violation, plays: Sequence[Play]) -> list[Play]:
+    """The other plays the ruling rests on: the trick's cards before the one that broke the
+    rule (the lead, what was winning) and, for a card out of turn, the trick before it (its
+    winner leads). None of them may be named."""
+    trick = [p for p in plays if p.trick == v.trick]
+    broke = _at(plays, v.trick, v.seat)
+    before = trick[: trick.index(broke)] if broke in trick else trick
+    if v.rule == "out-of-turn":
+        before = [p for p in plays if p.trick == v.trick - 1] + before
+    return before
+
+
+def doubtful_plays(v: Violation, plays: Sequence[Play]) -> list[Play]:
+    """The plays that keep ``v`` from being proven, the card that broke the rule first."""
+    accused = [p for p in accused_plays(v, plays) if not p.sure]
+    context = [p for p in context_plays(v, plays) if p.provenance == NAMED]
+    return accused + context
+
+
+def violation_status(v: Violation, plays: Sequence[Play]) -> str:
+    if _at(plays, v.trick, v.seat) is None:
+        return SUSPECTED
+    return SUSPECTED if doubtful_plays(v, plays) else PROVEN
+
+
+def question(v: Violation, plays: Sequence[Play]) -> str | None:
+    """What a person is asked before a suspected violation counts, or None when it is proven."""
+    if violation_status(v, plays) == PROVEN:
+        return None
+    doubt = doubtful_plays(v, plays)
+    if not doubt:
+        return f"Did seat {v.seat} break the rule in trick {v.trick}? The ruling depends on it"
+    p = doubt[0]
+    how = {
+        SEEN: "read, but not lying clearly in front of a seat",
+        NAMED: "not read: " + (p.reason or "named by the rules"),
+        PERSON: "confirmed",
+    }[p.provenance]
+    return (
+        f"Did seat {p.seat} play {CARD_NAMES[p.card]} in trick {p.trick}? "
+        f"The ruling depends on it ({how})"
+    )
+
+
+def score_status(
+    complete: bool, suspected: int, plays: Sequence[Play], waiting: Collection[int] = ()
+) -> str:
+    """``final`` when the deal is complete, nothing is suspected, no card the deal holds or
+    waits for is left, and no card was named by a guess among several ways."""
+    guessed = any(p.provenance == NAMED and p.source in GUESSED for p in plays)
+    if complete and not suspected and not guessed and not waiting:
+        return FINAL
+    return PROVISIONAL
