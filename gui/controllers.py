@@ -535,7 +535,8 @@ class TrickLog:
 
 @dataclass
 class Warning:
-    """A proven violation waiting for the table: ``status`` open, accepted or dismissed."""
+    """A violation waiting for the table: ``status`` open, accepted or dismissed; ``known``
+    proven, or suspected (its ``question`` asked: accepting it confirms what it rests on)."""
 
     id: int
     deal: int
@@ -546,6 +547,8 @@ class Warning:
     proof: dict[str, Any] | None
     text: str
     status: str = "open"
+    known: str = "proven"  # or "suspected": asked, and no score counts it until confirmed
+    question: str | None = None
 
     def as_violation(self) -> dict[str, Any]:
         return {
@@ -735,11 +738,23 @@ class LiveController(Observable):
         wid = self.sheet.store.add_warning(self.sheet.match_id, deal, "violation", data)
         w = Warning(
             wid, deal, int(e["trick"]), int(e["seat"]), str(e["rule"]), e.get("card"),
-            e.get("proof"), str(e.get("text", "")),
+            e.get("proof"), str(e.get("text", "")), known=str(e.get("status", "proven")),
+            question=e.get("question"),
         )  # fmt: skip
         self.warnings.append(w)
         for fn in list(self._alert):
             fn(w)
+
+    def _same(self, w: Warning, e: dict[str, Any]) -> bool:
+        key = (e.get("trick"), e.get("seat"), e.get("rule"), e.get("card"))
+        return w.deal == self._deal_no(e) and (w.trick, w.seat, w.rule, w.card) == key
+
+    def _on_violation_status(self, e: dict[str, Any]) -> None:
+        """A ruling's footing changed: a play it rests on was named or confirmed."""
+        for w in self.warnings:
+            if self._same(w, e) and w.status in ("open", "accepted"):
+                w.known, w.question = str(e.get("status", w.known)), e.get("question")
+                self._rescore(w.deal)
 
     def _on_withdrawn(self, e: dict[str, Any]) -> None:
         """A correction showed a ruling wrong (the pipeline refereed the deal again)."""
@@ -784,6 +799,7 @@ class LiveController(Observable):
                     "fewest": "fewest_broken",
                     "conflict": "renamed",
                     "exchange": "exchanged",
+                    "confirmed": "confirmed",
                 }.get(by, "corrected")
                 n.status, n.card = status, str(e["card"])
                 self.sheet.store.decide_warning(n.id, status, {"card": n.card})
@@ -792,7 +808,10 @@ class LiveController(Observable):
         """A complete deal goes on the score sheet (one the camera could not finish waits for
         the table's corrections: its score comes again when they complete it)."""
         log = self.deals.get(self._deal_no(e))
-        if log is None or log.contract is None or log.sheet_index is not None:
+        if log is None or log.contract is None:
+            return
+        if log.sheet_index is not None:  # scored again after a confirmation or a correction
+            self._rescore(log.number, e.get("status") == "provisional")
             return
         if e.get("complete") is False:
             return
@@ -819,6 +838,7 @@ class LiveController(Observable):
             open_card=log.open_card,
             bids=tuple(log.bids),
             source="camera",
+            provisional=e.get("status") == "provisional",
         )
         log.sheet_index = self.sheet.add(entry)
         row = self.sheet.rows()[log.sheet_index]
@@ -828,11 +848,26 @@ class LiveController(Observable):
             )
 
     def _penalty(self, deal: int) -> dict[str, Any] | None:
-        """The first violation of the deal the table has not dismissed decides the score."""
+        """The first violation of the deal the table has not dismissed decides the score; a
+        suspected one only once the table accepts it (confirms what it rests on)."""
         for w in self.warnings:
-            if w.deal == deal and w.status not in ("dismissed", "withdrawn"):
+            if w.deal != deal or w.status in ("dismissed", "withdrawn"):
+                continue
+            if w.known == "proven" or w.status == "accepted":
                 return {"rule": w.rule, "seat": w.seat, "team": 1 - team_of(w.seat)}
         return None
+
+    def _rescore(self, deal: int, provisional: bool | None = None) -> None:
+        """The deal's line on the sheet again, with its penalty (and status) as now known."""
+        log = self.deals.get(deal)
+        if log is None or log.sheet_index is None:
+            return
+        entry = self.sheet.sheet.deals[log.sheet_index]
+        new = replace(entry, penalty=self._penalty(deal))
+        if provisional is not None:
+            new = replace(new, provisional=provisional)
+        if new != entry:
+            self.sheet.replace(log.sheet_index, new)
 
     # --- the table's decisions ----------------------------------------------------------
 
@@ -843,8 +878,17 @@ class LiveController(Observable):
         raise EntryError(f"warning {wid}: not found")
 
     def accept(self, wid: int) -> None:
-        """The table accepts the ruling: the penalty stands (recorded in the match store)."""
-        self._decide(self._warning(wid), "accepted")
+        """The table accepts the ruling: the penalty stands (recorded in the match store). A
+        suspected ruling accepted is confirmed: the pipeline is told what the table confirms."""
+        w = self._warning(wid)
+        if w.known == "suspected":
+            event = {
+                "event": "confirm", "confirm": True, "deal": w.deal, "trick": w.trick,
+                "seat": w.seat, "rule": w.rule,
+            }  # fmt: skip
+            for fn in list(self._correction_listeners):
+                fn(event)
+        self._decide(w, "accepted")
 
     def dismiss(self, wid: int) -> None:
         """The table overrules the warning: the deal is scored as played if nothing else."""
@@ -853,13 +897,7 @@ class LiveController(Observable):
     def _decide(self, w: Warning, status: str) -> None:
         w.status = status
         self.sheet.store.decide_warning(w.id, status)
-        log = self.deals.get(w.deal)
-        if log is not None and log.sheet_index is not None:
-            index = log.sheet_index
-            entry = self.sheet.sheet.deals[index]
-            penalty = self._penalty(w.deal)
-            if penalty != entry.penalty:
-                self.sheet.replace(index, replace(entry, penalty=penalty))
+        self._rescore(w.deal)
         self.notify()
 
     def open_warnings(self) -> list[Warning]:

@@ -52,7 +52,7 @@ def row_cells(row: ScoredDeal, lang: Language) -> dict[str, str]:
         "result_1": str(row.result[1]),
         "total_0": str(row.match[0]),
         "total_1": str(row.match[1]),
-        "source": lang.tr(e.source),
+        "source": lang.tr(e.source) + (f" ({lang.tr('provisional')})" if e.provisional else ""),
     }
 
 

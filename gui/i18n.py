@@ -127,6 +127,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "status_withdrawn": ("withdrawn after a correction", "سُحب بعد التصحيح"),
     "status_renamed": ("renamed: its card was seen again", "صُحّحت: ظهرت ورقتها مرة أخرى"),
     "status_open": ("open", "قائم"),
+    "status_confirmed": ("confirmed by a person", "أكّده شخص"),
+    "suspected": ("suspected", "مشتبه"),
+    "suspected_title": (
+        "Suspected: {rule} — {seat}, trick {trick}",
+        "مخالفة مشتبه بها: {rule} — {seat}، الأكلة {trick}",
+    ),
+    "confirm": ("Confirm", "تأكيد"),
+    "provisional": ("provisional", "مؤقت"),
     "status_corrected": ("corrected", "مصحّح"),
     "status_eliminated": ("the only card left", "الورقة الباقية الوحيدة"),
     "status_deduced": (

@@ -80,6 +80,9 @@ class DealEntry:
     open_card: str | None = None
     bids: tuple[tuple[int, str], ...] = ()
     source: str = "manual"
+    # A camera deal scored while a ruling is suspected or a card guessed (``status``
+    # "provisional" of the pipeline's score): it counts, and the sheet says so.
+    provisional: bool = False
 
     @property
     def void(self) -> bool:
@@ -100,6 +103,7 @@ class DealEntry:
             "open_card": self.open_card,
             "bids": [list(b) for b in self.bids],
             "source": self.source,
+            **({"provisional": True} if self.provisional else {}),
         }
 
     @classmethod
@@ -116,6 +120,7 @@ class DealEntry:
             open_card=data.get("open_card"),
             bids=tuple((int(s), str(c)) for s, c in data.get("bids", [])),
             source=str(data.get("source", "manual")),
+            provisional=bool(data.get("provisional", False)),
         )
 
 

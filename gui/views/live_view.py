@@ -128,11 +128,7 @@ class Banner(QFrame):
         super().__init__(parent)
         self.live, self.lang = live, lang
         self.warning: Warning | None = None
-        self.setStyleSheet(
-            f"Banner {{ background: {theme.DANGER}; border: 3px solid #ffcdd2; "
-            "border-radius: 10px; }"
-            "QLabel { background: transparent; color: white; }"
-        )
+        self.setStyleSheet(self._style(False))
         lay = QVBoxLayout(self)
         self.title = QLabel()
         self.title.setStyleSheet("font-size: 24pt; font-weight: bold;")
@@ -155,24 +151,40 @@ class Banner(QFrame):
         lay.addLayout(row)
         self.hide()
 
+    @staticmethod
+    def _style(suspected: bool) -> str:
+        """Red for a proven violation; amber for a suspected one (a question to the table)."""
+        back, edge = ("#8a5a00", "#ffe0a3") if suspected else (theme.DANGER, "#ffcdd2")
+        return (
+            f"Banner {{ background: {back}; border: 3px solid {edge}; border-radius: 10px; }}"
+            "QLabel { background: transparent; color: white; }"
+        )
+
     def show_warning(self, w: Warning | None) -> None:
         self.warning = w
         if w is None:
             self.hide()
             return
         lang = self.lang
+        suspected = w.known == "suspected"
+        title = "suspected_title" if suspected else "violation_title"
         self.title.setText(
-            "⚠ " + lang.tr("violation_title", rule=lang.rule(w.rule), seat=lang.seat(w.seat),
-                           trick=w.trick)
-        )  # fmt: skip
-        self.text.setText(lang.violation(w.as_violation()))
+            ("? " if suspected else "⚠ ")
+            + lang.tr(title, rule=lang.rule(w.rule), seat=lang.seat(w.seat), trick=w.trick)
+        )
+        self.setProperty("known", w.known)
+        self.setStyleSheet(self._style(suspected))
+        text = lang.violation(w.as_violation())
+        if suspected and w.question:  # asked, not asserted: no score counts it yet
+            text += "\n" + w.question
+        self.text.setText(text)
         if w.proof:
             self.proof.setText(
                 lang.tr("proof", card=card_label(w.proof.get("card")), trick=w.proof.get("trick"))
             )
         else:
             self.proof.setText(card_label(w.card))
-        self.accept_button.setText(lang.tr("accept"))
+        self.accept_button.setText(lang.tr("confirm" if suspected else "accept"))
         self.dismiss_button.setText(lang.tr("dismiss"))
         self.show()
         self.raise_()
@@ -306,6 +318,8 @@ class LiveView(QWidget):
         self.warnings.clear()
         for w in live.warnings:
             status = lang.tr(f"status_{w.status}")
+            if w.known == "suspected" and w.status == "open":
+                status = lang.tr("suspected")
             item = QListWidgetItem(
                 f"{lang.rule(w.rule)} — {lang.seat(w.seat)} · {lang.tr('trick_n', n=w.trick)}"
                 f" · {lang.tr('pick_deal')} {w.deal} [{status}]"

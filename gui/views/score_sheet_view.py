@@ -165,6 +165,8 @@ class ScoreSheetView(QWidget):
             contract = cells["contract"]
             if cells["penalty"]:
                 contract += f"\n{cells['penalty']}"
+            if row.entry.provisional:  # a suspected ruling or a guessed card: not final yet
+                contract += f"\n({lang.tr('provisional')})"
             values = {
                 "deal": cells["deal"],
                 "dealer": cells["dealer"],

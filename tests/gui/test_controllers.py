@@ -295,3 +295,47 @@ def test_a_ruling_the_pipeline_withdraws_after_a_correction_no_longer_scores(dat
     live.on_event({"event": "withdrawn", **ruling})
     assert live.warnings[0].status == "withdrawn" and live._penalty(1) is None
     assert [w["status"] for w in MatchStore().warnings(live.sheet.match_id)] == ["withdrawn"]
+
+
+def test_a_suspected_ruling_scores_nothing_until_the_table_confirms_it(data_dir):
+    sheet = sheet_ctl()
+    live = LiveController(sheet)
+    sent = []
+    live.subscribe_corrections(sent.append)
+    question = "Did seat 1 play 7S in trick 1? The ruling depends on it (not read: ...)"
+    events = []
+    for e in demo_events():
+        if e["event"] == "violation":
+            e = {**e, "status": "suspected", "question": question}
+        if e["event"] == "score" and e["deal"] == 9:
+            e = {**e, "status": "provisional"}
+        events.append(e)
+    live.on_events(events)
+    played = {
+        e["deal"]: e
+        for e in replay_match(load_match(), accept_penalties=False)
+        if e["event"] == "score"
+    }
+    row = sheet.rows()[8]
+    (w,) = live.warnings
+    assert (w.known, w.question) == ("suspected", question)
+    assert row.entry.penalty is None and row.entry.provisional  # scored as played, said so
+    assert list(row.result) == played[9]["result"]
+    live.accept(w.id)  # the table confirms: the pipeline is told, the penalty counts
+    assert sent == [{"event": "confirm", "confirm": True, "deal": 9, "trick": w.trick,
+                     "seat": w.seat, "rule": "follow-suit"}]  # fmt: skip
+    assert sheet.rows()[8].entry.penalty == {"rule": "follow-suit", "seat": 1, "team": 0}
+    score9 = next(e for e in events if e["event"] == "score" and e["deal"] == 9)
+    live.on_event({**score9, "status": "final"})  # the pipeline scores the deal again
+    assert not sheet.rows()[8].entry.provisional
+    assert list(sheet.rows()[8].result) == score9["result"]
+
+
+def test_a_ruling_told_again_as_proven_counts_at_once(data_dir):
+    live = live_in_trick_one()
+    ruling = {"deal": 1, "trick": 1, "seat": 1, "card": "7S", "rule": "follow-suit",
+              "proof": {"trick": 2, "card": "7C"}, "text": "no clubs"}  # fmt: skip
+    live.on_event({"event": "violation", **ruling, "status": "suspected", "question": "Did?"})
+    assert live._penalty(1) is None
+    live.on_event({"event": "violation_status", **ruling, "status": "proven", "question": None})
+    assert live.warnings[0].known == "proven" and live._penalty(1) is not None

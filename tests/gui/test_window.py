@@ -174,3 +174,20 @@ def test_feed_item_without_frame_only_moves_events(qtbot, window):
     w.feed_item(FeedItem(None, [], [{"event": "deal", "deal": 1, "dealer": 1, "open_card": "9C"}]))
     assert w.live.frame is None
     assert w.setup.open_card == "9C" and w.setup.dealer == 1  # pre-filled from the camera
+
+
+def test_a_suspected_ruling_is_asked_in_the_banner_and_confirmed_with_one_click(qtbot, window):
+    w = window
+    w.feed_item(next(iter(demo_feed())))
+    sent = []
+    w.live.subscribe_corrections(sent.append)
+    question = "Did seat 1 play 7S in trick 1? The ruling depends on it"
+    w.live.on_event({"event": "violation", "deal": 1, "trick": 1, "seat": 1, "card": "7S",
+                     "rule": "follow-suit", "proof": {"trick": 2, "card": "7C"},
+                     "text": "no clubs", "status": "suspected", "question": question})  # fmt: skip
+    banner = w.live_view.banner
+    assert banner.isVisible() and banner.title.text().startswith("? Suspected: Revoke")
+    assert question in banner.text.text() and banner.accept_button.text() == "Confirm"
+    assert "suspected" in w.live_view.warnings.item(0).text()
+    qtbot.mouseClick(banner.accept_button, Qt.MouseButton.LeftButton)
+    assert sent and sent[0]["event"] == "confirm" and sent[0]["rule"] == "follow-suit"
