@@ -42,15 +42,10 @@ from hakam.vision.detector import (
     make_detector,
 )
 from hakam.vision.events import standing_violations
-from hakam.vision.pipeline import (
-    DEDUCED,
-    DealSetup,
-    Pipeline,
-    PipelineError,
-    run_frames,
-    settings_from_json,
-)
+from hakam.vision.naming import DEDUCED
+from hakam.vision.pipeline import Pipeline, run_frames
 from hakam.vision.reader import TwoStageDetector
+from hakam.vision.settings import DealSetup, PipelineError, settings_from_json
 from hakam.vision.sources import ArraySource, VideoSource
 
 

@@ -41,14 +41,9 @@ from benchmarks.cached import CachedDetector, answer_as_the_table
 from benchmarks.pipeline import TWO_STAGE, make
 from hakam.vision.dealvideo import render_deal, write_clip
 from hakam.vision.events import standing_violations
-from hakam.vision.pipeline import (
-    DealSetup,
-    Pipeline,
-    PipelineSettings,
-    run_frames,
-    settings_from_overrides,
-)
+from hakam.vision.pipeline import Pipeline, run_frames
 from hakam.vision.reader import TwoStageDetector
+from hakam.vision.settings import DealSetup, PipelineSettings, settings_from_overrides
 from hakam.vision.sources import Frame, VideoSource
 
 FLOOR = 0.05  # confidence floor of the cached reads

@@ -29,20 +29,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import hakam.vision.pipeline as pipeline
+import hakam.vision.naming as naming
 from hakam.engine.cards import CARD_NAMES
 from hakam.vision.detector import LabelDetector, unsure_labels
 from hakam.vision.events import standing_violations
-from hakam.vision.pipeline import (
-    DEDUCED,
-    DealSetup,
-    Pipeline,
-    PipelineError,
-    PipelineSettings,
-    run_frames,
-    settings_from_json,
-)
+from hakam.vision.naming import DEDUCED
+from hakam.vision.pipeline import Pipeline, run_frames
 from hakam.vision.seats import Calibration
+from hakam.vision.settings import DealSetup, PipelineError, PipelineSettings, settings_from_json
 from hakam.vision.sources import (
     DEMO_CALIBRATION,
     DEMO_LABELS,
@@ -103,7 +97,7 @@ def main() -> None:
     if not demo_clip_available():
         sys.exit("the demo clip is not installed")
     if args.deduce is not None:
-        pipeline.DEDUCE_MAX = args.deduce
+        naming.DEDUCE_MAX = args.deduce
     try:
         settings = settings_from_json(args.settings) if args.settings else None
     except PipelineError as exc:
@@ -133,7 +127,7 @@ def main() -> None:
     fewest = [r for r in rows if any(by == "fewest" for *_, by in r["fixes"])]
     print(
         f"{len(rows)} sets of {args.cards} cards never read surely (DEDUCE_MAX "
-        f"{pipeline.DEDUCE_MAX}): complete {sum(r['complete'] for r in rows)}, exact "
+        f"{naming.DEDUCE_MAX}): complete {sum(r['complete'] for r in rows)}, exact "
         f"{sum(r['exact'] for r in rows)}; complete but not exact {len(wrong)} (said in a "
         f"notice {sum(r['said'] for r in wrong)}, the revoke lost "
         f"{sum(REVOKE not in r['violations'] for r in wrong)}, a violation that did not happen "

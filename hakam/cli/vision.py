@@ -42,7 +42,7 @@ def _print_event(ev: dict[str, Any], headless: bool) -> None:
         was = f" (read as {ev['read_as']}, the deal's open card)" if ev.get("read_as") else ""
         print(f"open card {ev['card']}{was}", flush=True)
     elif kind == "correction":
-        from hakam.vision.pipeline import NAMED_BY
+        from hakam.vision.provenance import NAMED_BY
 
         was = f" instead of {ev['replaces']}" if ev.get("replaces") else ""
         why = f" ({NAMED_BY[ev['by']]})" if ev.get("by") in NAMED_BY else ""
@@ -69,7 +69,7 @@ def _load_json(path: str, what: str) -> Any:
 
 def _setup(args: argparse.Namespace, default_record: Path | None = None) -> Any:
     from hakam.engine.contract import Contract, ContractError
-    from hakam.vision.pipeline import DealSetup, PipelineError
+    from hakam.vision.settings import DealSetup, PipelineError
 
     try:
         if args.deal:
@@ -123,8 +123,9 @@ def _demo_fallback(args: argparse.Namespace, why: str) -> int:
 def _cmd_run(args: argparse.Namespace) -> int:
     from hakam.vision import detector as det
     from hakam.vision.events import event
-    from hakam.vision.pipeline import Pipeline, PipelineSettings, iter_feed
+    from hakam.vision.pipeline import Pipeline, iter_feed
     from hakam.vision.seats import Calibration, CalibrationError
+    from hakam.vision.settings import PipelineSettings
     from hakam.vision.sources import (
         DEMO_CALIBRATION,
         DEMO_LABELS,
@@ -307,7 +308,7 @@ def _stdin_corrections(stream: Any) -> Any:
     import queue
     import threading
 
-    from hakam.vision.pipeline import NO_MORE_CORRECTIONS
+    from hakam.vision.corrections import NO_MORE_CORRECTIONS
 
     out: queue.Queue = queue.Queue()
 

@@ -18,23 +18,17 @@ from hakam.cli import main
 from hakam.engine.cards import CARD_NAMES, Card
 from hakam.engine.contract import Contract
 from hakam.engine.record import parse_deal_record, ruling_json
+from hakam.vision.conflicts import conflict_swap
 from hakam.vision.dealvideo import render_deal, truth_record, write_clip
 from hakam.vision.detections import Detections
 from hakam.vision.detector import LabelDetector, unsure_labels
 from hakam.vision.events import standing_violations
-from hakam.vision.pipeline import (
-    DealSetup,
-    Pipeline,
-    PipelineError,
-    PipelineSettings,
-    box_centre,
-    conflict_swap,
-    run_frames,
-    settings_from_json,
-)
+from hakam.vision.pipeline import Pipeline, run_frames
 from hakam.vision.reader import OTHER, READER_CLASSES, collected_in_sight, name_boxes
 from hakam.vision.seats import Calibration, SeatMap
+from hakam.vision.settings import DealSetup, PipelineError, PipelineSettings, settings_from_json
 from hakam.vision.sources import ArraySource, Frame
+from hakam.vision.turns import box_centre
 
 
 def run_clip(rendered, out_dir=None):
@@ -217,7 +211,7 @@ def test_deal_setup_errors_are_one_line():
 
 
 def _settings(open_card: bool):
-    from hakam.vision.pipeline import PipelineSettings
+    from hakam.vision.settings import PipelineSettings
 
     return PipelineSettings(read_open_card=open_card)
 
@@ -1500,7 +1494,7 @@ def test_refereeing_again_counts_the_hold_time_from_the_first_card_read_not_a_na
     # was logged at an early frame), seat 1's QC, the lead, was read later. Refereed again
     # (as after a correction), QC goes first: the hold time counts from the first card read,
     # so the named card does not push the lead out of turn.
-    from hakam.vision.pipeline import Play
+    from hakam.vision.provenance import Play
     from hakam.vision.sources import DEMO_RECORD
 
     truth = json.loads(DEMO_RECORD.read_text())
@@ -1637,7 +1631,7 @@ def test_a_card_out_of_turn_lying_clearly_in_front_of_its_seat_is_proven():
 
 
 def test_a_confirmation_from_the_table_goes_through_the_corrections_queue():
-    from hakam.vision.pipeline import _Corrections
+    from hakam.vision.corrections import _Corrections
 
     _, pipe, _ = _demo_with_unread({"AS", "AH"})
     other = {"confirm": True, "trick": 1, "seat": 2, "rule": "follow-suit", "deal": 2}

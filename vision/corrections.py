@@ -1,0 +1,316 @@
+"""A person at the table: names a card the camera could not read, corrects a misread, or confirms
+what a suspected ruling rests on; the deal is refereed again (``Pipeline`` mixin), and the
+violations that now stand or no longer stand are told."""
+
+from __future__ import annotations
+
+import json
+import queue
+from collections.abc import Iterable
+from typing import Any
+
+from hakam.engine.cards import CARD_NAMES, DECK, CardError, parse_card
+from hakam.engine.referee import Violation
+from hakam.vision.events import event
+from hakam.vision.naming import DEDUCED, UNREAD
+from hakam.vision.provenance import (
+    PROVEN,
+    Play,
+    question,
+    violation_status,
+)
+from hakam.vision.settings import PipelineError
+
+# How often a feed waiting for the table's corrections after the clip hands back control.
+IDLE_S = 0.25
+# Put on a feed's corrections queue when no more will come (standard input closed).
+NO_MORE_CORRECTIONS = None
+
+
+def _key(v: Violation) -> str:
+    return json.dumps(v.to_json(), sort_keys=True)
+
+
+class _Corrections:
+    """The corrections waiting in a feed's queue, taken in turn (``table_correction``)."""
+
+    def __init__(self, pipeline: TableCorrections, corrections: queue.Queue | None) -> None:
+        self.pipeline, self.queue, self.closed = pipeline, corrections, False
+
+    def take(self, got: list[Any] | None = None) -> list[dict[str, Any]]:
+        """The events of the corrections ``got`` and of those waiting in the queue."""
+        items = list(got or [])
+        while self.queue is not None:
+            try:
+                items.append(self.queue.get_nowait())
+            except queue.Empty:
+                break
+        events: list[dict[str, Any]] = []
+        for item in items:
+            if item is NO_MORE_CORRECTIONS:
+                self.closed = True
+                continue
+            seat, deal = item.get("seat"), item.get("deal")
+            if item.get("confirm"):
+                events += self.pipeline.table_confirmation(
+                    int(item["trick"]), int(seat), item.get("rule"),
+                    None if deal is None else int(deal),
+                )  # fmt: skip
+                continue
+            events += self.pipeline.table_correction(
+                str(item.get("card")),
+                None if seat is None else int(seat),
+                None if deal is None else int(deal),
+                str(item.get("by", "table")),
+            )
+        return events
+
+
+class TableCorrections:
+    def correct(
+        self,
+        card: str,
+        seat: int | None = None,
+        replaces: str | None = None,
+        frame: int | None = None,
+        by: str = "caller",
+    ) -> list[dict[str, Any]]:
+        """A person says what the camera could not read (or misread); kept in the record.
+
+        Without ``replaces`` the card is played now (by ``seat``, default ``seat_waited_for``);
+        with it, that earlier play is given this card instead and the deal is refereed again.
+        """
+        try:
+            new_card = parse_card(card).index
+        except CardError as exc:
+            raise PipelineError(f"correction: {exc}") from None
+        if seat is not None and (type(seat) is not int or not 0 <= seat <= 3):
+            raise PipelineError(f"correction: seat out of range (0..3), got {seat!r}")
+        at_frame = self.plays[-1].frame if frame is None and self.plays else (frame or 0)
+        at = at_frame / self.fps
+        if replaces is None:
+            if any(p.card == new_card for p in self.plays):
+                raise PipelineError(f"correction: {DECK[new_card]} was already played")
+            if self.referee.is_over:
+                raise PipelineError("correction: the deal's 8 tricks are complete")
+            waited = self.seat_waited_for
+            given = waited if seat is None else seat
+            k = next((i for i, (e, _) in enumerate(self._held) if e.card == new_card), None)
+            if k is not None:
+                # A card held for a later turn, read where the seat on turn sits (or between
+                # seats), is that seat's if a person says so; one lying clearly in front of
+                # another seat is played when that seat is on turn.
+                where = self._position(self._held[k][0])
+                if given != waited or (where.clear and where.by_position != given):
+                    raise PipelineError(
+                        f"correction: {DECK[new_card]} was read in front of seat {where.seat}; "
+                        "it is played when that seat is on turn"
+                    )
+                self._play_held(k, given, by)
+            else:
+                self._name_unread(new_card, given, at_frame, by)
+            if self._ended:  # the clip is over: what is held and left settles as at its end
+                self._settle_end()
+            else:
+                self._flush(max(self._now, at_frame))  # cards held for it follow
+            return self._drain()
+        try:
+            old = parse_card(replaces).index
+        except CardError as exc:
+            raise PipelineError(f"correction: replaces: {exc}") from None
+        hits = [p for p in self.plays if p.card == old]
+        if not hits:
+            raise PipelineError(f"correction: {DECK[old]} was not played")
+        if new_card != old and any(p.card == new_card for p in self.plays):
+            raise PipelineError(f"correction: {DECK[new_card]} was already played")
+        play = hits[0]
+        item = {
+            "card": str(DECK[new_card]),
+            "seat": play.seat if seat is None else seat,
+            "replaces": str(DECK[old]),
+            "trick": play.trick,
+            "by": by,
+        }
+        self._log_correction(item, at_frame, at)
+        play.card, play.seat, play.source = new_card, item["seat"], "correction"
+        self.tracker.release(old)
+        self._rereferee(at_frame, at)
+        return self._drain()
+
+    def table_correction(
+        self, card: str, seat: int | None = None, deal: int | None = None, by: str = "table"
+    ) -> list[dict[str, Any]]:
+        """A person at the table names the card the deal waits for (the overlay's one click,
+        or a line on ``hakam run --headless --stdin-corrections``: ``by`` "caller"): played
+        for ``seat`` if the trick waits for that seat (``seat_waited_for``), and after the end
+        of the clip the deal is settled and scored again. A correction that cannot be taken
+        (a card already played, a seat not on turn, the deal complete) changes nothing and
+        comes back as an ``uncertain`` event saying why in one line."""
+        try:
+            if deal is not None and deal != self.setup.deal:
+                raise PipelineError(
+                    f"correction: deal {deal} is over (this is deal {self.setup.deal})"
+                )
+            if self.referee.is_over:
+                raise PipelineError("correction: the deal's 8 tricks are complete")
+            turn = self.seat_waited_for
+            if seat is not None and seat != turn:
+                raise PipelineError(
+                    f"correction: seat {seat} is not on turn (the deal waits for seat {turn})"
+                )
+            events = self.correct(card, seat=turn, by=by)
+        except PipelineError as exc:
+            self._say(seat, str(exc), frame=max(self._now, 0))
+            return self._drain()
+        return events + (self.finish() if self._ended else [])
+
+    def table_confirmation(
+        self, trick: int, seat: int, rule: str | None = None, deal: int | None = None
+    ) -> list[dict[str, Any]]:
+        """A person at the table confirms what a suspected ruling rests on (the window's
+        *Accept* on it, or a ``{"confirm": ...}`` line on ``--stdin-corrections``): ``confirm``,
+        refused in one line for another deal."""
+        if deal is not None and deal != self.setup.deal:
+            self._say(seat, f"confirmation: deal {deal} is over (this is deal {self.setup.deal})",
+                      frame=max(self._now, 0))  # fmt: skip
+            return self._drain()
+        return self.confirm(trick, seat, rule)
+
+    def confirm(self, trick: int, seat: int, rule: str | None = None) -> list[dict[str, Any]]:
+        """A person confirms at the table what a suspected ruling rests on: with ``rule``, every
+        doubtful play of the standing violation of that rule, seat and trick; without, the play
+        of ``seat`` in ``trick``. A confirmation that names nothing changes nothing and comes
+        back as an ``uncertain`` event saying why in one line. After the end of the clip the
+        deal is scored again."""
+        from hakam.vision.provenance import doubtful_plays
+
+        if rule is not None:
+            hit = [v for v in self.referee.violations
+                   if (v.trick, v.seat, v.rule) == (trick, seat, rule)]  # fmt: skip
+            plays = doubtful_plays(hit[0], self.plays) if hit else []
+            what = f"no {rule} ruling stands for seat {seat} in trick {trick}"
+        else:
+            plays = [p for p in self.plays if (p.trick, p.seat) == (trick, seat)]
+            what = f"seat {seat} played no card in trick {trick}"
+        if not plays:
+            self._say(seat, f"confirmation: {what}; nothing changed", frame=max(self._now, 0))
+            return self._drain()
+        for p in plays:
+            p.confirmed = True
+            item = {"card": CARD_NAMES[p.card], "seat": p.seat, "trick": p.trick,
+                    "replaces": None, "by": "confirmed"}  # fmt: skip
+            self._log_correction(item, max(self._now, 0), max(self._now, 0) / self.fps)
+        self._write_record()
+        events = self._drain()
+        return events + (self.finish() if self._ended else [])
+
+    def _play_held(self, k: int, seat: int, by: str) -> None:
+        """A person says a card the camera read and held for a later turn is the card ``seat``
+        (on turn) played now: it is played from the hold for that seat (a correction ``by``
+        ``by``, its reads kept as its evidence), and a trick taken for swept before it is not."""
+        ev, fr = self._held.pop(k)
+        at = max(fr.index, self._now)
+        card = CARD_NAMES[int(ev.card)]  # type: ignore[arg-type]
+        item = {"card": card, "seat": seat, "replaces": None, "by": by, "held": True}
+        self._log_correction(item, at, at / self.fps)
+        self._gap_trick = None
+        self._push_camera(ev, fr, seat)
+
+    def _name_unread(self, card: int, seat: int, frame: int, by: str) -> None:
+        """Play a card the camera did not read, named by ``by`` (a person, or elimination)."""
+        at = frame / self.fps
+        item = {"card": CARD_NAMES[card], "seat": seat, "replaces": None, "by": by}
+        self._log_correction(item, frame, at)
+        self.tracker.release(card)
+        self.tracker.tracks[card].state = self.tracker.tracks[card].state.ON_TABLE
+        source = by if by in DEDUCED else "correction"
+        self._play(card, seat, frame, at, source, None, None)
+        trick = self.plays[-1].trick
+        if any(v.rule == "out-of-turn" and v.trick == trick for v in self.referee.violations):
+            # A card not read has no time of its own: it went when its seat was on turn, so a
+            # card of its trick that seemed to come before its turn did not (``_rereferee``).
+            self._rereferee(frame, at)
+
+    def _log_correction(self, item: dict[str, Any], frame: int, at: float) -> None:
+        self.corrections.append({**item, "frame": frame, "time": round(at, 3)})
+        self._emit(
+            event("correction", deal=self.setup.deal, frame=frame, time=round(at, 3), **item)
+        )
+
+    def _rereferee(self, frame: int, at: float) -> None:
+        """Referee the corrected plays from the start; report the violations that now stand
+        and withdraw those that no longer do."""
+        old = self.referee.violations
+        before = {json.dumps(v.to_json(), sort_keys=True) for v in old}
+        self.referee = self._new_referee()
+        hold = self.settings.hold_s * self.fps
+        plays: list[Play] = []
+        for trick in sorted({p.trick for p in self.plays}):
+            rest = [p for p in self.plays if p.trick == trick]
+            while rest:
+                # As live (``_flush``): of cards played within the hold time of each other, the
+                # one at the seat on turn goes first; a correction can change whose turn it is.
+                # A card not read (named later) has no time of its own: it goes when its seat
+                # is on turn, and the hold time counts from the first card read.
+                turn = self.referee.turn
+                first = next((p.frame for p in rest if p.source not in UNREAD), rest[0].frame)
+                k = next(
+                    (
+                        i
+                        for i, p in enumerate(rest)
+                        if p.seat == turn and (p.frame - first <= hold or p.source in UNREAD)
+                    ),
+                    0,
+                )
+                p = rest.pop(k)
+                self.referee.push_index(p.card, p.seat)
+                plays.append(p)
+        self.plays = plays
+        now = {json.dumps(v.to_json(), sort_keys=True) for v in self.referee.violations}
+        for v in old:
+            if json.dumps(v.to_json(), sort_keys=True) not in now:
+                self._emit(
+                    event(
+                        "withdrawn", deal=self.setup.deal, frame=frame, time=round(at, 3),
+                        **v.to_json(),
+                    )
+                )  # fmt: skip
+        for v in self.referee.violations:
+            if json.dumps(v.to_json(), sort_keys=True) not in before:
+                self._violations([v], frame, at)
+        self._write_record()
+
+    def _violations(self, new: Iterable[Violation], frame: int, at: float) -> None:
+        for v in new:
+            status = violation_status(v, self.plays)
+            self._told[_key(v)] = status
+            self._emit(
+                event(
+                    "violation", deal=self.setup.deal, frame=frame, time=round(at, 3),
+                    **v.to_json(), status=status, question=question(v, self.plays),
+                )
+            )  # fmt: skip
+
+    def _restatus(self) -> None:
+        """Say each standing violation whose footing changed (a play renamed, named or
+        confirmed since it was told): ``violation_status`` with its new status."""
+        if self._is_trial:
+            return
+        frame = max(self._now, 0)
+        for v in self.referee.violations:
+            status = violation_status(v, self.plays)
+            if self._told.get(_key(v), status) == status:
+                continue
+            self._told[_key(v)] = status
+            self._emit(
+                event(
+                    "violation_status", deal=self.setup.deal, frame=frame,
+                    time=round(frame / self.fps, 3), **v.to_json(), status=status,
+                    question=question(v, self.plays),
+                )
+            )  # fmt: skip
+
+    def proven(self) -> list[Violation]:
+        """The standing violations that are proven (or confirmed by a person): only these
+        change the score."""
+        return [v for v in self.referee.violations if violation_status(v, self.plays) == PROVEN]

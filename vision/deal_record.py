@@ -1,0 +1,190 @@
+"""The deal's score, the ``hakam-deal/1`` record, ruling.json and the evidence crops, written
+after every trick and at the end (``Pipeline`` mixin)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import cv2
+
+from hakam.engine.cards import CARD_NAMES
+from hakam.engine.record import FORMAT
+from hakam.vision.events import event
+from hakam.vision.provenance import (
+    NAMED_BY,
+    question,
+    score_status,
+    violation_status,
+)
+from hakam.vision.settings import profile_json
+from hakam.vision.sources import Frame
+from hakam.vision.tracker import TrackEvent
+
+
+class DealRecorder:
+    def finish(self) -> list[dict[str, Any]]:
+        """The score (complete deal) or the state so far; writes the record and the ruling.
+        Again after a person's correction at the end, with the score then."""
+        self._ended = True
+        self._settle_end()
+        self._exchange_misread()
+        ref = self.referee
+        match = self.setup.match
+        outcome = ref.outcome(match)
+        penalty = None
+        proven = self.proven()
+        if proven:  # a suspected violation changes no score until a person confirms it
+            first = proven[0]
+            result, over, winner = ref.penalty(first, match)
+            penalty = {"rule": first.rule, "seat": first.seat, "team": 1 - first.team}
+        elif outcome is not None:
+            result, over, winner = outcome.result, outcome.match_over, outcome.match_winner
+        else:
+            result, over, winner = None, False, None
+        score = event(
+            "score",
+            deal=self.setup.deal,
+            complete=ref.is_over,
+            **(outcome.to_json() if outcome else {}),
+        )
+        score.update(
+            {
+                "card_points": list(ref.card_points),
+                "tricks_won": list(ref.tricks_won),
+                "result": None if result is None else list(result),
+                "match": None if result is None else [match[0] + result[0], match[1] + result[1]],
+                "penalty": penalty,
+                "match_over": over,
+                "match_winner": winner,
+                "status": self.score_status(),
+                "suspected": len(ref.violations) - len(proven),
+            }
+        )
+        self._emit(score)
+        paths = self._write_record()
+        self._emit(
+            event(
+                "end",
+                frames=self.frames,
+                plays=len(self.plays),
+                tricks=len(ref.tricks),
+                violations=len(ref.violations),
+                corrections=len(self.corrections),
+                held=[CARD_NAMES[int(e.card)] for e, _ in self._held],  # type: ignore[arg-type]
+                tracker=dict(self.tracker.stats),
+                **paths,
+            )
+        )
+        return self._drain()
+
+    def score_status(self) -> str:
+        """``final`` or ``provisional`` (``hakam.vision.provenance.score_status``)."""
+        suspected = len(self.referee.violations) - len(self.proven())
+        waiting = [int(e.card) for e, _ in self._held]  # type: ignore[arg-type]
+        return score_status(self.referee.is_over, suspected, self.plays, waiting)
+
+    def ruling(self) -> dict[str, Any]:
+        """What ``hakam referee`` says about this run's record."""
+        return {"void": False, "dealer": self.setup.dealer, **self.referee.ruling(self.setup.match)}
+
+    def ruling_with_provenance(self) -> dict[str, Any]:
+        """``ruling`` (what ruling.json holds) with how each ruling is known: each violation
+        ``proven`` or ``suspected`` (with its question), the score ``final`` or
+        ``provisional``, and each play's provenance."""
+        out = self.ruling()
+        for item, v in zip(out["violations"], self.referee.violations, strict=True):
+            item["status"] = violation_status(v, self.plays)
+            item["question"] = question(v, self.plays)
+        out["status"] = self.score_status()
+        out["plays"] = [
+            {"trick": p.trick, "seat": p.seat, "card": CARD_NAMES[p.card], **p.to_json()}
+            for p in self.plays
+        ]
+        return out
+
+    @property
+    def record(self) -> dict[str, Any]:
+        """The ``hakam-deal/1`` record of what was seen (and corrected) so far."""
+        tricks: list[dict[str, Any]] = []
+        known: list[list[str]] = []  # how each card is known (``Play.provenance``)
+        for p in self.plays:
+            if not tricks or len(tricks[-1]["cards"]) == 4:
+                tricks.append({"cards": [], "seats": []})
+                known.append([])
+            tricks[-1]["cards"].append(CARD_NAMES[p.card])
+            tricks[-1]["seats"].append(p.seat)
+            known[-1].append(p.provenance)
+        s = self.setup
+        rec: dict[str, Any] = {
+            "format": FORMAT,
+            "dealer": s.dealer,
+            "open_card": None if self.open_card is None else CARD_NAMES[self.open_card],
+            "contract": s.contract.to_json(),
+            "tricks": tricks,
+            "ekka": [],
+            "projects": [
+                {"seat": c.seat, "kind": c.kind, "cards": [str(x) for x in c.cards]}
+                for c in s.projects
+                if c.kind != "baloot"
+            ],
+            "match": list(s.match),
+            "profile": profile_json(s.profile),
+        }
+        if s.baloot is not None:
+            rec["baloot"] = list(s.baloot)
+        if known:
+            rec["provenance"] = known
+        if self.corrections:
+            rec["note"] = "corrections: " + "; ".join(
+                f"{c['card']} by seat {c['seat']}"
+                + (
+                    f" instead of seat {c['from_seat']}"
+                    if "from_seat" in c
+                    else f" instead of {c['replaces']}"
+                    if c.get("replaces")
+                    else ""
+                )
+                + (f" ({NAMED_BY[c['by']]})" if c.get("by") in NAMED_BY else "")
+                + (" (confirmed by a person)" if c.get("by") == "confirmed" else "")
+                + (" (read, held for a later turn)" if c.get("held") else "")
+                + (
+                    " (not read)"
+                    if not c.get("replaces")
+                    and c.get("by") not in (*NAMED_BY, "confirmed")
+                    and not c.get("held")
+                    else ""
+                )
+                + f" at frame {c['frame']}"
+                for c in self.corrections
+            )
+        return rec
+
+    def _write_record(self) -> dict[str, str]:
+        if self.out_dir is None:
+            return {}
+        rec_path = self.out_dir / "deal.json"
+        rec_path.write_text(json.dumps(self.record, indent=1, ensure_ascii=False) + "\n")
+        ruling_path = self.out_dir / "ruling.json"
+        ruling_path.write_text(json.dumps(self.ruling_with_provenance(), ensure_ascii=False) + "\n")
+        return {
+            "record": str(rec_path),
+            "ruling": str(ruling_path),
+            "evidence": str(self.out_dir / "evidence"),
+        }
+
+    def _save_crop(self, frame: Frame, ev: TrackEvent, seat: int) -> str | None:
+        if self.out_dir is None or ev.box is None:
+            return None
+        h, w = frame.image.shape[:2]
+        x1, y1, x2, y2 = ev.box
+        px, py = (x2 - x1) * self.settings.crop_pad, (y2 - y1) * self.settings.crop_pad
+        a, b = int(max(x1 - px, 0)), int(max(y1 - py, 0))
+        c, d = int(min(x2 + px, w)), int(min(y2 + py, h))
+        if c <= a or d <= b:
+            return None
+        n = len(self.plays) + 1
+        name = f"{n:02d}-trick{self.referee.trick_number}-seat{seat}-{ev.name}.jpg"
+        path = self.out_dir / "evidence" / name
+        cv2.imwrite(str(path), frame.image[b:d, a:c], [cv2.IMWRITE_JPEG_QUALITY, 90])
+        return str(path)

@@ -1,0 +1,486 @@
+"""Naming the cards the camera did not read, from what the rest of the deal allows: the only card
+left, the one way that keeps every rule, the way the reads favour, exchanges of a misread; each
+way played out on a copy of the deal (``Pipeline`` mixin). Every card named so says how
+(``hakam.vision.provenance``)."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+from collections.abc import Collection, Sequence
+from dataclasses import replace
+from typing import Any, Self
+
+from hakam.engine.cards import CARD_NAMES, DECK
+from hakam.engine.referee import Violation
+from hakam.vision.conflicts import CONFLICT_FLOOR, CONFLICT_MARGIN
+from hakam.vision.provenance import (
+    Play,
+)
+from hakam.vision.turns import box_centre
+
+# Marks a way's result where two cards not read may lie at each other's places, same result.
+IN_DOUBT = " (places in doubt)"
+# A card's result where the clean ways on from it (later cards not read) give different ones.
+OPEN = "open"
+# At the end of a deal, up to this many cards not read are named by the rules (each way of
+# placing them is played out on a copy of the deal): more would be a guess among many ways.
+DEDUCE_MAX = 5
+# How a card not read is named without a person: the only one left, the only way that keeps the
+# rules, the way the reads there favour among those, one of ways that give one result, or, when
+# no way keeps the rules, the one way that breaks the fewest where the reads favour it too.
+DEDUCED = ("elimination", "rules", "reader", "same-result", "fewest")
+UNREAD = (*DEDUCED, "correction")  # plays of cards the camera did not read (a person named some)
+
+
+# A way of placing cards not read, played to the end: the first card named, the violations of
+# the complete deal, its result, (violations, whether a misread was exchanged) to rank it, and
+# whether the later namings on the way would take it (``_completions``).
+_Way = tuple[int, list[Violation], str, tuple[int, bool], bool]
+
+
+def _whatever_card(v: Violation) -> str:
+    """A violation's rule, seat and trick: the play that broke the rule, whatever card it names
+    and whichever card proves it (a way that names a card not read may prove the same revoke by
+    that card, where another way proves it by a later card read)."""
+    return json.dumps([v.rule, v.seat, v.trick])
+
+
+def _made_before(
+    v: Violation, made: Collection[tuple[int, int, str]], named: Collection[str]
+) -> bool:
+    """A violation on a play the camera read before cards left unread were named, and proven
+    by a card read (not one of ``named``): no way of placing those cards made it. It was
+    committed before the first of them was played, and the cards a seat held are known from
+    what it played; only the proof was to come."""
+    if v.rule == "out-of-turn" or v.card is None:
+        return False
+    if v.proof is not None and str(v.proof[1]) in named:
+        return False
+    return (v.trick, v.seat, str(v.card)) in made
+
+
+def _proven_by_a_read(v: Violation, plays: Sequence[Play]) -> Violation:
+    """``v`` with a card read for its proof where its proof was not read and a card read proves
+    it too: one the seat played later, read by the camera, that the duty asked for
+    (``Violation.proves``). A way that names a card not read where the first proof lay still
+    holds a revoke proven by a later card read, made before the naming (``_made_before``)."""
+    if v.proof is None or not v.proves:
+        return v
+    read = [p for p in plays if p.seat == v.seat and p.trick > v.trick and p.source == "camera"]
+    if any(p.trick == v.proof[0] for p in read):
+        return v  # its proof was read
+    other = next((p for p in read if DECK[p.card] in v.proves), None)
+    return v if other is None else replace(v, proof=(other.trick, DECK[other.card]))
+
+
+class CardNaming:
+    def _name_by_elimination(self, seat: int, final: bool = False, say: bool = True) -> bool:
+        """Play the one card not yet read for ``seat`` when the other 31 have all been read
+        (played or held): a deal plays all 32 cards, so the card the deal waits for is that one.
+        At the end of the clip (``final``), with up to ``DEDUCE_MAX`` cards not read, each way
+        of placing them is played out and the one clean way is taken (``_clean_ways``: a way that
+        makes a violation is likelier a misread elsewhere than a revoke). Several clean ways:
+        the one the reads there took it for most (``_read_among``); if none,
+        and all give the same result, the first (said so); no clean way: an exchange with a
+        misread (``_named_by_exchange``), or the way that breaks the fewest where the reads
+        favour it too (``_named_by_fewest``); else a person decides and the
+        deal stops there (``_open_ways``: a card lies there unread, so no later card is played
+        out of turn). ``say``: tell when no way is clean (several always are). It goes into
+        the record as a correction, so a dispute can see it."""
+        if not self.settings.name_by_elimination:
+            return False
+        self._open_ways = []
+        seen = {p.card for p in self.plays} | {int(e.card) for e, _ in self._held}  # type: ignore[arg-type]
+        left = [c for c in range(len(CARD_NAMES)) if c not in seen]
+        if not left or len(left) > (DEDUCE_MAX if final else 1):
+            return False
+        if len(left) == 1:
+            self._name_unread(left[0], seat, self._now, "elimination")
+            return True
+        complete = self._completions(left, seat, True)
+        found = self._clean_ways(left, seat, None, True, complete)
+        ways = self._results(found)
+        if not ways and not self._is_trial and self._named_by_exchange(left, seat):
+            return True
+        if not ways and not self._is_trial and self._named_by_fewest(left, seat, complete):
+            return True
+        clean = self._read_among(list(ways), seat) if len(ways) > 1 else list(ways)
+        names = [CARD_NAMES[c] for c in left]
+        trick = self.referee.trick_number
+        if self._is_trial and len(ways) > 1:
+            # A copy playing a way out stops here and gives every clean way to its caller (so
+            # that "ruled by every complete way" sees them all), the ones taken here preferred.
+            same = len(set(ways.values())) == 1
+            self._open_ways = [(*w[:4], w[4] and (same or w[0] in clean)) for w in found]
+            return False
+        if (len(clean) > 1 and len(set(ways.values())) == 1) or (
+            len(clean) == 1 and ways[clean[0]].endswith(IN_DOUBT)
+        ):
+            # Every clean way gives the same tricks, rulings and score: the result is known,
+            # not where these cards lay. The first is taken and a person told which may change.
+            self._say_cards_left(
+                seat, names, f"every way of placing them that keeps the rules gives the same "
+                f"result: {CARD_NAMES[clean[0]]} is named for seat {seat} in trick {trick} (a "
+                "person may exchange them)",
+            )  # fmt: skip
+            self._name_unread(clean[0], seat, self._now, "same-result")
+            return True
+        if len(clean) != 1:
+            # Several clean ways: a card lies here unread, the deal stops for it (not a later
+            # card played out of turn).
+            self._open_ways = [w for w in found if w[0] in clean]
+            if say or self._open_ways:
+                why = "no way of placing them keeps" if not clean else f"{len(clean)} ways keep"
+                self._say_cards_left(
+                    seat, names, f"{why} every rule: the deal waits for a person (seat {seat}, "
+                    f"trick {trick})",
+                )  # fmt: skip
+            return False
+        if len(ways) > 1:
+            self._say_by_reader(seat, names, clean[0], len(ways), trick)
+        self._name_unread(clean[0], seat, self._now, "rules" if len(ways) == 1 else "reader")
+        return True
+
+    def _say_by_reader(
+        self, seat: int, names: list[str], card: int, n_ways: int, trick: int
+    ) -> None:
+        """Tell a person of a card named "reader": the rules left several ways and unsure reads
+        chose among them, so the deal is complete on a guess that reads can mislead (misleading
+        reads in ``benchmarks/unread.py --misguess``): it is said, as every guess is."""
+        self._say_cards_left(
+            seat, names, f"{n_ways} ways of placing them keep every rule: {CARD_NAMES[card]}, "
+            f"which the reads took it for most, is named for seat {seat} in trick {trick} (a "
+            "person may correct it)",
+        )  # fmt: skip
+
+    def _say_cards_left(self, seat: int, names: list[str], what: str) -> None:
+        """An ``uncertain`` event: the cards no read named, and what became of them (the
+        guesses: those cards, the likeliest for ``seat`` first)."""
+        cards = [CARD_NAMES.index(n) for n in names]
+        first = self._likeliest(seat, cards)
+        guesses = [CARD_NAMES[c] for c in [*first, *(c for c in cards if c not in first)]]
+        self._say(seat, f"cards not read: {', '.join(names)}; {what}", guesses=guesses)
+
+    def _read_among(self, cards: list[int], seat: int) -> list[int]:
+        """Of several cards the rules allow, the one the reads in front of ``seat`` took the
+        unread card for most (``_read_scores``: sure reads and unsure guesses alike, as the
+        notice ranks them), if ``CONFLICT_MARGIN`` times as much as the next; else all of them
+        (a person decides). One unsure guess is not enough against sure reads of another card."""
+        ranked = [*self._read_scores(seat, cards).most_common(2), (-1, 0.0)]
+        if ranked[0][1] > 0 and ranked[0][1] >= CONFLICT_MARGIN * ranked[1][1]:
+            return [ranked[0][0]]
+        return cards
+
+    @staticmethod
+    def _results(ways: list[_Way]) -> dict[int, str]:
+        """Each card's result over its ways (``OPEN`` where they differ)."""
+        results: dict[int, str] = {}
+        for card, _, result, _, _ in ways:
+            results[card] = result if results.get(card, result) == result else OPEN
+        return results
+
+    def _clean_ways(
+        self, cards: list[int], seat: int, before: set[str] | None, exchange: bool,
+        ways: list[_Way] | None = None,
+    ) -> list[_Way]:  # fmt: skip
+        """Play each of ``cards`` for ``seat`` and the rest of the clip out on a copy of the
+        deal (later unread cards named the same way, ``_completions``). The ways that are
+        clean (each card's result over them: ``_results``; ``OPEN`` where the clean ways on
+        from that card differ): the deal complete, and each violation it rules either stood
+        before (the placing did not make it) or is ruled by every complete way, whatever card
+        it names (a revoke with either of two clubs), when two or more complete; out of turn
+        is never excused: it is the sign of a card missing or in the wrong trick (a placing
+        that changes a trick's winner puts every later card out of turn). Nor is a violation
+        on a play read before the naming, proven by a card read, held against any way
+        (``_made_before``). ``before``: the violations that stood before (default: those
+        now); ``ways``: the ways already played out (default: played out here)."""
+        before = self._ruled_before() if before is None else before
+        made = {(p.trick, p.seat, CARD_NAMES[p.card]) for p in self.plays if p.source == "camera"}
+        named = {CARD_NAMES[c] for c in cards}
+        ways = self._completions(cards, seat, exchange) if ways is None else ways
+        rest = [{_whatever_card(v) for v in w[1] if not _made_before(v, made, named)} for w in ways]
+        # Ruled by every way: counted on all each rules, a violation that one way proves by a
+        # card read before and another by the card it names included.
+        every = (
+            set.intersection(*({_whatever_card(v) for v in w[1]} for w in ways))
+            if len(ways) > 1
+            else set()
+        )
+        excused = before | {k for k in every if not k.startswith('["out-of-turn"')}
+        clean = [w for w, r in zip(ways, rest, strict=True) if r <= excused]
+        # A card's ways on that a later naming preferred (its reads), where it preferred one.
+        liked = {w[0] for w in clean if w[4]}
+        clean = [w for w in clean if w[4] or w[0] not in liked]
+        # Of the clean ways, those that leave the fewest violations (a misread is likelier than
+        # a revoke), and of those the ones clean as read (likelier than a read taken for a
+        # misread).
+        best = min((w[3] for w in clean), default=None)
+        return [w for w in clean if w[3] == best]
+
+    def _completions(self, cards: list[int], seat: int, exchange: bool) -> list[_Way]:
+        """Each way of playing one of ``cards`` for ``seat`` to the end of the deal: where a
+        later card not read has several clean ways, each of them (the copy stops there,
+        ``_open_ways``; those its reads or one result would take are marked preferred), so a
+        card here is judged by every way on from it, not left out because a later one is in
+        doubt, and a violation every complete way rules is seen as such."""
+        ways: list[_Way] = []
+        for card in cards:
+            trial = self._trial()
+            trial._name_unread(card, seat, trial._now, "rules")
+            trial._settle_end()
+            if trial._open_ways:
+                ways += [(card, *w[1:]) for w in trial._open_ways]
+                continue
+            if not trial.referee.is_over:
+                continue
+            # As the deal's end will: a misread that the naming brings to light.
+            exchanged = exchange and trial._exchange_misread()
+            doubt = trial._places_in_doubt() if exchanged else None
+            if doubt == "result":
+                continue
+            rulings = sorted(self._violation_keys(trial))
+            result = json.dumps([*self._outcome(trial), rulings]) + (IN_DOUBT if doubt else "")
+            rules = [_proven_by_a_read(v, trial.plays) for v in trial.referee.violations]
+            ways.append((card, rules, result, (len(rulings), exchanged), True))
+        return ways
+
+    def _named_by_fewest(self, left: list[int], seat: int, ways: list[_Way]) -> bool:
+        """No way of placing ``left`` keeps every rule (``ways``: each played out,
+        ``_completions``) and no exchange of a misread makes one: each way rules a violation the
+        deal did not have. Two things can still point at one
+        way: the rules (one revoke is likelier than two) and the reads in front of ``seat``
+        (``_read_among``: the card they took it for most, ``CONFLICT_MARGIN`` times the next).
+        Where both name the same card, the only one whose ways break the fewest rules (none of
+        them out of turn, the sign of a card missing), it is played ("fewest") and a person told,
+        who may correct it; else nothing changes and the deal waits for a person."""
+        if not self.settings.name_by_fewest or not ways:
+            return False
+        fewest = min(w[3][0] for w in ways)
+        cards = {w[0] for w in ways if w[3][0] == fewest}
+        if len(cards) != 1:
+            return False
+        (card,) = cards
+        if self._read_among(left, seat) != [card]:
+            return False
+        if any(v.rule == "out-of-turn" for w in ways if w[0] == card for v in w[1]):
+            return False
+        trick = self.referee.trick_number
+        self._say_cards_left(
+            seat, [CARD_NAMES[c] for c in left], f"no way of placing them keeps every rule: "
+            f"{CARD_NAMES[card]}, which the reads took it for and which breaks the fewest, is "
+            f"named for seat {seat} in trick {trick} (a person may correct it)",
+        )  # fmt: skip
+        self._name_unread(card, seat, self._now, "fewest")
+        return True
+
+    def _named_by_exchange(self, left: list[int], seat: int) -> bool:
+        """No way of placing the cards left is clean: perhaps one of them (``L``) was read as
+        another card (``Y``, played or held for its seat's turn), whose reads gave ``L`` some
+        belief, and ``Y`` is one of the cards the deal still waits for. Each such exchange is
+        made on a copy of the deal and the cards then left are placed as ``_clean_ways`` places
+        them, against the violations that stood before the exchange; the one clean exchange and
+        placing is taken (the read renamed ``by`` "exchange", the card named ``by`` "rules";
+        several placings: the reads decide, as ``_read_among``; several
+        exchanges: the one the reads believed twice as much as the next), else nothing
+        changes. One exchange only: the placings it is tried with take no end-of-deal exchange
+        of their own."""
+        before = self._ruled_before()
+        # belief, play (0) or held card (1), its index, the card it becomes, the card named
+        found: list[tuple[float, int, int, int, int]] = []
+        read = [(0, j, p.card) for j, p in enumerate(self.plays) if p.source == "camera"]
+        read += [(1, k, int(ev.card)) for k, (ev, _) in enumerate(self._held)]  # type: ignore[arg-type]
+        for where, j, card in read:
+            belief = self.tracker.belief(card)
+            for other in left if belief is not None else ():
+                if belief[other] < CONFLICT_FLOOR:
+                    continue
+                trial = self._trial()
+                trial._exchange_read(where, j, other)
+                rest = [c for c in left if c != other] + [card]
+                ways = list(trial._results(trial._clean_ways(rest, seat, before, False)))
+                ways = trial._read_among(ways, seat) if len(ways) > 1 else ways
+                found += [(float(belief[other]), where, j, other, c) for c in ways]
+        found.sort(reverse=True)
+        # The exchange the reads believed most, if twice as much as the next (as a conflict).
+        if not found or (len(found) > 1 and found[0][0] < CONFLICT_MARGIN * found[1][0]):
+            return False
+        _, where, j, other, card = found[0]
+        self._exchange_read(where, j, other)
+        self._name_unread(card, seat, self._now, "rules")
+        return True
+
+    def _exchange_read(self, where: int, j: int, card: int, by: str = "exchange") -> None:
+        """A card read was ``card`` misread: a play (``where`` 0: renamed now) or a card held
+        for its seat's turn (1: played as ``card`` when its turn comes, the correction then)."""
+        if where == 0:
+            self._rename_play(self.plays[j], card, by, self._now)
+            return
+        ev, fr = self._held[j]
+        self.tracker.rename(int(ev.card), card)  # type: ignore[arg-type]
+        detail = {**ev.detail, "read_as": ev.card, "by": by}
+        self._held[j] = (replace(ev, card=card, detail=detail), fr)
+
+    def _trial(self) -> Self:
+        """A copy of the deal to play a way out on: no detector, no files; the frames and what
+        only frames add to (each card's reads, the logs of reads by seat) shared, not copied: a
+        copy plays held cards and names cards, it reads no frame."""
+        memo: dict[int, Any] = {id(self.detector): None}
+        for shared in (self._guess_log, self._sure_log, self.tracker.recent):
+            memo[id(shared)] = shared
+        for t in self.tracker.tracks:
+            memo[id(t.reads)], memo[id(t.beliefs)] = t.reads, t.beliefs
+        for _, fr in self._held:
+            memo[id(fr.image)] = fr.image
+        trial = copy.deepcopy(self, memo)
+        trial.out_dir = None
+        trial._is_trial = True
+        return trial
+
+    def _settle_end(self) -> None:
+        """The clip is over: play what is held (naming cards left unread where the deal can),
+        then name the cards left after the last held one while the rules can (the last trick's
+        two cards never read: the first by the rules, the deal's last then forced)."""
+        self._flush(self._now, final=True)
+        while not self._held and not self.referee.is_over:
+            if not self._name_by_elimination(self.seat_waited_for, final=True):
+                break
+
+    def _exchange_misread(self) -> bool:
+        """At the end of a complete deal, a card named without being read (``X``) and a card
+        read (``Y``) whose reads gave ``X`` some belief may be each other: Y misread, X then
+        left unread where Y lay; so may two cards read as each other (``_misread_for``). The
+        exchange is taken when it withdraws violations and rules none new (the fewest left; a
+        tie is left as it is): a misread is likelier than a revoke whose card the reader
+        doubted. So are the seats of a card named and a card read in its trick that lay
+        between two seats, nearest the named card's (``_seat_doubted``): the turn, not the
+        place, gave the read card its seat. True when it exchanged them."""
+        if not self.settings.name_by_elimination or not self.referee.is_over:
+            return False
+        before = self._violation_keys(self)
+        best: list[tuple[int, Play, Play]] = []
+        open_: list[tuple[Play, Play]] = []  # exchanges the rules cannot tell from the record
+        read = [p for p in self.plays if p.source == "camera"]
+        pairs = [(d, p) for d in self.plays if d.source in DEDUCED for p in read]
+        pairs += [
+            (a, b) for i, a in enumerate(read) for b in read[i + 1 :] if self._misread_for(a, b)
+        ]
+        for d, p in pairs:
+            if not self._doubted(p, d):
+                continue
+            trial = self._with_exchanged(self.plays.index(d), self.plays.index(p))
+            after = self._violation_keys(trial)
+            if after < before:
+                best.append((len(after), d, p, False))
+            elif after == before and d.source in DEDUCED:
+                open_.append((d, p))
+        for d, p in ((d, p) for d in self.plays if d.source in DEDUCED for p in read):
+            if self._seat_doubted(p, d):
+                trial = self._with_exchanged(self.plays.index(d), self.plays.index(p), "seat")
+                after = self._violation_keys(trial)
+                if after < before:
+                    best.append((len(after), d, p, True))
+        best.sort(key=lambda b: b[0])
+        if not best or (len(best) > 1 and best[1][0] == best[0][0]):
+            self._say_may_be_exchanged(open_)
+            return False
+        _, d, p, seats = best[0]
+        at = self._now / self.fps
+        if seats:
+            for play, seat in ((p, d.seat), (d, p.seat)):
+                item = {**self._renaming(play, play.card, "exchange"), "seat": seat,
+                        "from_seat": play.seat}  # fmt: skip
+                self._log_correction(item, self._now, at)
+            p.seat, d.seat = d.seat, p.seat
+        else:
+            for play, card in ((p, d.card), (d, p.card)):
+                self._log_correction(self._renaming(play, card, "exchange"), self._now, at)
+            p.card, d.card = d.card, p.card
+            if d.source == "camera":
+                d.source = "exchange"
+        p.source = "exchange"
+        self._rereferee(self._now, at)
+        return True
+
+    def _seat_doubted(self, p: Play, d: Play) -> bool:
+        """``p``, a card read in the trick of ``d`` (a card not read, named), lay between two
+        seats, nearest ``d``'s: the turn gave it its seat, so ``d``'s card may be the one played
+        where the turn put ``p`` (``clear_deg``)."""
+        if self.seats is None or p.box is None or p.trick != d.trick or p.seat == d.seat:
+            return False
+        seat, _, clear = self.seats.locate(box_centre(p.box))
+        return seat == d.seat and not clear
+
+    def _say_may_be_exchanged(self, pairs: list[tuple[Play, Play]]) -> None:
+        """An ``uncertain`` event for each card named without being read that may be a card
+        read as another: the read doubted it, and exchanged the deal breaks the same rules, so
+        the record may hold the two the wrong way round (a person may exchange them)."""
+        if self._is_trial:
+            return
+        for d, p in pairs:
+            self._say(
+                d.seat,
+                f"{CARD_NAMES[d.card]} (seat {d.seat}, trick {d.trick}, not read) and "
+                f"{CARD_NAMES[p.card]} (seat {p.seat}, trick {p.trick}, read with a doubt of "
+                f"{CARD_NAMES[d.card]}) may be each other: exchanged, the deal breaks the same "
+                "rules (a person may exchange them)",
+                guesses=[CARD_NAMES[d.card], CARD_NAMES[p.card]],
+            )
+
+    def _places_in_doubt(self) -> str | None:
+        """After an exchange, whether two cards not read may lie at each other's places: the
+        exchange settled which cards were not read, not where each lay. "result" where the two
+        swapped break no new rule and change the result (neither placing can be taken),
+        "places" where they change only where the cards lay (a person may exchange them)."""
+        keys, result = self._violation_keys(self), self._outcome(self)
+        named = [i for i, p in enumerate(self.plays) if p.source in DEDUCED]
+        doubt = None
+        for i, j in itertools.combinations(named, 2):
+            trial = self._with_exchanged(i, j)
+            if trial.referee.is_over and self._violation_keys(trial) <= keys:
+                if self._outcome(trial) != result:
+                    return "result"
+                doubt = "places"
+        return doubt
+
+    def _with_exchanged(self, i: int, j: int, what: str = "card") -> Self:
+        """A copy of the deal with plays ``i`` and ``j`` holding each other's card (``what``
+        "seat": at each other's seats; the turn orders their trick anew), refereed again."""
+        trial = self._trial()
+        a, b = trial.plays[i], trial.plays[j]
+        was = getattr(a, what)
+        setattr(a, what, getattr(b, what))
+        setattr(b, what, was)
+        trial._rereferee(self._now, self._now / self.fps)
+        return trial
+
+    @staticmethod
+    def _outcome(pipe: CardNaming) -> list[Any]:
+        """The trick winners and the card points: what a way's placing changes of the result."""
+        return [[t.winner for t in pipe.referee.tricks], pipe.referee.card_points]
+
+    def _doubted(self, a: Play, b: Play) -> bool:
+        """The reads of ``a``'s card gave ``b``'s some belief (``CONFLICT_FLOOR``): ``a`` may
+        be ``b`` misread."""
+        belief = self.tracker.belief(a.card)
+        return belief is not None and float(belief[b.card]) >= CONFLICT_FLOOR
+
+    def _misread_for(self, a: Play, b: Play) -> bool:
+        """Two cards read that may have been misread for each other: each read with some
+        belief in the other, and the reads finding the exchange at most ``CONFLICT_MARGIN``
+        times less likely than the cards as played (two sure reads are not exchanged to
+        withdraw a violation: it may be real)."""
+        ba, bb = self.tracker.belief(a.card), self.tracker.belief(b.card)
+        if ba is None or bb is None or not (self._doubted(a, b) and self._doubted(b, a)):
+            return False
+        return CONFLICT_MARGIN * float(ba[b.card] * bb[a.card]) >= float(ba[a.card] * bb[b.card])
+
+    def _ruled_before(self) -> set[str]:
+        """The violations standing now that a way may rule again (``_whatever_card``): not out
+        of turn, the sign of a card missing."""
+        return {_whatever_card(v) for v in self.referee.violations if v.rule != "out-of-turn"}
+
+    @staticmethod
+    def _violation_keys(pipe: CardNaming) -> set[str]:
+        return {json.dumps(v.to_json(), sort_keys=True) for v in pipe.referee.violations}
