@@ -221,8 +221,7 @@ class TableCorrections:
         at = frame / self.fps
         item = {"card": CARD_NAMES[card], "seat": seat, "replaces": None, "by": by}
         self._log_correction(item, frame, at)
-        self.tracker.release(card)
-        self.tracker.tracks[card].state = self.tracker.tracks[card].state.ON_TABLE
+        self.tracker.mark_played(card)
         source = by if by in DEDUCED else "correction"
         self._play(card, seat, frame, at, source, None, None)
         trick = self.plays[-1].trick

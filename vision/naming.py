@@ -327,10 +327,9 @@ class CardNaming:
         only frames add to (each card's reads, the logs of reads by seat) shared, not copied: a
         copy plays held cards and names cards, it reads no frame."""
         memo: dict[int, Any] = {id(self.detector): None}
-        for shared in (self._guess_log, self._sure_log, self.tracker.recent):
+        for shared in (self._guess_log, self._sure_log):
             memo[id(shared)] = shared
-        for t in self.tracker.tracks:
-            memo[id(t.reads)], memo[id(t.beliefs)] = t.reads, t.beliefs
+        self.tracker.snapshot(memo)
         for _, fr in self._held:
             memo[id(fr.image)] = fr.image
         trial = copy.deepcopy(self, memo)

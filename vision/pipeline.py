@@ -153,7 +153,7 @@ class Pipeline(ReadConflicts, TurnHolding, CardNaming, TableCorrections, DealRec
         self.last_detections = dets
         self.last_detect_ms = 1000 * (t1 - t0)
         self._open_card_moved(dets, frame.index)
-        self.tracker.pinned = self._unfinished_trick()
+        self.tracker.pin(self._unfinished_trick())
         track_events = self._open_card_first(self.tracker.update(dets, frame.index, frame.time))
         for card, sighting in self._accept_now:  # read again where it lies, still: accepted
             ev = self.tracker.accept(

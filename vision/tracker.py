@@ -168,6 +168,25 @@ class CardTracker:
 
     # --- caller decisions -----------------------------------------------------------------
 
+    def pin(self, cards: set[int]) -> None:
+        """The unfinished trick's cards: while one of them is still seen, none has been
+        collected, so a new card read on one's spot is a misread of it."""
+        self.pinned = set(cards)
+
+    def mark_played(self, card: int) -> None:
+        """A card not read was played (named by a person or the rules): it is on the table now,
+        and no later read makes it a new card."""
+        self.release(card)
+        self.tracks[card].state = CardState.ON_TABLE
+
+    def snapshot(self, shared: dict[int, object]) -> None:
+        """Add to ``shared`` (a ``copy.deepcopy`` memo) what a copy of the tracker shares with it
+        instead of copying: what only frames add to (the window's reads, each card's reads and
+        beliefs). A copy that plays a way out reads no frame, so sharing them is safe and cheap."""
+        shared[id(self.recent)] = self.recent
+        for t in self.tracks:
+            shared[id(t.reads)], shared[id(t.beliefs)] = t.reads, t.beliefs
+
     def collect(self, card: int) -> None:
         """The card left the table with its trick: any later read of it is impossible."""
         t = self.tracks[card]
