@@ -30,6 +30,20 @@ from hakam.gui.models import (
     manual_entry,
     team_of,
 )
+from hakam.vision.event_types import (
+    CardPlayed,
+    Correction,
+    DealScored,
+    DealStarted,
+    DealVoid,
+    Event,
+    TrickWon,
+    Uncertain,
+    ViolationRestated,
+    ViolationRuled,
+    ViolationWithdrawn,
+    parse_event,
+)
 
 Listener = Callable[[], None]
 
@@ -523,6 +537,7 @@ class Play:
     card: str
     ekka: bool = False
     evidence: str | None = None
+    provenance: str = "seen"  # seen, named or person (``hakam.vision.provenance``)
 
 
 @dataclass
@@ -611,6 +626,10 @@ class Detection:
         return cls(str(d["card"]), float(d.get("conf", 0.0)), (x1, y1, x2, y2), seat)
 
 
+# Corrections ``by`` these are a person's word (the rest: the pipeline named the card).
+PERSON_BY = ("table", "caller", "confirmed", None)
+
+
 class LiveController(Observable):
     """The camera's side of the table: consumes the pipeline's event stream and frames.
 
@@ -666,42 +685,42 @@ class LiveController(Observable):
     def on_stats(self, fps: float | None, detector_ms: float | None) -> None:
         self.fps, self.detector_ms = fps, detector_ms
 
-    def on_events(self, events: Iterable[dict[str, Any]]) -> None:
+    def on_events(self, events: Iterable[dict[str, Any] | Event]) -> None:
         for e in events:
             self._handle(e)
         self.notify()
 
-    def on_event(self, event: dict[str, Any]) -> None:
-        """One pipeline event (a JSON dict with ``"event"``)."""
+    def on_event(self, event: dict[str, Any] | Event) -> None:
+        """One pipeline event (a JSON dict with ``"event"``, or its type)."""
         self._handle(event)
         self.notify()
 
-    def _handle(self, e: dict[str, Any]) -> None:
-        kind = e.get("event")
-        handler = getattr(self, f"_on_{kind}", None)
+    def _handle(self, data: dict[str, Any] | Event) -> None:
+        e = parse_event(data)
+        handler = getattr(self, f"_on_{e.kind}", None) if e.kind else None
         if handler is not None:
             handler(e)
 
-    def _deal_no(self, e: dict[str, Any]) -> int:
-        return int(e.get("deal", self.current.number if self.current else 1))
+    def _deal_no(self, e: Event) -> int:
+        if e.deal is not None:
+            return int(e.deal)
+        return self.current.number if self.current else 1
 
-    def _on_deal(self, e: dict[str, Any]) -> None:
+    def _on_deal(self, e: DealStarted) -> None:
         n = self._deal_no(e)
-        log = DealLog(
-            n, int(e["dealer"]), e.get("open_card"),
-            [(int(s), str(c)) for s, c in e.get("bids", [])], e.get("contract"),
-        )  # fmt: skip
+        bids = [(int(s), str(c)) for s, c in e.bids]
+        log = DealLog(n, int(e.dealer), e.open_card, bids, e.contract)
         self.deals[n] = log
         self.current = log
         self.turn = (log.dealer + 1) % 4
         # The pipeline's calibration and play area, in frame pixels (None: no camera geometry).
-        self.table = e.get("table")
-        if self.setup is not None and e.get("open_card") and log.contract is None:
+        self.table = e.table
+        if self.setup is not None and e.open_card and log.contract is None:
             if self.setup.phase in ("dealer", "open"):
                 self.setup.set_dealer(log.dealer)
-            self.setup.on_camera_open_card(e["open_card"])
+            self.setup.on_camera_open_card(e.open_card)
 
-    def _on_void(self, e: dict[str, Any]) -> None:
+    def _on_void(self, e: DealVoid) -> None:
         log = self.deals.get(self._deal_no(e))
         if log is None or log.sheet_index is not None:
             return
@@ -710,87 +729,79 @@ class LiveController(Observable):
         )
         log.sheet_index = self.sheet.add(entry)
 
-    def _on_play(self, e: dict[str, Any]) -> None:
+    def _on_play(self, e: CardPlayed) -> None:
         log = self.deals.get(self._deal_no(e)) or self.current
         if log is None:
             return
-        trick = log.trick(int(e["trick"]))
+        trick = log.trick(int(e.trick))
         trick.plays.append(
-            Play(int(e["seat"]), str(e["card"]), bool(e.get("ekka")), e.get("evidence"))
+            Play(int(e.seat), str(e.card), bool(e.ekka), e.evidence, provenance=e.provenance)
         )
-        self.turn = (int(e["seat"]) + 1) % 4
+        self.turn = (int(e.seat) + 1) % 4
 
-    def _on_trick(self, e: dict[str, Any]) -> None:
+    def _on_trick(self, e: TrickWon) -> None:
         log = self.deals.get(self._deal_no(e)) or self.current
         if log is None:
             return
-        trick = log.trick(int(e["trick"]))
-        trick.winner = int(e["winner"])
-        trick.points = int(e["points"])
+        trick = log.trick(int(e.trick))
+        trick.winner = int(e.winner)
+        trick.points = int(e.points)
         log.tricks_won[trick.winner % 2] += 1
-        if "card_points" in e:
-            log.card_points = [int(x) for x in e["card_points"]]
+        if e.card_points is not None:
+            log.card_points = [int(x) for x in e.card_points]
         self.turn = trick.winner
 
-    def _on_violation(self, e: dict[str, Any]) -> None:
+    def _on_violation(self, e: ViolationRuled) -> None:
         deal = self._deal_no(e)
-        data = {k: e.get(k) for k in ("trick", "seat", "card", "rule", "proof", "text")}
+        data = {"trick": e.trick, "seat": e.seat, "card": e.card, "rule": e.rule,
+                "proof": e.proof, "text": e.text, "status": e.status}  # fmt: skip
         wid = self.sheet.store.add_warning(self.sheet.match_id, deal, "violation", data)
         w = Warning(
-            wid, deal, int(e["trick"]), int(e["seat"]), str(e["rule"]), e.get("card"),
-            e.get("proof"), str(e.get("text", "")), known=str(e.get("status", "proven")),
-            question=e.get("question"),
+            wid, deal, int(e.trick), int(e.seat), str(e.rule), e.card, e.proof, str(e.text),
+            known=e.status, question=e.question,
         )  # fmt: skip
         self.warnings.append(w)
         for fn in list(self._alert):
             fn(w)
 
-    def _same(self, w: Warning, e: dict[str, Any]) -> bool:
-        key = (e.get("trick"), e.get("seat"), e.get("rule"), e.get("card"))
+    def _same(self, w: Warning, e: ViolationRuled) -> bool:
+        key = (e.trick, e.seat, e.rule, e.card)
         return w.deal == self._deal_no(e) and (w.trick, w.seat, w.rule, w.card) == key
 
-    def _on_violation_status(self, e: dict[str, Any]) -> None:
+    def _on_violation_status(self, e: ViolationRestated) -> None:
         """A ruling's footing changed: a play it rests on was named or confirmed."""
         for w in self.warnings:
             if self._same(w, e) and w.status in ("open", "accepted"):
-                w.known, w.question = str(e.get("status", w.known)), e.get("question")
+                w.known, w.question = e.status, e.question
                 self._rescore(w.deal)
 
-    def _on_withdrawn(self, e: dict[str, Any]) -> None:
+    def _on_withdrawn(self, e: ViolationWithdrawn) -> None:
         """A correction showed a ruling wrong (the pipeline refereed the deal again)."""
-        deal = self._deal_no(e)
         for w in self.warnings:
-            same = (w.trick, w.seat, w.rule, w.card) == (
-                e.get("trick"),
-                e.get("seat"),
-                e.get("rule"),
-                e.get("card"),
-            )
-            if w.deal == deal and same and w.status == "open":
+            if self._same(w, e) and w.status == "open":
                 self._decide(w, "withdrawn")
 
-    def _on_uncertain(self, e: dict[str, Any]) -> None:
+    def _on_uncertain(self, e: Uncertain) -> None:
         deal = self._deal_no(e)
-        data = {"seat": e.get("seat"), "text": e.get("text", ""), "trick": e.get("trick")}
+        data = {"seat": e.seat, "text": e.text, "trick": e.trick}
         nid = self.sheet.store.add_warning(self.sheet.match_id, deal, "uncertain", data)
-        seat = e.get("seat")
+        seat = None if e.seat is None else int(e.seat)
         self.notices.append(
-            Notice(nid, deal, None if seat is None else int(seat), str(e.get("text", "")),
-                   e.get("trick"), guesses=tuple(e.get("guesses") or ()))
-        )  # fmt: skip
+            Notice(nid, deal, seat, str(e.text), e.trick, guesses=tuple(e.guesses or ()))
+        )
 
-    def _on_correction(self, e: dict[str, Any]) -> None:
+    def _on_correction(self, e: Correction) -> None:
         """The pipeline (or the table) says a read card was another card."""
         log = self.deals.get(self._deal_no(e))
-        if log is not None and e.get("trick") is not None:
-            trick = log.trick(int(e["trick"]))
+        if log is not None and e.trick is not None:
+            trick = log.trick(int(e.trick))
             for p in trick.plays:
-                if p.seat == e.get("seat"):
-                    p.card = str(e["card"])
+                if p.seat == e.seat:
+                    p.card = str(e.card)
+                    p.provenance = "person" if e.by in PERSON_BY else "named"
         for n in self.notices:
-            if n.status == "open" and n.seat == e.get("seat") and n.deal == self._deal_no(e):
+            if n.status == "open" and n.seat == e.seat and n.deal == self._deal_no(e):
                 # A card the pipeline named as the only one left is not a person's correction.
-                by = e.get("by")
                 status = {
                     "elimination": "eliminated",
                     "rules": "deduced",
@@ -800,28 +811,28 @@ class LiveController(Observable):
                     "conflict": "renamed",
                     "exchange": "exchanged",
                     "confirmed": "confirmed",
-                }.get(by, "corrected")
-                n.status, n.card = status, str(e["card"])
+                }.get(e.by or "", "corrected")
+                n.status, n.card = status, str(e.card)
                 self.sheet.store.decide_warning(n.id, status, {"card": n.card})
 
-    def _on_score(self, e: dict[str, Any]) -> None:
+    def _on_score(self, e: DealScored) -> None:
         """A complete deal goes on the score sheet (one the camera could not finish waits for
         the table's corrections: its score comes again when they complete it)."""
         log = self.deals.get(self._deal_no(e))
         if log is None or log.contract is None:
             return
         if log.sheet_index is not None:  # scored again after a confirmation or a correction
-            self._rescore(log.number, e.get("status") == "provisional")
+            self._rescore(log.number, e.status == "provisional")
             return
-        if e.get("complete") is False:
+        if e.complete is False:
             return
-        log.score = e
+        log.score = e.to_json()
         contract = Contract.from_json(log.contract)
         total = total_card_points(contract)
         points = log.card_points
-        if sum(points) != total:  # the pipeline may send card points only with the score
-            points = list(e.get("card_points", points))
-        kaboot = e.get("kaboot")
+        if sum(points) != total and e.card_points is not None:  # sent only with the score
+            points = list(e.card_points)
+        kaboot = e.kaboot
         if kaboot is None and 8 in log.tricks_won:
             kaboot = log.tricks_won.index(8)
         entry = DealEntry(
@@ -831,20 +842,20 @@ class LiveController(Observable):
             kaboot=kaboot,
             projects=tuple(
                 ProjectEntry(int(p["seat"]), str(p["kind"]), p.get("top"), p.get("four_of"))
-                for p in e.get("projects", [])
+                for p in e.projects
             ),
-            baloot=tuple(int(s) for s in e.get("baloot", [])),
+            baloot=tuple(int(s) for s in e.baloot),
             penalty=self._penalty(log.number),
             open_card=log.open_card,
             bids=tuple(log.bids),
             source="camera",
-            provisional=e.get("status") == "provisional",
+            provisional=e.status == "provisional",
         )
         log.sheet_index = self.sheet.add(entry)
         row = self.sheet.rows()[log.sheet_index]
-        if "result" in e and list(row.result) != list(e["result"]):
+        if e.result is not None and list(row.result) != list(e.result):
             self.mismatches.append(
-                f"deal {log.number}: sheet {list(row.result)} vs pipeline {list(e['result'])}"
+                f"deal {log.number}: sheet {list(row.result)} vs pipeline {list(e.result)}"
             )
 
     def _penalty(self, deal: int) -> dict[str, Any] | None:

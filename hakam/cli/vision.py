@@ -198,16 +198,20 @@ def _cmd_run(args: argparse.Namespace) -> int:
     out_dir = (
         Path(args.out) if args.out else Path("runs") / datetime.now().strftime("run-%Y%m%d-%H%M%S")
     )
-    pipeline = Pipeline(
-        setup,
-        detector,
-        calibration=calibration,
-        roi=roi,
-        settings=PipelineSettings(read_open_card=not args.no_open_card),
-        out_dir=out_dir,
-        fps=source.fps,
-    )
-    log = (out_dir / "events.jsonl").open("w", encoding="utf-8")
+    try:
+        pipeline = Pipeline(
+            setup,
+            detector,
+            calibration=calibration,
+            roi=roi,
+            settings=PipelineSettings(read_open_card=not args.no_open_card),
+            out_dir=out_dir,
+            fps=source.fps,
+        )
+        log = (out_dir / "events.jsonl").open("w", encoding="utf-8")
+    except OSError as exc:
+        source.close()
+        raise _cli_error(f"--out {out_dir}: cannot write there ({exc.strerror})") from None
 
     def emit(ev: dict[str, Any]) -> None:
         log.write(json.dumps(ev, ensure_ascii=False) + "\n")

@@ -371,3 +371,11 @@ def test_headless_run_with_stdin_corrections_ends_when_the_input_closes(tmp_path
     events = [json.loads(line) for line in done.stdout.splitlines()]
     assert events[-1]["type"] == "end" and not any(e["type"] == "correction" for e in events)
     assert [e["complete"] for e in events if e["type"] == "score"] == [False]
+
+
+def test_run_with_an_out_folder_that_cannot_be_written_is_one_line(capsys, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    rc, _, err = run_cli(["run", "--source", "demo", "--headless", "--detector", "oracle",
+                          "--out", str(blocker / "run")], capsys)  # fmt: skip
+    assert rc == 2 and err.count("\n") == 1 and "cannot write there" in err
