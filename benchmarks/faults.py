@@ -20,13 +20,14 @@ Settings: ``none``; ``misread-N`` (N% of reads name another card, confidence kep
 an ace already collected: over a card of the trick, hiding it, or where a seat's card of the
 last trick lay); ``wrong-seat`` (every read of one card lies in front of another seat).
 
-Counted per setting, against the filmed deal's truth: violations still standing at the end that
-are ``proven`` (a missing ``status`` counts as proven) and did not happen (rule, seat, trick);
-``final`` scores (a missing ``status`` counts as final) whose result is not the truth's; plays
-in the record whose (trick, seat, card) is not the truth's and whose provenance is ``seen``
-(a missing ``provenance`` is taken from the play's ``source``: camera = seen, correction =
-person, any other = named); cards missing from incomplete records; deals where a person is asked
-(a notice where the deal waits, a suspected violation or a provisional score).
+Counted per setting, against the filmed deal's truth: violations still standing at the end that are
+``proven`` (a missing ``status`` counts as proven) and did not happen (rule, seat, trick); ``final``
+scores (a missing ``status`` counts as final) whose result is not the truth's; plays in the record
+whose (trick, seat, card) is not the truth's, whose provenance is ``seen`` and that the score does
+not list as in doubt (``in_doubt``: a card out of turn and its trick, a seat the turn gave in a
+trick with a card named) (a missing ``provenance`` is taken from the play's ``source``: camera =
+seen, correction = person, any other = named); cards missing from incomplete records; deals where a
+person is asked (a notice where the deal waits, a suspected violation or a provisional score).
 """
 
 from __future__ import annotations
@@ -452,10 +453,11 @@ def score_run(pipe: Pipeline, events: list[dict[str, Any]], truth: dict[str, Any
     status = score.get("status", "final")
     wrong_final = status == "final" and score.get("result") != truth["result"]
     unflagged = named_wrong = 0
+    doubted = {tuple(x) for x in score.get("in_doubt", [])}  # asked of a person
     for p in pipe.plays:
         kind, _ = provenance(p, events)
         if (p.trick, p.seat, CARD_NAMES[p.card]) not in truth["plays"]:
-            unflagged += kind == "seen"
+            unflagged += kind == "seen" and (p.trick, p.seat) not in doubted
             named_wrong += kind != "seen"
     waits = any(e["type"] == "uncertain" and "waits" in e.get("text", "") for e in events)
     suspected = any(v.get("status") == "suspected" for v in standing)

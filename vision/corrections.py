@@ -187,7 +187,7 @@ class TableCorrections:
         if rule is not None:
             hit = [v for v in self.referee.violations
                    if (v.trick, v.seat, v.rule) == (trick, seat, rule)]  # fmt: skip
-            plays = doubtful_plays(hit[0], self.plays) if hit else []
+            plays = doubtful_plays(hit[0], self.plays, self.referee.violations) if hit else []
             what = f"no {rule} ruling stands for seat {seat} in trick {trick}"
         else:
             plays = [p for p in self.plays if (p.trick, p.seat) == (trick, seat)]
@@ -280,13 +280,14 @@ class TableCorrections:
         self._write_record()
 
     def _violations(self, new: Iterable[Violation], frame: int, at: float) -> None:
+        among = self.referee.violations
         for v in new:
-            status = violation_status(v, self.plays)
+            status = violation_status(v, self.plays, among)
             self._told[_key(v)] = status
             self._emit(
                 event(
                     "violation", deal=self.setup.deal, frame=frame, time=round(at, 3),
-                    **v.to_json(), status=status, question=question(v, self.plays),
+                    **v.to_json(), status=status, question=question(v, self.plays, among),
                 )
             )  # fmt: skip
 
@@ -297,7 +298,7 @@ class TableCorrections:
             return
         frame = max(self._now, 0)
         for v in self.referee.violations:
-            status = violation_status(v, self.plays)
+            status = violation_status(v, self.plays, self.referee.violations)
             if self._told.get(_key(v), status) == status:
                 continue
             self._told[_key(v)] = status
@@ -305,11 +306,15 @@ class TableCorrections:
                 event(
                     "violation_status", deal=self.setup.deal, frame=frame,
                     time=round(frame / self.fps, 3), **v.to_json(), status=status,
-                    question=question(v, self.plays),
+                    question=question(v, self.plays, self.referee.violations),
                 )
             )  # fmt: skip
 
     def proven(self) -> list[Violation]:
         """The standing violations that are proven (or confirmed by a person): only these
         change the score."""
-        return [v for v in self.referee.violations if violation_status(v, self.plays) == PROVEN]
+        return [
+            v
+            for v in self.referee.violations
+            if violation_status(v, self.plays, self.referee.violations) == PROVEN
+        ]

@@ -13,6 +13,7 @@ from hakam.engine.record import FORMAT
 from hakam.vision.events import event
 from hakam.vision.provenance import (
     NAMED_BY,
+    doubted_plays,
     question,
     score_status,
     violation_status,
@@ -58,6 +59,7 @@ class DealRecorder:
                 "match_over": over,
                 "match_winner": winner,
                 "status": self.score_status(),
+                "in_doubt": self.in_doubt(),
                 "suspected": len(ref.violations) - len(proven),
             }
         )
@@ -82,7 +84,13 @@ class DealRecorder:
         """``final`` or ``provisional`` (``hakam.vision.provenance.score_status``)."""
         suspected = len(self.referee.violations) - len(self.proven())
         waiting = [int(e.card) for e, _ in self._held]  # type: ignore[arg-type]
-        return score_status(self.referee.is_over, suspected, self.plays, waiting)
+        return score_status(
+            self.referee.is_over, suspected, self.plays, waiting, self.referee.violations
+        )
+
+    def in_doubt(self) -> list[list[int]]:
+        """``[trick, seat]`` of each play the deal puts in doubt (``doubted_plays``)."""
+        return [[p.trick, p.seat] for p in doubted_plays(self.referee.violations, self.plays)]
 
     def ruling(self) -> dict[str, Any]:
         """What ``hakam referee`` says about this run's record."""
@@ -94,13 +102,15 @@ class DealRecorder:
         ``provisional``, and each play's provenance."""
         out = self.ruling()
         for item, v in zip(out["violations"], self.referee.violations, strict=True):
-            item["status"] = violation_status(v, self.plays)
-            item["question"] = question(v, self.plays)
+            item["status"] = violation_status(v, self.plays, self.referee.violations)
+            item["question"] = question(v, self.plays, self.referee.violations)
         out["status"] = self.score_status()
+        doubted = {id(p) for p in doubted_plays(self.referee.violations, self.plays)}
         out["plays"] = [
-            {"trick": p.trick, "seat": p.seat, "card": CARD_NAMES[p.card], **p.to_json()}
+            {"trick": p.trick, "seat": p.seat, "card": CARD_NAMES[p.card], **p.to_json(),
+             **({"in_doubt": True} if id(p) in doubted else {})}
             for p in self.plays
-        ]
+        ]  # fmt: skip
         return out
 
     @property

@@ -11,7 +11,9 @@ A violation is ``proven`` only when the plays it rests on are known surely: the 
 the rule and the card that proves it were seen, each lying clearly in front of the seat it is
 ruled for (a seat the turn gave it is a guess), or a person confirmed them; the other cards of
 the trick (the lead, what was winning) and, for a card out of turn, the trick before (its
-winner leads) were seen or confirmed, none named. Anything less is ``suspected``: it is asked as
+winner leads) were seen or confirmed, none named; and no play it rests on is in doubt
+(``doubted_plays``: a card out of turn is a card read at the wrong seat until a person says
+otherwise). Anything less is ``suspected``: it is asked as
 a question and changes no score until a person confirms it. A deal's score is ``final`` only
 when the deal is complete and nothing suspected or guessed remains; otherwise ``provisional``.
 """
@@ -70,6 +72,11 @@ class Play:
         return SEEN if self.source == "camera" else NAMED
 
     @property
+    def held(self) -> bool:
+        """Read before its seat was on turn, and held until then."""
+        return 0 <= self.landed < self.frame
+
+    @property
     def sure(self) -> bool:
         """Seen lying clearly in front of its seat, or confirmed by a person."""
         return self.provenance == PERSON or (self.provenance == SEEN and self.seat_seen)
@@ -111,39 +118,68 @@ def accused_plays(v: Violation, plays: Sequence[Play]) -> list[Play]:
 
 def context_plays(v: Violation, plays: Sequence[Play]) -> list[Play]:
     """The other plays the ruling rests on: the trick's cards before the one that broke the
-    rule (the lead, what was winning) and, for a card out of turn, the trick before it (its
-    winner leads). None of them may be named."""
+    rule (the lead, what was winning) and the trick before it (its winner leads, so it says
+    whose turn each card was). None of them may be named or in doubt."""
     trick = [p for p in plays if p.trick == v.trick]
     broke = _at(plays, v.trick, v.seat)
     before = trick[: trick.index(broke)] if broke in trick else trick
-    if v.rule == "out-of-turn":
-        before = [p for p in plays if p.trick == v.trick - 1] + before
-    return before
+    return [p for p in plays if p.trick == v.trick - 1] + before
 
 
-def doubtful_plays(v: Violation, plays: Sequence[Play]) -> list[Play]:
-    """The plays that keep ``v`` from being proven, the card that broke the rule first."""
-    accused = [p for p in accused_plays(v, plays) if not p.sure]
-    context = [p for p in context_plays(v, plays) if p.provenance == NAMED]
-    return accused + context
+def doubted_plays(violations: Sequence[Violation], plays: Sequence[Play]) -> list[Play]:
+    """The plays the deal itself puts in doubt, whatever ruling rests on them:
+
+    - a card ruled out of turn, with the other cards of its trick: the camera saw it in front
+      of a seat not on turn, and a card read at the wrong seat is likelier than a player out
+      of turn (its trick's cards were then put in order around it);
+    - in a trick where a card was named, a card whose seat the turn gave it (not lying clearly
+      in front of a seat), or a card held for its turn (read before its seat was on turn): the
+      card named for the seat the deal waited for may be that card, read at the wrong seat.
+
+    A person's word is never in doubt."""
+    out: list[Play] = []
+    for v in violations:
+        broke = _at(plays, v.trick, v.seat)
+        if v.rule == "out-of-turn" and (broke is None or broke.provenance != PERSON):
+            out += [p for p in plays if p.trick == v.trick]
+    named = {p.trick for p in plays if p.provenance == NAMED}
+    out += [
+        p for p in plays
+        if p.trick in named and p.provenance == SEEN and (not p.seat_seen or p.held)
+    ]  # fmt: skip
+    seen: set[int] = set()
+    return [p for p in out if p.provenance != PERSON and not (id(p) in seen or seen.add(id(p)))]
 
 
-def violation_status(v: Violation, plays: Sequence[Play]) -> str:
+def doubtful_plays(
+    v: Violation, plays: Sequence[Play], among: Sequence[Violation] = ()
+) -> list[Play]:
+    """The plays that keep ``v`` from being proven, the card that broke the rule first;
+    ``among``: the deal's standing violations (a card out of turn puts its trick in doubt)."""
+    doubted = {id(p) for p in doubted_plays([*among, v], plays)}
+    accused = [p for p in accused_plays(v, plays) if not p.sure or id(p) in doubted]
+    context = [p for p in context_plays(v, plays) if p.provenance == NAMED or id(p) in doubted]
+    return accused + [p for p in context if p not in accused]
+
+
+def violation_status(v: Violation, plays: Sequence[Play], among: Sequence[Violation] = ()) -> str:
     if _at(plays, v.trick, v.seat) is None:
         return SUSPECTED
-    return SUSPECTED if doubtful_plays(v, plays) else PROVEN
+    return SUSPECTED if doubtful_plays(v, plays, among) else PROVEN
 
 
-def question(v: Violation, plays: Sequence[Play]) -> str | None:
+def question(v: Violation, plays: Sequence[Play], among: Sequence[Violation] = ()) -> str | None:
     """What a person is asked before a suspected violation counts, or None when it is proven."""
-    if violation_status(v, plays) == PROVEN:
+    if violation_status(v, plays, among) == PROVEN:
         return None
-    doubt = doubtful_plays(v, plays)
+    doubt = doubtful_plays(v, plays, among)
     if not doubt:
         return f"Did seat {v.seat} break the rule in trick {v.trick}? The ruling depends on it"
     p = doubt[0]
     how = {
-        SEEN: "read, but not lying clearly in front of a seat",
+        SEEN: "read, but not lying clearly in front of a seat"
+        if not p.seat_seen
+        else "read in front of a seat not on turn",
         NAMED: "not read: " + (p.reason or "named by the rules"),
         PERSON: "confirmed",
     }[p.provenance]
@@ -154,11 +190,17 @@ def question(v: Violation, plays: Sequence[Play]) -> str | None:
 
 
 def score_status(
-    complete: bool, suspected: int, plays: Sequence[Play], waiting: Collection[int] = ()
+    complete: bool,
+    suspected: int,
+    plays: Sequence[Play],
+    waiting: Collection[int] = (),
+    violations: Sequence[Violation] = (),
 ) -> str:
     """``final`` when the deal is complete, nothing is suspected, no card the deal holds or
-    waits for is left, and no card was named by a guess among several ways."""
+    waits for is left, no card was named by a guess among several ways, and no play is in
+    doubt (``doubted_plays``)."""
     guessed = any(p.provenance == NAMED and p.source in GUESSED for p in plays)
-    if complete and not suspected and not guessed and not waiting:
+    doubted = doubted_plays(violations, plays)
+    if complete and not suspected and not guessed and not waiting and not doubted:
         return FINAL
     return PROVISIONAL

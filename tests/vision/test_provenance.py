@@ -10,7 +10,13 @@ from hakam.engine.cards import CARD_NAMES, parse_card
 from hakam.engine.record import InputError, parse_deal_record
 from hakam.engine.referee import Violation
 from hakam.vision.events import event, standing_violations
-from hakam.vision.provenance import Play, question, score_status, violation_status
+from hakam.vision.provenance import (
+    Play,
+    doubted_plays,
+    question,
+    score_status,
+    violation_status,
+)
 
 
 def play(trick, seat, card, source="camera", seat_seen=True, **kw) -> Play:
@@ -103,3 +109,29 @@ def test_a_record_with_bad_provenance_is_a_one_line_error(provenance, message):
     assert parse_deal_record({**RECORD, "provenance": [["seen", "named"]]})
     with pytest.raises(InputError, match=re.escape(message)):
         parse_deal_record({**RECORD, "provenance": provenance})
+
+
+OUT_OF_TURN = Violation(1, 1, parse_card("AS"), "out-of-turn", None, "out of turn")
+
+
+def test_a_card_out_of_turn_puts_its_trick_in_doubt_until_a_person_confirms_it():
+    plays = [*TRICK1, PROOF]
+    assert violation_status(OUT_OF_TURN, plays, [OUT_OF_TURN]) == "suspected"
+    assert doubted_plays([OUT_OF_TURN], plays) == TRICK1
+    # A revoke in that trick rests on the trick's order: asked too.
+    assert violation_status(REVOKE, plays, [OUT_OF_TURN, REVOKE]) == "suspected"
+    assert score_status(True, 0, plays, violations=[OUT_OF_TURN]) == "provisional"
+    confirmed = play(1, 1, "AS", confirmed=True)
+    plays = [TRICK1[0], confirmed, *TRICK1[2:], PROOF]
+    assert violation_status(OUT_OF_TURN, plays, [OUT_OF_TURN]) == "proven"
+    assert doubted_plays([OUT_OF_TURN], plays) == []
+
+
+def test_a_seat_the_turn_gave_is_in_doubt_in_a_trick_where_a_card_was_named():
+    between = play(1, 2, "8C", seat_seen=False)  # lay between two seats
+    named = play(1, 3, "9C", source="elimination")
+    plays = [*TRICK1[:2], between, named, PROOF]
+    assert doubted_plays([], plays) == [between]
+    assert score_status(True, 0, plays) == "provisional"
+    # Without a card named in its trick, the turn giving a seat is how a deal is read.
+    assert doubted_plays([], [*TRICK1[:2], between, TRICK1[3], PROOF]) == []
