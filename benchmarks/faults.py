@@ -63,8 +63,8 @@ from hakam.engine.cards import CARD_NAMES
 from hakam.engine.record import parse_deal_record, referee_record
 from hakam.vision.dealvideo import SEAT_RADIUS_MM, DealFilm, ScriptedDeal, script_deal
 from hakam.vision.detections import Detections
-from hakam.vision.detector import LabelDetector
 from hakam.vision.events import standing_violations
+from hakam.vision.oracle import LabelDetector
 from hakam.vision.pipeline import Pipeline, run_frames
 from hakam.vision.seats import Calibration, SeatMap
 from hakam.vision.settings import DealSetup

@@ -36,13 +36,12 @@ from hakam.vision.dealvideo import render_deal, truth_record, write_clip
 from hakam.vision.detector import (
     BACKENDS,
     DetectorError,
-    LabelDetector,
-    ReadNoise,
     available_backends,
     make_detector,
 )
 from hakam.vision.events import standing_violations
 from hakam.vision.naming import DEDUCED
+from hakam.vision.oracle import LabelDetector, ReadNoise
 from hakam.vision.pipeline import Pipeline, run_frames
 from hakam.vision.reader import TwoStageDetector
 from hakam.vision.settings import DealSetup, PipelineError, settings_from_json

@@ -181,7 +181,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
             data = _load_json(args.labels, "--labels")
             if not isinstance(data, dict) or not isinstance(data.get("frames"), list):
                 raise _cli_error(f"--labels {args.labels}: not a hakam-labels/1 file")
-            detector: Any = det.LabelDetector(data["frames"])
+            from hakam.vision.oracle import LabelDetector
+
+            detector: Any = LabelDetector(data["frames"])
         else:
             try:
                 detector = det.make_detector(

@@ -12,7 +12,7 @@ import hakam.gui.views.main_window as main_window
 from hakam.cli import main
 from hakam.gui.match_store import MatchStore
 from hakam.gui.views.main_window import MainWindow, make_app
-from hakam.vision.detector import unsure_labels
+from hakam.vision.oracle import unsure_labels
 from hakam.vision.sources import DEMO_CALIBRATION, DEMO_RECORD, demo_clip_available
 
 pytestmark = pytest.mark.skipif(not demo_clip_available(), reason="demo clip not installed")

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from hakam.cli import main
-from hakam.vision.detector import unsure_labels
+from hakam.vision.oracle import unsure_labels
 from hakam.vision.seats import Calibration
 from hakam.vision.sources import DEMO_CALIBRATION, DEMO_RECORD, demo_clip_available
 

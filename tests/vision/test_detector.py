@@ -8,17 +8,16 @@ import pytest
 from hakam.engine.cards import Card
 from hakam.vision.detector import (
     DetectorError,
-    LabelDetector,
     Letterbox,
     OnnxDetector,
     OpenVinoDetector,
-    ReadNoise,
     decode_yolo,
     letterbox,
     make_detector,
     rect_shape,
     to_tensor,
 )
+from hakam.vision.oracle import LabelDetector, ReadNoise
 
 C = 32
 

@@ -21,8 +21,8 @@ from hakam.engine.record import parse_deal_record, ruling_json
 from hakam.vision.conflicts import conflict_swap
 from hakam.vision.dealvideo import render_deal, truth_record, write_clip
 from hakam.vision.detections import Detections
-from hakam.vision.detector import LabelDetector, unsure_labels
 from hakam.vision.events import standing_violations
+from hakam.vision.oracle import LabelDetector, unsure_labels
 from hakam.vision.pipeline import Pipeline, run_frames
 from hakam.vision.reader import OTHER, READER_CLASSES, collected_in_sight, name_boxes
 from hakam.vision.seats import Calibration, SeatMap
@@ -243,7 +243,7 @@ def test_iter_feed_gives_frames_detections_and_events_for_a_live_view():
 
 
 def test_noisy_reads_still_give_the_exact_record(legal_clip):
-    from hakam.vision.detector import ReadNoise
+    from hakam.vision.oracle import ReadNoise
 
     setup = DealSetup.from_record(legal_clip.deal.record)
     noisy = LabelDetector(legal_clip.labels, ReadNoise(drop=0.3, misread=0.05, jitter_px=2), 1)
