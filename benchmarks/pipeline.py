@@ -217,7 +217,7 @@ def accuracy(args: argparse.Namespace) -> None:
     """The issue's acceptance check: unseen seeds, hold-out decks, full deals."""
     backend = args.backend
     cards = right = winners_ok = tricks = viol_ok = viol_n = wrong = named = whole = spurious = 0
-    withdrawn = renamed = 0
+    withdrawn = renamed = suspected = provisional = asked = proven_false = 0
     answers: Counter = Counter()  # with --assist: the table's answers
     per_deck: dict[str, list[int]] = {}  # deck -> [cards right, cards]
     try:
@@ -267,6 +267,16 @@ def accuracy(args: argparse.Namespace) -> None:
             and e["proof"] == tv["proof"]
         ]  # fmt: skip
         spurious += len(ruled) - len(true)
+        proven_false += sum(e.get("status") == "proven" for e in ruled if e not in true)
+        suspected += sum(e.get("status") == "suspected" for e in ruled)
+        scores = [e for e in events if e["type"] == "score"]
+        provisional += bool(scores) and scores[-1].get("status") == "provisional"
+        waits = any(e["type"] == "uncertain" and "waits" in e.get("text", "") for e in events)
+        asked += (
+            waits
+            or any(e.get("status") == "suspected" for e in ruled)
+            or (bool(scores) and scores[-1].get("status") == "provisional")
+        )
         if violation:
             viol_n += 1
             viol_ok += bool(true)
@@ -281,7 +291,9 @@ def accuracy(args: argparse.Namespace) -> None:
         f"(and {spurious} that did not happen; {withdrawn} more withdrawn after a correction), "
         f"wrong plays {wrong}, deals read whole {whole}, "
         f"cards not read named by elimination or the rules {named}, "
-        f"plays renamed when their card was read again {renamed}; "
+        f"plays renamed when their card was read again {renamed}, "
+        f"rulings suspected {suspected} (proven that did not happen {proven_false}), "
+        f"provisional scores {provisional}, deals where a person is asked {asked}; "
         + ", ".join(f"{d} {r}/{n}" for d, (r, n) in per_deck.items())
         + (
             f"; a person answered {answers['asked']} notices where the deal waited (the notice "
