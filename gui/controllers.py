@@ -634,9 +634,8 @@ class LiveController(Observable):
     """The camera's side of the table: consumes the pipeline's event stream and frames.
 
     ``on_event`` takes the JSON events of ``hakam.engine.replay`` (deal, void, play, violation,
-    trick,
-    score, score_sheet) plus ``uncertain`` and ``correction``; ``on_frame`` takes a BGR frame and
-    its detections. A violation raises a warning at once (``alerts`` listeners, for the banner
+    trick, score, score_sheet) plus ``uncertain`` and ``correction``; ``on_frame`` takes a BGR frame
+    and its detections. A violation raises a warning at once (``alerts`` listeners, for the banner
     and the sound); a finished deal is written on the score sheet.
     """
 
@@ -663,7 +662,8 @@ class LiveController(Observable):
     # --- listeners ----------------------------------------------------------------------
 
     def subscribe_alert(self, fn: Callable[[Warning], None]) -> None:
-        """Called once per new proven violation: the banner and the sound."""
+        """Called once per new violation, proven or suspected (``Warning.known``): the banner
+        and the sound."""
         self._alert.append(fn)
 
     def subscribe_frame(self, fn: Listener) -> None:
@@ -772,6 +772,10 @@ class LiveController(Observable):
         """A ruling's footing changed: a play it rests on was named or confirmed."""
         for w in self.warnings:
             if self._same(w, e) and w.status in ("open", "accepted"):
+                if e.status == "suspected" and w.known == "proven" and w.status == "accepted":
+                    # accepted as proven, now resting on a guess: asked again, scoring nothing
+                    w.status = "open"
+                    self.sheet.store.decide_warning(w.id, "open")
                 w.known, w.question = e.status, e.question
                 self._rescore(w.deal)
 
@@ -895,7 +899,7 @@ class LiveController(Observable):
         if w.known == "suspected":
             event = {
                 "event": "confirm", "confirm": True, "deal": w.deal, "trick": w.trick,
-                "seat": w.seat, "rule": w.rule,
+                "seat": w.seat, "rule": w.rule, "card": w.card,
             }  # fmt: skip
             for fn in list(self._correction_listeners):
                 fn(event)

@@ -156,7 +156,12 @@ class ReadConflicts:
         now_belief = sighting.belief()
         swap = None
         earlier = self.tracker.belief(card)
-        if play.source == "camera" and earlier is not None and now_belief is not None:
+        if (
+            play.source == "camera"
+            and not play.confirmed  # a person's word is not renamed
+            and earlier is not None
+            and now_belief is not None
+        ):
             swap = conflict_swap(earlier, now_belief, card, self._possible())
         if swap is None:
             if now_belief is not None:

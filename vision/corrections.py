@@ -54,7 +54,7 @@ class _Corrections:
             if item.get("confirm"):
                 events += self.pipeline.table_confirmation(
                     int(item["trick"]), int(seat), item.get("rule"),
-                    None if deal is None else int(deal),
+                    None if deal is None else int(deal), item.get("card"),
                 )  # fmt: skip
                 continue
             events += self.pipeline.table_correction(
@@ -165,30 +165,41 @@ class TableCorrections:
         return events + (self.finish() if self._ended else [])
 
     def table_confirmation(
-        self, trick: int, seat: int, rule: str | None = None, deal: int | None = None
+        self,
+        trick: int,
+        seat: int,
+        rule: str | None = None,
+        deal: int | None = None,
+        card: str | None = None,
     ) -> list[dict[str, Any]]:
         """A person at the table confirms what a suspected ruling rests on (the window's
-        *Accept* on it, or a ``{"confirm": ...}`` line on ``--stdin-corrections``): ``confirm``,
+        *Confirm* on it, or a ``{"confirm": ...}`` line on ``--stdin-corrections``): ``confirm``,
         refused in one line for another deal."""
         if deal is not None and deal != self.setup.deal:
             self._say(seat, f"confirmation: deal {deal} is over (this is deal {self.setup.deal})",
                       frame=max(self._now, 0))  # fmt: skip
             return self._drain()
-        return self.confirm(trick, seat, rule)
+        return self.confirm(trick, seat, rule, card)
 
-    def confirm(self, trick: int, seat: int, rule: str | None = None) -> list[dict[str, Any]]:
+    def confirm(
+        self, trick: int, seat: int, rule: str | None = None, card: str | None = None
+    ) -> list[dict[str, Any]]:
         """A person confirms at the table what a suspected ruling rests on: with ``rule``, every
-        doubtful play of the standing violation of that rule, seat and trick; without, the play
-        of ``seat`` in ``trick``. A confirmation that names nothing changes nothing and comes
+        doubtful play of the standing violation of that rule, seat and trick (and ``card``,
+        where a seat has two such rulings); without, the play of ``seat`` in ``trick``. A
+        confirmation that names nothing, or a ruling already proven, changes nothing and comes
         back as an ``uncertain`` event saying why in one line. After the end of the clip the
         deal is scored again."""
         from hakam.vision.provenance import doubtful_plays
 
         if rule is not None:
             hit = [v for v in self.referee.violations
-                   if (v.trick, v.seat, v.rule) == (trick, seat, rule)]  # fmt: skip
+                   if (v.trick, v.seat, v.rule) == (trick, seat, rule)
+                   and (card is None or str(v.card) == card)]  # fmt: skip
             plays = doubtful_plays(hit[0], self.plays, self.referee.violations) if hit else []
             what = f"no {rule} ruling stands for seat {seat} in trick {trick}"
+            if hit and not plays:
+                what = f"the {rule} ruling of seat {seat} in trick {trick} is already proven"
         else:
             plays = [p for p in self.plays if (p.trick, p.seat) == (trick, seat)]
             what = f"seat {seat} played no card in trick {trick}"

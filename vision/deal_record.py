@@ -88,6 +88,10 @@ class DealRecorder:
             self.referee.is_over, suspected, self.plays, waiting, self.referee.violations
         )
 
+    def asks(self) -> bool:
+        """Something the table is still asked: the deal incomplete, or a ruling suspected."""
+        return not self.referee.is_over or len(self.proven()) < len(self.referee.violations)
+
     def in_doubt(self) -> list[list[int]]:
         """``[trick, seat]`` of each play the deal puts in doubt (``doubted_plays``)."""
         return [[p.trick, p.seat] for p in doubted_plays(self.referee.violations, self.plays)]

@@ -46,13 +46,15 @@ def standing_violations(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
             gone.remove(key)
         else:
             out.append(e)
-    for e in events:
+    place = {id(e): i for i, e in enumerate(events)}
+    for n, e in enumerate(events):
         if e["type"] != "violation_status":
             continue
         key = tuple(e.get(k) for k in keys)
         for i, v in enumerate(out):
-            if tuple(v.get(k) for k in keys) == key and v["time"] <= e["time"]:
+            if tuple(v.get(k) for k in keys) == key and place.get(id(v), -1) < n:
                 out[i] = {**v, "status": e["status"], "question": e.get("question")}
+                place[id(out[i])] = n
     return out
 
 

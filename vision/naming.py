@@ -289,7 +289,8 @@ class CardNaming:
         before = self._ruled_before()
         # belief, play (0) or held card (1), its index, the card it becomes, the card named
         found: list[tuple[float, int, int, int, int]] = []
-        read = [(0, j, p.card) for j, p in enumerate(self.plays) if p.source == "camera"]
+        read = [(0, j, p.card) for j, p in enumerate(self.plays)
+                if p.source == "camera" and not p.confirmed]  # fmt: skip
         read += [(1, k, int(ev.card)) for k, (ev, _) in enumerate(self._held)]  # type: ignore[arg-type]
         for where, j, card in read:
             belief = self.tracker.belief(card)
@@ -360,8 +361,10 @@ class CardNaming:
         before = self._violation_keys(self)
         best: list[tuple[int, Play, Play]] = []
         open_: list[tuple[Play, Play]] = []  # exchanges the rules cannot tell from the record
-        read = [p for p in self.plays if p.source == "camera"]
-        pairs = [(d, p) for d in self.plays if d.source in DEDUCED for p in read]
+        # A person's word is never exchanged: plays confirmed at the table stay as they are.
+        read = [p for p in self.plays if p.source == "camera" and not p.confirmed]
+        named = [d for d in self.plays if d.source in DEDUCED and not d.confirmed]
+        pairs = [(d, p) for d in named for p in read]
         pairs += [
             (a, b) for i, a in enumerate(read) for b in read[i + 1 :] if self._misread_for(a, b)
         ]
@@ -374,7 +377,7 @@ class CardNaming:
                 best.append((len(after), d, p, False))
             elif after == before and d.source in DEDUCED:
                 open_.append((d, p))
-        for d, p in ((d, p) for d in self.plays if d.source in DEDUCED for p in read):
+        for d, p in ((d, p) for d in named for p in read):
             if self._seat_doubted(p, d):
                 trial = self._with_exchanged(self.plays.index(d), self.plays.index(p), "seat")
                 after = self._violation_keys(trial)

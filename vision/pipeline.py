@@ -2,8 +2,7 @@
 
 ``Pipeline.process(frame)`` returns the events that frame proves; every accepted card goes to
 ``hakam.engine.referee.Referee`` at once, so a violation is reported the moment its proof is seen.
-The
-run keeps the ``hakam-deal/1`` record (written after every trick and at the end) and a JPEG crop
+The run keeps the ``hakam-deal/1`` record (written after every trick and at the end) and a JPEG crop
 of the frame for every accepted card: ``hakam referee`` on that record gives the live ruling.
 """
 
@@ -25,9 +24,7 @@ from hakam.vision.deal_record import DealRecorder
 from hakam.vision.detections import Detections, box_iou
 from hakam.vision.events import event
 from hakam.vision.naming import CardNaming, _Way
-from hakam.vision.provenance import (
-    Play,
-)
+from hakam.vision.provenance import Play
 from hakam.vision.seats import Calibration, SeatMap, attribute
 from hakam.vision.settings import DealSetup, Detector, PipelineSettings
 from hakam.vision.sources import Frame
@@ -442,10 +439,12 @@ def iter_feed(
 
     ``corrections``: the table's one-click answers (dicts with ``card`` and ``seat``, as
     ``hakam.gui.controllers.LiveController.correct`` sends them, and ``by`` where not the table),
-    taken between frames (``Pipeline.table_correction``). When the clip ends with the deal
-    incomplete, the feed goes on waiting for them (an item with no frame every ``IDLE_S``
-    while none comes), so the deal the camera could not finish is finished at the table; it
-    ends with the deal, or when ``NO_MORE_CORRECTIONS`` comes (the caller's input closed)."""
+    taken between frames (``Pipeline.table_correction``), and confirmations (``confirm``:
+    ``Pipeline.table_confirmation``). When the clip ends with something to ask (``asks``: the
+    deal incomplete, or a ruling suspected), the feed goes on waiting for them (an item with no
+    frame every ``IDLE_S`` while none comes), so what the camera could not settle is settled at
+    the table; it ends when nothing is left to ask, or when ``NO_MORE_CORRECTIONS`` comes (the
+    caller's input closed)."""
     pending = pipeline.start_events()
     last = None
     feed = _Corrections(pipeline, corrections)
@@ -460,7 +459,7 @@ def iter_feed(
         yield (last[0], last[1], last[2] + end, last[3])
     elif pending or end:
         yield (np.zeros((1, 1, 3), np.uint8), [], pending + end, 0.0)
-    while corrections is not None and not feed.closed and not pipeline.referee.is_over:
+    while corrections is not None and not feed.closed and pipeline.asks():
         try:
             item = corrections.get(timeout=IDLE_S)
         except queue.Empty:

@@ -23,8 +23,9 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from hakam.engine.cards import CARD_NAMES, DECK
+from hakam.engine.cards import CARD_NAMES, DECK, Card
 from hakam.engine.referee import Violation
+from hakam.engine.rules import FALSE_BALOOT, FALSE_PROJECT
 
 SEEN, NAMED, PERSON = "seen", "named", "person"
 PROVEN, SUSPECTED = "proven", "suspected"
@@ -103,10 +104,19 @@ def _at(plays: Sequence[Play], trick: int, seat: int) -> Play | None:
     return next((p for p in plays if p.trick == trick and p.seat == seat), None)
 
 
+# A false project or Baloot is ruled on a claim (trick 1, the claimant's seat), not on a play:
+# it rests on where the claimed card was played, and (never played) on the claimant's plays.
+CLAIMS = (FALSE_PROJECT, FALSE_BALOOT)
+
+
+def _card_play(plays: Sequence[Play], card: Card | None) -> Play | None:
+    return None if card is None else next((p for p in plays if DECK[p.card] == card), None)
+
+
 def accused_plays(v: Violation, plays: Sequence[Play]) -> list[Play]:
     """The card that broke the rule and the card that proves it: each must be sure."""
     out = []
-    broke = _at(plays, v.trick, v.seat)
+    broke = _card_play(plays, v.card) if v.rule in CLAIMS else _at(plays, v.trick, v.seat)
     if broke is not None:
         out.append(broke)
     if v.proof is not None:
@@ -120,6 +130,8 @@ def context_plays(v: Violation, plays: Sequence[Play]) -> list[Play]:
     """The other plays the ruling rests on: the trick's cards before the one that broke the
     rule (the lead, what was winning) and the trick before it (its winner leads, so it says
     whose turn each card was). None of them may be named or in doubt."""
+    if v.rule in CLAIMS:  # never played by the claimant: each of his plays counts
+        return [p for p in plays if p.seat == v.seat] if v.proof is None else []
     trick = [p for p in plays if p.trick == v.trick]
     broke = _at(plays, v.trick, v.seat)
     before = trick[: trick.index(broke)] if broke in trick else trick
@@ -163,7 +175,7 @@ def doubtful_plays(
 
 
 def violation_status(v: Violation, plays: Sequence[Play], among: Sequence[Violation] = ()) -> str:
-    if _at(plays, v.trick, v.seat) is None:
+    if v.rule not in CLAIMS and _at(plays, v.trick, v.seat) is None:
         return SUSPECTED
     return SUSPECTED if doubtful_plays(v, plays, among) else PROVEN
 

@@ -36,12 +36,10 @@ class TrackerSettings:
     """Thresholds of the tracker; times in seconds so they mean the same at 15 or 30 fps.
 
     Defaults tuned on the scripted deal videos (``hakam.vision.dealvideo``) at 15 fps: first with
-    the
-    oracle detector, then with the shipped models on clips of training deck designs only
+    the oracle detector, then with the shipped models on clips of training deck designs only
     (``benchmarks/realclips.py tune``), choosing never-wrong over cards read. With the two-stage
-    reader of round 3 the identity-share check is off (0.0): the reader already names each card
-    once per frame, and the check only delayed cards (72 against 63 of 128 read, none wrong).
-    """
+    reader of round 3 the identity-share check is off (0.0): the reader already names each card once
+    per frame, and the check only delayed cards (72 against 63 of 128 read, none wrong)."""
 
     min_confidence: float = 0.5  # a read at least this sure votes for its card
     weak_confidence: float = 0.15  # reads between weak and min are "a card, identity unsure"

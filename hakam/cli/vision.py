@@ -290,9 +290,11 @@ def correction_line(line: str) -> dict[str, Any]:
 def confirmation_line(item: dict[str, Any]) -> dict[str, Any]:
     """``{"confirm": {"trick": 1, "seat": 2, "rule": "follow-suit"}}``: a person confirms what a
     suspected ruling rests on (``rule`` optional: without it, the play of that seat in that
-    trick). Raises ValueError with a one-line reason."""
+    trick; ``card`` optional: the ruling's card). Raises ValueError with a one-line reason."""
+    from hakam.engine.cards import CARD_NAMES
+
     what = item["confirm"]
-    if not isinstance(what, dict) or set(what) - {"trick", "seat", "rule"}:
+    if not isinstance(what, dict) or set(what) - {"trick", "seat", "rule", "card"}:
         raise ValueError('"confirm": as {"trick": 1, "seat": 2, "rule": "follow-suit"}')
     trick, seat, rule = what.get("trick"), what.get("seat"), what.get("rule")
     if type(trick) is not int or not 1 <= trick <= 8:
@@ -301,10 +303,14 @@ def confirmation_line(item: dict[str, Any]) -> dict[str, Any]:
         raise ValueError(f'"confirm": "seat": {seat!r} (0, 1, 2 or 3)')
     if rule is not None and not isinstance(rule, str):
         raise ValueError(f'"confirm": "rule": {rule!r} (a rule name, as "follow-suit")')
+    card = what.get("card")
+    if card is not None and card not in CARD_NAMES:
+        raise ValueError(f'"confirm": "card": {card!r} is not a Baloot card')
     deal = item.get("deal")
     if deal is not None and type(deal) is not int:
         raise ValueError(f'"deal": {deal!r} (a whole number)')
-    return {"confirm": True, "trick": trick, "seat": seat, "rule": rule, "deal": deal}
+    return {"confirm": True, "trick": trick, "seat": seat, "rule": rule, "card": card,
+            "deal": deal}  # fmt: skip
 
 
 def _stdin_corrections(stream: Any) -> Any:
@@ -512,7 +518,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--stdin-corrections",
         action="store_true",
         help="with --headless: the caller names cards not read, one JSON line each on standard "
-        'input ({"card": "QH", "seat": 2}); a deal left waiting after the clip waits for them',
+        'input ({"card": "QH", "seat": 2}), and confirms what a suspected ruling rests on '
+        '({"confirm": {"trick": 1, "seat": 2, "rule": "follow-suit"}}); a deal left provisional '
+        "after the clip waits for them until standard input closes",
     )
     run.add_argument("--lang", choices=("en", "ar"), default=None, help="window language")
     run.add_argument("--roi", default=None, help="play area polygon 'x,y;x,y;x,y' (pixels)")

@@ -323,7 +323,7 @@ def test_a_suspected_ruling_scores_nothing_until_the_table_confirms_it(data_dir)
     assert list(row.result) == played[9]["result"]
     live.accept(w.id)  # the table confirms: the pipeline is told, the penalty counts
     assert sent == [{"event": "confirm", "confirm": True, "deal": 9, "trick": w.trick,
-                     "seat": w.seat, "rule": "follow-suit"}]  # fmt: skip
+                     "seat": w.seat, "rule": "follow-suit", "card": w.card}]  # fmt: skip
     assert sheet.rows()[8].entry.penalty == {"rule": "follow-suit", "seat": 1, "team": 0}
     score9 = next(e for e in events if e["event"] == "score" and e["deal"] == 9)
     live.on_event({**score9, "status": "final"})  # the pipeline scores the deal again
@@ -339,3 +339,15 @@ def test_a_ruling_told_again_as_proven_counts_at_once(data_dir):
     assert live._penalty(1) is None
     live.on_event({"event": "violation_status", **ruling, "status": "proven", "question": None})
     assert live.warnings[0].known == "proven" and live._penalty(1) is not None
+
+
+def test_a_ruling_accepted_as_proven_is_asked_again_when_it_turns_suspected(data_dir):
+    live = live_in_trick_one()
+    ruling = {"deal": 1, "trick": 1, "seat": 1, "card": "7S", "rule": "follow-suit",
+              "proof": {"trick": 2, "card": "7C"}, "text": "no clubs"}  # fmt: skip
+    live.on_event({"event": "violation", **ruling, "status": "proven"})
+    live.accept(live.warnings[0].id)
+    assert live._penalty(1) is not None
+    live.on_event({"event": "violation_status", **ruling, "status": "suspected", "question": "?"})
+    w = live.warnings[0]
+    assert (w.status, w.known) == ("open", "suspected") and live._penalty(1) is None

@@ -274,7 +274,7 @@ def test_a_printed_open_card_says_when_it_was_read_as_another(capsys):
         ('{"confirm": {"trick": 9, "seat": 0}}', '"trick": 9 (1 to 8)'),
         ('{"confirm": {"trick": 1, "seat": -1}}', '"seat": -1 (0, 1, 2 or 3)'),
         ('{"confirm": {"trick": 1, "seat": 0, "rule": 3}}', '"rule": 3'),
-        ('{"confirm": {"trick": 1, "seat": 0, "card": "AS"}}', '"confirm": as'),
+        ('{"confirm": {"trick": 1, "seat": 0, "cards": "AS"}}', '"confirm": as'),
     ],
 )
 def test_correction_line_refuses_bad_input_in_one_line(line, message):
@@ -293,7 +293,7 @@ def test_correction_line_reads_a_callers_correction():
     }  # fmt: skip
     assert correction_line('{"card": "10H", "deal": 2}')["seat"] is None
     assert correction_line('{"confirm": {"trick": 1, "seat": 2, "rule": "follow-suit"}}') == {
-        "confirm": True, "trick": 1, "seat": 2, "rule": "follow-suit", "deal": None,
+        "confirm": True, "trick": 1, "seat": 2, "rule": "follow-suit", "card": None, "deal": None,
     }  # fmt: skip
 
 
@@ -379,3 +379,12 @@ def test_run_with_an_out_folder_that_cannot_be_written_is_one_line(capsys, tmp_p
     rc, _, err = run_cli(["run", "--source", "demo", "--headless", "--detector", "oracle",
                           "--out", str(blocker / "run")], capsys)  # fmt: skip
     assert rc == 2 and err.count("\n") == 1 and "cannot write there" in err
+
+
+def test_a_confirmation_line_may_name_the_rulings_card():
+    from hakam.cli.vision import correction_line
+
+    line = '{"confirm": {"trick": 1, "seat": 0, "rule": "false-project", "card": "QH"}}'
+    assert correction_line(line)["card"] == "QH"
+    with pytest.raises(ValueError, match="is not a Baloot card"):
+        correction_line('{"confirm": {"trick": 1, "seat": 0, "card": "2C"}}')

@@ -1661,3 +1661,38 @@ def test_a_confirmation_from_the_table_goes_through_the_corrections_queue():
     got = _Corrections(pipe, None).take([{**other, "deal": None}])
     assert of(got, "violation_status")[0]["status"] == "proven"
     assert of(got, "score")[0]["penalty"]["rule"] == "follow-suit"
+
+
+def test_a_confirmation_of_a_ruling_already_proven_says_so_and_changes_nothing():
+    _, pipe, _ = _demo_with_unread(set())
+    said = pipe.confirm(1, 2, "follow-suit")
+    assert [e["type"] for e in said] == ["uncertain"]
+    assert "the follow-suit ruling of seat 2 in trick 1 is already proven" in said[0]["text"]
+
+
+def test_the_feed_waits_after_the_clip_for_the_table_to_settle_a_provisional_deal():
+    import queue
+
+    from hakam.vision.pipeline import iter_feed
+    from hakam.vision.sources import DEMO_CALIBRATION, DEMO_LABELS, DEMO_RECORD, demo_clip_available
+
+    if not demo_clip_available():
+        pytest.skip("demo clip not installed")
+    truth = json.loads(DEMO_RECORD.read_text())
+    frames = unsure_labels(json.loads(DEMO_LABELS.read_text())["frames"], {"AS", "AH"})
+    pipe = Pipeline(DealSetup.from_record(truth), LabelDetector(frames),
+                    calibration=Calibration.load(DEMO_CALIBRATION))  # fmt: skip
+    answers: queue.Queue = queue.Queue()
+    images = [cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)
+    events, idle = [], 0
+    for image, _, got, _ in iter_feed(pipe, ArraySource(images, 15.0), answers):
+        events += got
+        if image is None and not got:  # the clip is over, the deal unsettled: the table answers
+            idle += 1
+            assert idle < 10, "the feed should end once the score is final"
+            if idle == 1:
+                answers.put({"confirm": True, "trick": 1, "seat": 2, "rule": "follow-suit"})
+    assert idle == 1  # once no ruling is suspected, nothing is left to ask: the feed ends
+    scores = of(events, "score")
+    assert scores[0]["penalty"] is None and scores[-1]["penalty"]["rule"] == "follow-suit"
+    assert scores[-1]["status"] == "provisional"  # trick 5's named AH is still in doubt

@@ -135,3 +135,17 @@ def test_a_seat_the_turn_gave_is_in_doubt_in_a_trick_where_a_card_was_named():
     assert score_status(True, 0, plays) == "provisional"
     # Without a card named in its trick, the turn giving a seat is how a deal is read.
     assert doubted_plays([], [*TRICK1[:2], between, TRICK1[3], PROOF]) == []
+
+
+def test_a_false_project_rests_on_where_the_claimed_card_was_played():
+    # Seat 0 claimed a project with QH; seat 2 played QH in trick 3.
+    false = Violation(1, 0, parse_card("QH"), "false-project", (3, parse_card("QH")), "false")
+    seen = [*TRICK1, play(3, 2, "QH")]
+    assert violation_status(false, seen) == "proven"
+    named = [*TRICK1, play(3, 2, "QH", source="reader")]  # placed there by a guess
+    assert violation_status(false, named) == "suspected"
+    assert question(false, named).startswith("Did seat 2 play QH in trick 3?")
+    # Never played by the claimant: each of his plays counts.
+    never = Violation(1, 0, parse_card("QH"), "false-baloot", None, "never played")
+    assert violation_status(never, [*TRICK1, play(2, 0, "8D")]) == "proven"
+    assert violation_status(never, [*TRICK1, play(2, 0, "8D", source="rules")]) == "suspected"
