@@ -21,13 +21,14 @@ an ace already collected: over a card of the trick, hiding it, or where a seat's
 last trick lay); ``wrong-seat`` (every read of one card lies in front of another seat).
 
 Counted per setting, against the filmed deal's truth: violations still standing at the end that are
-``proven`` (a missing ``status`` counts as proven) and did not happen (rule, seat, trick); ``final``
-scores (a missing ``status`` counts as final) whose result is not the truth's; plays in the record
-whose (trick, seat, card) is not the truth's, whose provenance is ``seen`` and that the score does
-not list as in doubt (``in_doubt``: a card out of turn and its trick, a seat the turn gave in a
-trick with a card named) (a missing ``provenance`` is taken from the play's ``source``: camera =
-seen, correction = person, any other = named); cards missing from incomplete records; deals where a
-person is asked (a notice where the deal waits, a suspected violation or a provisional score).
+``proven`` (a missing ``status`` counts as proven) and did not happen (no illegal play at that seat
+and trick); ``final`` scores (a missing ``status`` counts as final) whose result is not the truth's;
+plays in the record whose (trick, seat, card) is not the truth's, whose provenance is ``seen`` and
+that the score does not list as in doubt (``in_doubt``: a card out of turn and its trick, a seat the
+turn gave in a trick with a card named) (a missing ``provenance`` is taken from the play's
+``source``: camera = seen, correction = person, any other = named); cards missing from incomplete
+records; deals where a person is asked (a notice where the deal waits, a suspected violation or a
+provisional score).
 """
 
 from __future__ import annotations
@@ -416,7 +417,11 @@ def truth_of(deal: Deal) -> dict[str, Any]:
         result = ref.outcome(rec.match).result  # type: ignore[union-attr]
     return {
         "plays": set(deal.plays),
-        "violations": {(v.rule, v.seat, v.trick) for v in ref.violations},
+        # A ruling is on a play (seat, trick): which rule the engine names depends on which
+        # proof it saw first (a void seat that held a trump played in trick 3 and a card of
+        # the led suit played in trick 4 broke must-trump as seen at trick 3, follow-suit as
+        # seen at trick 4), so a ruling on an illegal play is no false accusation.
+        "violations": {(v.seat, v.trick) for v in ref.violations},
         "result": list(result),
     }
 
@@ -446,7 +451,7 @@ def score_run(pipe: Pipeline, events: list[dict[str, Any]], truth: dict[str, Any
     proven_false = [
         v for v in standing
         if v.get("status", "proven") == "proven"
-        and (v["rule"], v["seat"], v["trick"]) not in truth["violations"]
+        and (v["seat"], v["trick"]) not in truth["violations"]
     ]  # fmt: skip
     scores = [e for e in events if e["type"] == "score"]
     score = scores[-1] if scores else {}
