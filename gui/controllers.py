@@ -584,6 +584,7 @@ class Notice:
     status: str = "open"
     card: str | None = None
     guesses: tuple[str, ...] = ()  # the reader's candidates, offered first
+    confirm_trick: int | None = None  # a trick in doubt: answered by confirming it as recorded
 
 
 @dataclass
@@ -791,7 +792,15 @@ class LiveController(Observable):
         nid = self.sheet.store.add_warning(self.sheet.match_id, deal, "uncertain", data)
         seat = None if e.seat is None else int(e.seat)
         self.notices.append(
-            Notice(nid, deal, seat, str(e.text), e.trick, guesses=tuple(e.guesses or ()))
+            Notice(
+                nid,
+                deal,
+                seat,
+                str(e.text),
+                e.trick,
+                guesses=tuple(e.guesses or ()),
+                confirm_trick=e.confirm_trick,
+            )
         )
 
     def _on_correction(self, e: Correction) -> None:
@@ -929,6 +938,22 @@ class LiveController(Observable):
         seen = log.seen_cards() if log is not None else set()
         first = [g for g in (notice.guesses if notice else ()) if g in CARD_NAMES]
         return list(dict.fromkeys(c for c in [*first, *CARD_NAMES] if c not in seen))
+
+    def confirm_trick(self, nid: int) -> dict[str, Any]:
+        """The table confirms a trick in doubt as the record has it; the pipeline is told."""
+        notice = next((n for n in self.notices if n.id == nid), None)
+        if notice is None or notice.confirm_trick is None:
+            raise EntryError(f"notice {nid}: no trick to confirm")
+        notice.status = "confirmed"
+        self.sheet.store.decide_warning(nid, "confirmed")
+        event = {
+            "event": "confirm", "confirm": True, "deal": notice.deal,
+            "trick": notice.confirm_trick, "seat": None, "rule": None, "card": None,
+        }  # fmt: skip
+        for fn in list(self._correction_listeners):
+            fn(event)
+        self.notify()
+        return event
 
     def correct(self, nid: int, card: str) -> dict[str, Any]:
         """The table picks the card of an uncertain read; the pipeline gets a correction."""

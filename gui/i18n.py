@@ -134,6 +134,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "مخالفة مشتبه بها: {rule} — {seat}، الأكلة {trick}",
     ),
     "confirm": ("Confirm", "تأكيد"),
+    "confirm_trick": (
+        "Confirm trick {trick} as recorded (every card and its seat)?",
+        "تأكيد الأكلة {trick} كما سُجّلت (كل ورقة ومقعدها)؟",
+    ),
     "provisional": ("provisional", "مؤقت"),
     "status_corrected": ("corrected", "مصحّح"),
     "status_eliminated": ("the only card left", "الورقة الباقية الوحيدة"),

@@ -53,7 +53,7 @@ class _Corrections:
             seat, deal = item.get("seat"), item.get("deal")
             if item.get("confirm"):
                 events += self.pipeline.table_confirmation(
-                    int(item["trick"]), int(seat), item.get("rule"),
+                    int(item["trick"]), None if seat is None else int(seat), item.get("rule"),
                     None if deal is None else int(deal), item.get("card"),
                 )  # fmt: skip
                 continue
@@ -167,7 +167,7 @@ class TableCorrections:
     def table_confirmation(
         self,
         trick: int,
-        seat: int,
+        seat: int | None,
         rule: str | None = None,
         deal: int | None = None,
         card: str | None = None,
@@ -182,11 +182,12 @@ class TableCorrections:
         return self.confirm(trick, seat, rule, card)
 
     def confirm(
-        self, trick: int, seat: int, rule: str | None = None, card: str | None = None
+        self, trick: int, seat: int | None, rule: str | None = None, card: str | None = None
     ) -> list[dict[str, Any]]:
         """A person confirms at the table what a suspected ruling rests on: with ``rule``, every
         doubtful play of the standing violation of that rule, seat and trick (and ``card``,
-        where a seat has two such rulings); without, the play of ``seat`` in ``trick``. A
+        where a seat has two such rulings); without, the play of ``seat`` in ``trick`` (every
+        play of the trick when ``seat`` is None: the trick as the record has it). A
         confirmation that names nothing, or a ruling already proven, changes nothing and comes
         back as an ``uncertain`` event saying why in one line. After the end of the clip the
         deal is scored again."""
@@ -200,6 +201,9 @@ class TableCorrections:
             what = f"no {rule} ruling stands for seat {seat} in trick {trick}"
             if hit and not plays:
                 what = f"the {rule} ruling of seat {seat} in trick {trick} is already proven"
+        elif seat is None:
+            plays = [p for p in self.plays if p.trick == trick]
+            what = f"no card was played in trick {trick}"
         else:
             plays = [p for p in self.plays if (p.trick, p.seat) == (trick, seat)]
             what = f"seat {seat} played no card in trick {trick}"

@@ -64,6 +64,7 @@ class DealRecorder:
             }
         )
         self._emit(score)
+        self._ask_tricks_in_doubt()
         paths = self._write_record()
         self._emit(
             event(
@@ -89,8 +90,34 @@ class DealRecorder:
         )
 
     def asks(self) -> bool:
-        """Something the table is still asked: the deal incomplete, or a ruling suspected."""
-        return not self.referee.is_over or len(self.proven()) < len(self.referee.violations)
+        """Something the table is still asked: the deal incomplete, a ruling suspected, or a
+        complete deal's trick in doubt."""
+        suspected = len(self.proven()) < len(self.referee.violations)
+        return not self.referee.is_over or suspected or bool(self.in_doubt())
+
+    def _ask_tricks_in_doubt(self) -> None:
+        """Once the deal is complete, each trick with a play in doubt is asked once: an
+        ``uncertain`` event with ``confirm_trick``, which a person answers by confirming the
+        trick as the record has it (or by correcting a card of it)."""
+        if not self.referee.is_over or self._is_trial:
+            return
+        doubted = doubted_plays(self.referee.violations, self.plays)
+        for trick in sorted({p.trick for p in doubted} - self._asked_tricks):
+            self._asked_tricks.add(trick)
+            cards = ", ".join(
+                f"{CARD_NAMES[p.card]} seat {p.seat}"
+                + ("" if p.provenance != "named" else f" ({p.reason})")
+                for p in self.plays
+                if p.trick == trick
+            )
+            self._say(
+                None,
+                f"trick {trick} ({cards}): a card may be read at the wrong seat; the score is "
+                "provisional until a person confirms the trick or corrects it",
+                frame=max(self._now, 0),
+                trick=trick,
+                confirm_trick=trick,
+            )
 
     def in_doubt(self) -> list[list[int]]:
         """``[trick, seat]`` of each play the deal puts in doubt (``doubted_plays``)."""

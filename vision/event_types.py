@@ -120,6 +120,7 @@ class Uncertain(Event):
     trick: int | None = None
     text: str = ""
     guesses: list[str] = field(default_factory=list)
+    confirm_trick: int | None = None  # a complete deal's trick in doubt: confirm it as recorded
 
 
 @dataclass(frozen=True)

@@ -61,6 +61,7 @@ class Pipeline(ReadConflicts, TurnHolding, CardNaming, TableCorrections, DealRec
         self.referee = self._new_referee()
         self.plays: list[Play] = []
         self._told: dict[str, str] = {}  # the status each violation was last told with
+        self._asked_tricks: set[int] = set()  # tricks in doubt asked of a person
         self.corrections: list[dict[str, Any]] = []
         self.events: list[dict[str, Any]] = []
         self.open_card: int | None = None

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QMessageBox,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -275,10 +276,21 @@ class LiveView(QWidget):
             self.banner.show_warning(w)
             self._place_banner()
 
-    def correct(self, nid: int, card: str | None = None) -> None:
-        """Open the picker (or take ``card`` directly, as the tests do) for an uncertain read."""
+    def correct(self, nid: int, card: str | None = None, sure: bool = False) -> None:
+        """Open the picker (or take ``card`` directly, as the tests do) for an uncertain read;
+        for a trick in doubt, ask whether to confirm it as recorded (``sure``: without asking)."""
         notice: Notice | None = next((n for n in self.live.notices if n.id == nid), None)
-        if notice is None:
+        if notice is None or notice.status != "open":
+            return
+        if notice.confirm_trick is not None:
+            if not sure:
+                answer = QMessageBox.question(
+                    self, self.lang.tr("confirm"),
+                    self.lang.tr("confirm_trick", trick=notice.confirm_trick),
+                )  # fmt: skip
+                if answer != QMessageBox.StandardButton.Yes:
+                    return
+            self.live.confirm_trick(nid)
             return
         if card is None:
             picker = CardPicker(self.live.possible_cards(notice) or all_cards(), self.lang, self)

@@ -290,7 +290,8 @@ def correction_line(line: str) -> dict[str, Any]:
 def confirmation_line(item: dict[str, Any]) -> dict[str, Any]:
     """``{"confirm": {"trick": 1, "seat": 2, "rule": "follow-suit"}}``: a person confirms what a
     suspected ruling rests on (``rule`` optional: without it, the play of that seat in that
-    trick; ``card`` optional: the ruling's card). Raises ValueError with a one-line reason."""
+    trick, or with no ``seat`` every play of the trick; ``card`` optional: the ruling's card).
+    Raises ValueError with a one-line reason."""
     from hakam.engine.cards import CARD_NAMES
 
     what = item["confirm"]
@@ -299,7 +300,7 @@ def confirmation_line(item: dict[str, Any]) -> dict[str, Any]:
     trick, seat, rule = what.get("trick"), what.get("seat"), what.get("rule")
     if type(trick) is not int or not 1 <= trick <= 8:
         raise ValueError(f'"confirm": "trick": {trick!r} (1 to 8)')
-    if type(seat) is not int or not 0 <= seat <= 3:
+    if (seat is not None or rule is not None) and (type(seat) is not int or not 0 <= seat <= 3):
         raise ValueError(f'"confirm": "seat": {seat!r} (0, 1, 2 or 3)')
     if rule is not None and not isinstance(rule, str):
         raise ValueError(f'"confirm": "rule": {rule!r} (a rule name, as "follow-suit")')

@@ -106,11 +106,16 @@ def test_the_tables_click_finishes_a_deal_the_camera_could_not(
         w.live.subscribe_corrections(on_correction)
         for item in feed:  # the worker thread's job, done inline
             if item.frame is None and not item.events:  # the feed waits for the table
-                assert not clicked, "one click finishes the deal"
-                assert w.sheet.rows() == []
-                notice = next(n for n in w.live.open_notices() if n.seat == 1)
-                assert "QC" in w.live.possible_cards(notice)
-                w.live.correct(notice.id, "QC")
+                assert len(clicked) < 2, "a click and a confirmation settle the deal"
+                if not clicked:
+                    assert w.sheet.rows() == []
+                    notice = next(n for n in w.live.open_notices() if n.seat == 1)
+                    assert "QC" in w.live.possible_cards(notice)
+                    w.live.correct(notice.id, "QC")
+                else:  # KD named while trick 7's cards were held: the trick is asked
+                    assert w.sheet.rows()[0].entry.provisional
+                    notice = next(n for n in w.live.open_notices() if n.confirm_trick)
+                    w.live_view.correct(notice.id, sure=True)
                 clicked.append(notice.id)
                 continue
             w.feed_item(item)
@@ -120,7 +125,7 @@ def test_the_tables_click_finishes_a_deal_the_camera_could_not(
     out = tmp_path / "run"
     argv = ["run", "--source", "demo", "--detector", "oracle", "--labels", str(path)]
     assert main([*argv, "--out", str(out)]) == 0
-    assert clicked
+    assert len(clicked) == 2 and not w.sheet.rows()[0].entry.provisional
     truth = json.loads(DEMO_RECORD.read_text())
     record = json.loads((out / "deal.json").read_text())
     assert record["tricks"] == truth["tricks"]
@@ -128,6 +133,6 @@ def test_the_tables_click_finishes_a_deal_the_camera_could_not(
     rows = w.sheet.rows()
     assert len(rows) == 1 and list(rows[0].result) == ruling["violations"][0]["penalty"]["result"]
     logged = [json.loads(line) for line in (out / "events.jsonl").read_text().splitlines()]
-    assert [(e["card"], e["by"]) for e in logged if e["type"] == "correction"] == [
-        ("QC", "table"), ("KD", "elimination"),
-    ]  # fmt: skip
+    fixes = [(e["card"], e["by"]) for e in logged if e["type"] == "correction"]
+    assert fixes[:2] == [("QC", "table"), ("KD", "elimination")]
+    assert len(fixes) == 6 and {by for _, by in fixes[2:]} == {"confirmed"}  # trick 7, as recorded

@@ -351,3 +351,19 @@ def test_a_ruling_accepted_as_proven_is_asked_again_when_it_turns_suspected(data
     live.on_event({"event": "violation_status", **ruling, "status": "suspected", "question": "?"})
     w = live.warnings[0]
     assert (w.status, w.known) == ("open", "suspected") and live._penalty(1) is None
+
+
+def test_a_trick_in_doubt_is_confirmed_as_recorded_with_one_answer(data_dir):
+    live = live_in_trick_one()
+    sent = []
+    live.subscribe_corrections(sent.append)
+    live.on_event({"event": "uncertain", "deal": 1, "seat": None, "trick": 1, "text": "trick 1",
+                   "confirm_trick": 1})  # fmt: skip
+    live.on_event({"event": "uncertain", "deal": 1, "seat": 2, "trick": 2, "text": "seat 2"})
+    trick_notice, card_notice = live.open_notices()
+    with pytest.raises(EntryError, match="no trick to confirm"):
+        live.confirm_trick(card_notice.id)
+    live.confirm_trick(trick_notice.id)
+    assert sent == [{"event": "confirm", "confirm": True, "deal": 1, "trick": 1, "seat": None,
+                     "rule": None, "card": None}]  # fmt: skip
+    assert live.open_notices() == [card_notice]

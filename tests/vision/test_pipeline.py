@@ -1240,10 +1240,16 @@ def test_iter_feed_takes_the_tables_corrections_and_waits_for_them_after_the_cli
         events += got
         if image is None and not got:
             idle += 1
-            clicks.put({"event": "correction", "deal": 1, "seat": 1, "card": "QC"})
-        assert idle < 5, "the feed must end once the deal is complete"
-    assert idle == 1
-    assert [e["complete"] for e in of(events, "score")] == [False, True]
+            if idle == 1:
+                clicks.put({"event": "correction", "deal": 1, "seat": 1, "card": "QC"})
+            else:  # KD, named as the one card left while its trick's cards were held: asked
+                for ask in [e for e in of(events, "uncertain") if e.get("confirm_trick")]:
+                    clicks.put({"confirm": True, "trick": ask["confirm_trick"], "seat": None})
+        assert idle < 5, "the feed must end once nothing is left to ask"
+    assert idle == 2
+    scores = of(events, "score")
+    assert [e["complete"] for e in scores[:2]] == [False, True]
+    assert scores[1]["status"] == "provisional" and scores[-1]["status"] == "final"
     assert pipe.record["tricks"] == truth["tricks"]
     # Without a queue the feed ends with the clip, as before.
     _, pipe, images = _demo_setup({"QC", "KD"}, read_as=QC_READ_AS_KD)
@@ -1692,7 +1698,14 @@ def test_the_feed_waits_after_the_clip_for_the_table_to_settle_a_provisional_dea
             assert idle < 10, "the feed should end once the score is final"
             if idle == 1:
                 answers.put({"confirm": True, "trick": 1, "seat": 2, "rule": "follow-suit"})
-    assert idle == 1  # once no ruling is suspected, nothing is left to ask: the feed ends
+            else:  # trick 5's AH, named while the trick's cards were held, is asked too
+                asked = {e["confirm_trick"]: e for e in of(events, "uncertain")
+                         if e.get("confirm_trick")}  # fmt: skip
+                assert "AH seat 0 (not read" in asked[5]["text"]
+                for trick in asked:
+                    answers.put({"confirm": True, "trick": trick, "seat": None})
+    assert idle == 2  # nothing is left to ask: the feed ends
     scores = of(events, "score")
     assert scores[0]["penalty"] is None and scores[-1]["penalty"]["rule"] == "follow-suit"
-    assert scores[-1]["status"] == "provisional"  # trick 5's named AH is still in doubt
+    assert scores[0]["status"] == scores[1]["status"] == "provisional"
+    assert scores[-1]["status"] == "final"  # each answer scores the deal again
