@@ -235,6 +235,8 @@ def parse_points(text: str, contract: Contract) -> int:
     s = s.translate(arabic_digits)
     if not s:
         raise EntryError("card points: type the card points of one team")
+    if s[:1] in "-−" and s[1:].isdigit():  # a minus sign: a number, but no team scores below 0
+        raise EntryError(f"card points: {text.strip()} is below 0 (0 to {total})")
     if not s.isdigit():
         raise EntryError(f"card points: {text.strip()!r} is not a whole number")
     value = int(s)

@@ -50,7 +50,13 @@ def test_manual_entry_types_one_side_and_the_engine_scores_the_rest(data_dir):
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("", "type the card points"), ("7O", "not a whole number"), ("163", "more than the 162")],
+    [
+        ("", "type the card points"),
+        ("7O", "not a whole number"),
+        ("163", "more than the 162"),
+        ("-10", r"-10 is below 0 \(0 to 162\)"),
+        ("-x", "not a whole number"),
+    ],
 )
 def test_bad_points_give_one_line_and_change_nothing(data_dir, text, message):
     ctl = sheet_ctl()
