@@ -79,6 +79,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "camera": ("camera", "كاميرا"),
     "manual": ("manual", "يدوي"),
     "deleted": ("Deal {n} deleted", "حُذفت الجولة {n}"),
+    "exported": ("Saved to {path}", "حُفظ في {path}"),
     "confirm_delete": ("Delete deal {n}?", "حذف الجولة {n}؟"),
     # deal set-up
     "step_dealer": ("Who deals?", "من الموزّع؟"),

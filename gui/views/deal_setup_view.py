@@ -22,6 +22,7 @@ from hakam.engine.cards import CARD_NAMES
 from hakam.gui.controllers import DealSetupController
 from hakam.gui.i18n import Language, card_label
 from hakam.gui.models import EntryError
+from hakam.gui.views.status_line import StatusLine
 
 
 def clear(layout: QLayout) -> None:
@@ -157,8 +158,7 @@ class DealSetupView(QWidget):
         actions.addStretch(1)
         actions.addWidget(self.record_button)
         root.addLayout(actions)
-        self.message = QLabel()
-        self.message.setProperty("role", "error")
+        self.message = StatusLine()
         root.addWidget(self.message)
         root.addStretch(1)
         setup.subscribe(self.refresh)
@@ -169,10 +169,11 @@ class DealSetupView(QWidget):
 
     def _do(self, fn, *args) -> bool:
         """Run a controller step; a refusal shows its one line and changes nothing."""
+        self.message.clear_line()  # the last action's word goes with the next action
         try:
             fn(*args)
         except EntryError as exc:
-            self.message.setText(str(exc))
+            self.message.say(str(exc), "error")
             return False
         return True
 
@@ -193,7 +194,7 @@ class DealSetupView(QWidget):
 
     def record(self) -> None:
         if self._do(self.setup.record):
-            self.message.setText(self.lang.tr("saved"))
+            self.message.say(self.lang.tr("saved"), "saved")
 
     def call(self, call: str) -> None:
         self._do(self.setup.call, call)
@@ -216,7 +217,10 @@ class DealSetupView(QWidget):
     def refresh(self) -> None:
         s, lang = self.setup, self.lang
         phase = s.phase
-        self.message.setText(s.message)
+        if s.message:
+            self.message.say(s.message, "error")
+        elif self.message.kind == "error":  # the refusal was put right
+            self.message.clear_line()
         self.dealer_box.setTitle(lang.tr("dealer") + ("" if s.editing is None else " ✎"))
         for seat, b in enumerate(self.dealer_buttons):
             b.setText(f"{lang.seat(seat)}\n{lang.tr(f'dir{seat}')}")

@@ -26,6 +26,7 @@ from hakam.gui.export import row_cells, to_csv, to_html, write_text
 from hakam.gui.i18n import Language
 from hakam.gui.models import MATCH_TARGET, EntryError
 from hakam.gui.views import theme
+from hakam.gui.views.status_line import StatusLine
 
 COLUMNS = (
     ("col_deal", "deal"), ("col_dealer", "dealer"), ("col_contract", "contract"),
@@ -119,8 +120,7 @@ class ScoreSheetView(QWidget):
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.doubleClicked.connect(lambda _i: self.edit_selected())
         layout.addWidget(self.table, 1)
-        self.message = QLabel()
-        self.message.setProperty("role", "error")
+        self.message = StatusLine()
         layout.addWidget(self.message)
         buttons = QHBoxLayout()
         self.edit_button = QPushButton()
@@ -215,15 +215,16 @@ class ScoreSheetView(QWidget):
         try:
             self.sheet.delete(index)
         except EntryError as exc:
-            self.message.setText(str(exc))
+            self.message.say(str(exc), "error")
             return
-        self.message.setText(self.lang.tr("deleted", n=index + 1))
+        self.message.say(self.lang.tr("deleted", n=index + 1), "saved")
 
     def undo(self) -> None:
         action = self.sheet.undo()
-        self.message.setText(
-            self.lang.tr("undone", action=action) if action else self.lang.tr("nothing_to_undo")
-        )
+        if action:
+            self.message.say(self.lang.tr("undone", action=action), "saved")
+        else:
+            self.message.say(self.lang.tr("nothing_to_undo"), "info")
 
     def new_match(self) -> None:
         self.sheet.new_match(self.sheet.next_dealer)
@@ -238,16 +239,18 @@ class ScoreSheetView(QWidget):
             if not path:
                 return None
         rows = self.sheet.rows()
+        self.message.clear_line()
         try:
             if kind == "csv":
-                return write_text(path, to_csv(rows, self.lang))
-            html = to_html(rows, self.lang, self.lang.tr("app_title"))
-            if kind == "html":
-                return write_text(path, html)
-            return print_pdf(html, Path(path))
+                out = write_text(path, to_csv(rows, self.lang))
+            else:
+                html = to_html(rows, self.lang, self.lang.tr("app_title"))
+                out = write_text(path, html) if kind == "html" else print_pdf(html, Path(path))
         except OSError as exc:
-            self.message.setText(f"export: {exc.strerror or exc}")
+            self.message.say(f"export: {exc.strerror or exc}", "error")
             return None
+        self.message.say(self.lang.tr("exported", path=str(out)), "saved")
+        return out
 
 
 def print_pdf(html: str, path: Path) -> Path:

@@ -38,6 +38,9 @@ QLabel[role="big"] {{ font-size: 40pt; font-weight: bold; }}
 QLabel[role="title"] {{ font-size: 20pt; font-weight: bold; color: {ACCENT}; }}
 QLabel[role="muted"] {{ color: {MUTED}; }}
 QLabel[role="error"] {{ color: #ff6b6b; font-weight: bold; }}
+QLabel[role="status"][kind="error"] {{ color: #ff6b6b; font-weight: bold; }}
+QLabel[role="status"][kind="saved"] {{ color: #7bd88f; font-weight: bold; }}
+QLabel[role="status"][kind="info"] {{ color: {TEXT}; }}
 QStatusBar {{ background: {PANEL}; color: {MUTED}; font-size: 13pt; }}
 QGroupBox {{ border: 1px solid #333d47; border-radius: 8px; margin-top: 18px; padding: 10px; }}
 QGroupBox::title {{ subcontrol-origin: margin; left: 12px; color: {ACCENT}; }}

@@ -54,12 +54,17 @@ def test_bidding_entry_by_taps_and_bad_points_change_nothing(qtbot, window):
     qtbot.keyClicks(w.setup_view.points_edit, "2x")
     qtbot.mouseClick(w.setup_view.record_button, Qt.MouseButton.LeftButton)
     assert "not a whole number" in w.setup_view.message.text()
+    assert w.setup_view.message.kind == "error"
     assert w.sheet.rows() == []
     w.setup_view.points_edit.clear()
     qtbot.keyClicks(w.setup_view.points_edit, "62")
     qtbot.keyClick(w.setup_view.points_edit, Qt.Key.Key_Return)
     rows = w.sheet.rows()
     assert len(rows) == 1 and rows[0].entry.card_points == (62, 100)
+    # The word of a done deed is not an error's, and the next action clears it.
+    assert (w.setup_view.message.kind, w.setup_view.message.text()) == ("saved", "Saved")
+    qtbot.mouseClick(w.setup_view.restart_button, Qt.MouseButton.LeftButton)
+    assert w.setup_view.message.text() == ""
     assert w.sheet_view.table.rowCount() == 1
     assert w.totals.totals[1].text() == str(rows[0].result[1])
 
@@ -167,6 +172,11 @@ def test_exports_csv_html_pdf(qtbot, window, tmp_path):
     assert html.count("<tr>") == n + 2 and "Them win the match" in html
     pdf = w.sheet_view.export("pdf", str(tmp_path / "m.pdf"))
     assert pdf.read_bytes()[:5] == b"%PDF-"
+    # Each export says where it wrote, as a done deed; a folder that cannot be written, why.
+    message = w.sheet_view.message
+    assert (message.kind, message.text()) == ("saved", f"Saved to {pdf}")
+    assert w.sheet_view.export("csv", str(tmp_path / "no" / "m.csv")) is None
+    assert message.kind == "error" and message.text().startswith("export:")
 
 
 def test_feed_item_without_frame_only_moves_events(qtbot, window):
