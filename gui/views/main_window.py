@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
     QLabel,
@@ -74,10 +75,29 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.lang_button)
         self.live.subscribe_alert(self._alert)
         self.lang.subscribe(self.retranslate)
+        self._shortcuts()
         self.resize(1600, 960)
         self.retranslate()
 
     # --- behaviour ----------------------------------------------------------------------
+
+    def _shortcuts(self) -> None:
+        """Ctrl+Z undoes the sheet's last change, Delete deletes the selected deal (after
+        asking), Ctrl+E exports the sheet as PDF, F11 toggles full screen."""
+        for keys, action in (
+            (QKeySequence.StandardKey.Undo, self.sheet_view.undo),
+            (QKeySequence(Qt.Key.Key_Delete), self._delete_key),
+            (QKeySequence("Ctrl+E"), lambda: self.sheet_view.export("pdf")),
+            (QKeySequence(Qt.Key.Key_F11), self.toggle_full_screen),
+        ):
+            QShortcut(keys, self, activated=action)
+
+    def _delete_key(self) -> None:
+        if self.tabs.currentWidget() is self.sheet_view:
+            self.sheet_view.delete_selected()
+
+    def toggle_full_screen(self) -> None:
+        self.showNormal() if self.isFullScreen() else self.showFullScreen()
 
     def _alert(self, _w: Warning) -> None:
         self.sound.play()

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMessageBox,
     QProgressBar,
     QPushButton,
     QTableWidget,
@@ -138,7 +139,7 @@ class ScoreSheetView(QWidget):
             buttons.addWidget(b)
         layout.addLayout(buttons)
         self.edit_button.clicked.connect(self.edit_selected)
-        self.delete_button.clicked.connect(self.delete_selected)
+        self.delete_button.clicked.connect(lambda: self.delete_selected())
         self.undo_button.clicked.connect(self.undo)
         self.csv_button.clicked.connect(lambda: self.export("csv"))
         self.html_button.clicked.connect(lambda: self.export("html"))
@@ -208,10 +209,17 @@ class ScoreSheetView(QWidget):
         if index is not None and self.on_edit is not None:
             self.on_edit(index)
 
-    def delete_selected(self) -> None:
+    def delete_selected(self, sure: bool = False) -> None:
+        """Delete the selected deal after asking (``sure``: without asking, as tests do)."""
         index = self.selected()
         if index is None:
             return
+        if not sure:
+            answer = QMessageBox.question(
+                self, self.lang.tr("delete"), self.lang.tr("confirm_delete", n=index + 1)
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                return
         try:
             self.sheet.delete(index)
         except EntryError as exc:

@@ -21,6 +21,7 @@ QTabBar::tab:selected {{ color: {ACCENT}; border-bottom: 3px solid {ACCENT}; }}
 QPushButton {{ background: #2b3540; border: 1px solid #46525e; border-radius: 6px;
               padding: 8px 16px; min-height: 34px; }}
 QPushButton:hover {{ background: #36424f; }}
+QPushButton:focus {{ border: 2px solid {ACCENT}; }}
 QPushButton:checked {{ background: {ACCENT}; color: #101418; font-weight: bold; }}
 QPushButton:disabled {{ color: #5d6873; }}
 QPushButton[role="call"] {{ font-size: 20pt; font-weight: bold; min-width: 120px;

@@ -201,3 +201,40 @@ def test_a_suspected_ruling_is_asked_in_the_banner_and_confirmed_with_one_click(
     assert "suspected" in w.live_view.warnings.item(0).text()
     qtbot.mouseClick(banner.accept_button, Qt.MouseButton.LeftButton)
     assert sent and sent[0]["event"] == "confirm" and sent[0]["rule"] == "follow-suit"
+
+
+def test_shortcuts_undo_delete_with_a_question_export_and_full_screen(
+    qtbot, window, tmp_path, monkeypatch
+):
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+    import hakam.gui.views.score_sheet_view as sheet_view
+
+    w = window
+    for item in demo_feed():
+        w.feed_item(item)
+    n = len(w.sheet.rows())
+    w.tabs.setCurrentWidget(w.sheet_view)
+    w.sheet_view.table.selectRow(0)
+    answers = []
+
+    def ask(*args):
+        answers.append(args[2])
+        no, yes = QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes
+        return no if len(answers) == 1 else yes
+
+    monkeypatch.setattr(sheet_view.QMessageBox, "question", ask)
+    qtbot.keyClick(w, Qt.Key.Key_Delete)
+    assert answers == ["Delete deal 1?"] and len(w.sheet.rows()) == n  # asked; "No" keeps it
+    qtbot.keyClick(w, Qt.Key.Key_Delete)
+    assert len(w.sheet.rows()) == n - 1
+    qtbot.keyClick(w, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert len(w.sheet.rows()) == n  # undone
+    target = tmp_path / "sheet.pdf"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    qtbot.keyClick(w, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    assert target.read_bytes()[:5] == b"%PDF-"
+    qtbot.keyClick(w, Qt.Key.Key_F11)
+    assert w.isFullScreen()
+    qtbot.keyClick(w, Qt.Key.Key_F11)
+    assert not w.isFullScreen()
