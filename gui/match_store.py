@@ -58,6 +58,14 @@ def data_dir() -> Path:
     return Path(base) / "hakam"
 
 
+def exports_dir() -> Path:
+    """Where exports go by default: ``$HAKAM_EXPORT_DIR``, else ``~/Documents/Hakam`` (made when
+    first used), never the folder Hakam happened to be started from."""
+    if os.environ.get("HAKAM_EXPORT_DIR"):
+        return Path(os.environ["HAKAM_EXPORT_DIR"])
+    return Path.home() / "Documents" / "Hakam"
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from hakam.gui.controllers import ScoreSheetController
 from hakam.gui.export import row_cells, to_csv, to_html, write_text
 from hakam.gui.i18n import Language
+from hakam.gui.match_store import exports_dir
 from hakam.gui.models import MATCH_TARGET, EntryError
 from hakam.gui.views import theme
 from hakam.gui.views.status_line import StatusLine
@@ -241,9 +242,15 @@ class ScoreSheetView(QWidget):
         """Write the sheet as CSV, printable HTML or PDF; asks for a file unless given one."""
         if path is None:
             filters = {"csv": "CSV (*.csv)", "html": "HTML (*.html)", "pdf": "PDF (*.pdf)"}
+            folder = exports_dir()
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError:
+                folder = Path.home()
             path, _ = QFileDialog.getSaveFileName(
-                self, self.lang.tr(f"export_{kind}"), f"hakam-match.{kind}", filters[kind]
-            )
+                self, self.lang.tr(f"export_{kind}"), str(folder / f"hakam-match.{kind}"),
+                filters[kind],
+            )  # fmt: skip
             if not path:
                 return None
         rows = self.sheet.rows()

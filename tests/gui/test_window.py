@@ -231,9 +231,17 @@ def test_shortcuts_undo_delete_with_a_question_export_and_full_screen(
     qtbot.keyClick(w, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert len(w.sheet.rows()) == n  # undone
     target = tmp_path / "sheet.pdf"
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    offered = []
+
+    def save_as(_parent, _title, start, _filters):
+        offered.append(start)
+        return str(target), ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_as)
     qtbot.keyClick(w, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
     assert target.read_bytes()[:5] == b"%PDF-"
+    # The dialog opens in the exports folder (Documents/Hakam), not where Hakam was started.
+    assert offered == [str(tmp_path / "exports" / "hakam-match.pdf")]
     qtbot.keyClick(w, Qt.Key.Key_F11)
     assert w.isFullScreen()
     qtbot.keyClick(w, Qt.Key.Key_F11)
