@@ -4,15 +4,15 @@
     .venv/bin/python benchmarks/faults.py --deals 20 --jobs 2
     .venv/bin/python benchmarks/faults.py --deals 5 --settings none,drop-25,wrong-seat
 
-Each deal is a scripted deal filmed as ``hakam.vision.dealvideo.render_deal`` films it (8
-tricks, 640x480, 15 fps, the hold-out designs in turn, an injected violation in every second
-deal), read by the renderer's labels (``LabelDetector``: a perfect finder and reader) with the
-faults of each setting on top. The label detector needs no pixels, so the frames are filmed as
-labels only (``LabelFilm``: the same camera, throws, hands and sweeps, the same random draws, so
+Each deal is a scripted deal filmed as ``hakam.vision.dealvideo.render_deal`` films it (8 tricks,
+640x480, 15 fps, the hold-out designs in turn, an injected violation in every second deal), read by
+the renderer's labels (``LabelDetector``: a perfect finder and reader) with the faults of each
+setting on top. The label detector needs no pixels, so the frames are filmed as labels only
+(``DealFilm(pixels=False)``: the same camera, throws, hands and sweeps, the same random draws, so
 the same labels as the pixel film) and the pipeline gets 1x1 blank images (3.5 s a deal filmed
-instead of 11 s on the 2-core VM). Every setting runs on the same deals; deal k's seed is
-``--seed`` + k, and each setting's faults are seeded by the deal's seed and the setting's name:
-a rerun gives the same table.
+instead of 11 s on the 2-core VM). Every setting runs on the same deals; deal k's seed is ``--seed``
++ k, and each setting's faults are seeded by the deal's seed and the setting's name: a rerun gives
+the same table.
 
 Settings: ``none``; ``misread-N`` (N% of reads name another card, confidence kept);
 ``drop-N`` (N% of reads lost); ``never-read`` (every read of one card lost); ``other-deck``
@@ -46,23 +46,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hakam.datasets.scene import (
-    Camera,
-    CardPlacement,
-    Occluder,
-    Renderer,
-    bend_unit,
-    distort_points,
-    unit_to_table,
-)
 from hakam.engine.cards import CARD_NAMES
 from hakam.engine.record import parse_deal_record, referee_record
-from hakam.vision.dealvideo import SEAT_RADIUS_MM, DealFilm, ScriptedDeal, script_deal
+from hakam.vision.dealvideo import DealFilm, script_deal
 from hakam.vision.detections import Detections
 from hakam.vision.events import standing_violations
 from hakam.vision.oracle import LabelDetector
@@ -93,104 +83,6 @@ OTHER_DECK_CONF = 0.95
 SURE = {"visible": 1.0, "index_visible": 1.0}
 
 
-# --- labels without pixels ---------------------------------------------------------------------
-
-
-class LabelRenderer(Renderer):
-    """``Renderer.render``'s labels without its pixels: only which card (or hand) owns each
-    pixel is drawn (the cards' alpha, the arms' masks), which is all ``Renderer._labels`` reads."""
-
-    def labels(self, cam: Camera, cards: list[CardPlacement], occluders: list[Occluder]):
-        w, h = cam.width, cam.height
-        hom = cam.homography()
-        owner = np.full((h, w), -1, np.int16)
-        self._occluder_boxes = []
-        areas: list[float] = []
-        polys: list[np.ndarray] = []
-        for i, p in enumerate(cards):  # as ``Renderer.render``
-            name = p.name if p.face_up else "BACK"
-            if name not in self.deck:
-                name = "BACK" if "BACK" in self.deck else p.name
-            px = cam.project(unit_to_table(bend_unit(self.outline(name), p.bend), p), hom)
-            polys.append(distort_points(px, cam))
-            x0, y0 = np.floor(px.min(0)).astype(int) - 2
-            x1, y1 = np.ceil(px.max(0)).astype(int) + 2
-            areas.append(abs(cv2.contourArea(px.astype(np.float32))))
-            if x1 < 0 or y1 < 0 or x0 >= w or y0 >= h:
-                continue
-            cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
-            if cx1 - cx0 < 2 or cy1 - cy0 < 2:
-                continue
-            ends = cam.project(unit_to_table(np.array([[0.5, 0.0], [0.5, 1.0]]), p), hom)
-            height_px = float(np.linalg.norm(ends[0] - ends[1]))
-            alpha = np.ascontiguousarray(self.raster(name, max(int(height_px * 1.2), 24))[:, :, 3])
-            patch = self._warp_card(alpha, p, cam, hom, (cx0, cy0, cx1, cy1))
-            owner[cy0:cy1, cx0:cx1][patch.astype(np.float32) / 255.0 > 0.5] = i
-        for occ in occluders:
-            if occ.kind == "hand":
-                owner[hand_mask(occ, h, w) > 127] = -2
-            else:  # not filmed by ``DealFilm``: the pixel way
-                scratch = np.zeros((h, w, 3), np.float32)
-                self._draw_occluder(scratch, owner, occ, np.random.default_rng(0), np.ones(2))
-        return self._labels(cards, polys, areas, owner, cam, hom)
-
-
-def hand_mask(occ: Occluder, h: int, w: int) -> np.ndarray:
-    """An arm's mask as ``Renderer._draw_occluder`` draws it."""
-    mask = np.zeros((h, w), np.uint8)
-    (sx, sy), (ex, ey) = occ.params["start"], occ.params["end"]
-    width = occ.params["width"]
-    cv2.line(mask, (int(sx), int(sy)), (int(ex), int(ey)), 255, int(width))
-    ang = math.atan2(ey - sy, ex - sx)
-    palm = (int(ex + math.cos(ang) * width * 0.5), int(ey + math.sin(ang) * width * 0.5))
-    cv2.ellipse(
-        mask, palm, (int(width * 0.75), int(width * 0.6)), math.degrees(ang), 0, 360, 255, -1
-    )
-    for k in range(int(occ.params.get("fingers", 4))):
-        fa = ang + (k - 1.5) * 0.28
-        fx = palm[0] + math.cos(fa) * width * 1.25
-        fy = palm[1] + math.sin(fa) * width * 1.25
-        cv2.line(mask, palm, (int(fx), int(fy)), 255, max(2, int(width * 0.22)))
-    return mask
-
-
-class LabelFilm(DealFilm):
-    """``DealFilm`` filming labels only: the same shots, each frame a 1x1 blank image. The sensor
-    noise's random draws are still drawn, so the film's later draws (camera shake, hands passing)
-    are the pixel film's and the labels are ``render_deal``'s."""
-
-    def __init__(self, deal: ScriptedDeal, seed: int, size=(640, 480), fps=15.0, deck=None):
-        super().__init__(deal, seed, size, fps, deck)
-        renderer = LabelRenderer(self.renderer.deck)
-        renderer.share_outlines(self.renderer)
-        self.renderer = renderer
-
-    def shot(self, moving: list[CardPlacement], arms: list[tuple[int, tuple[float, float]]]):
-        cam = Camera(
-            self.cam.width, self.cam.height, self.cam.focal, self.cam.tilt,
-            self.cam.yaw + float(self.rng.normal(0, 0.15)), self.cam.distance,
-            (float(self.rng.normal(0, 0.8)), float(self.rng.normal(0, 0.8))),
-        )  # fmt: skip
-        occluders = []
-        for seat, reach in arms:  # as ``DealFilm.shot``
-            start = self.pixel(self.table_point(seat, SEAT_RADIUS_MM * 2.2), cam)
-            end = self.pixel(reach, cam)
-            occluders.append(
-                Occluder("hand", {"start": start, "end": end, "width": 0.11 * cam.height,
-                                  "colour": (90, 120, 170), "height": 30, "fingers": 4})
-            )  # fmt: skip
-        labels = self.renderer.labels(cam, self.piles + self.lying + moving, occluders)
-        self.rng.standard_normal((cam.height, cam.width), dtype=np.float32)  # the sensor noise
-        self.frames.append(BLANK)
-        self.labels.append(
-            [
-                {"card": lb.card, "box": [round(v, 1) for v in lb.box],
-                 "visible": round(lb.visible, 3), "index_visible": round(lb.index_visible, 3)}
-                for lb in labels
-            ]
-        )  # fmt: skip
-
-
 @dataclass
 class Deal:
     """One filmed deal: truth and labels (what ``--cache`` keeps)."""
@@ -213,7 +105,7 @@ def film_deal(seed: int, violation: bool, deck: str | None, size=(640, 480)) -> 
         deal = script_deal(seed, violation)
     except ValueError:
         deal, violation = script_deal(seed, False), False
-    r = LabelFilm(deal, seed, size, 15.0, deck).film(8)
+    r = DealFilm(deal, seed, size, 15.0, deck, pixels=False).film(8)  # labels only
     return Deal(seed, deal.record, [(t, s, str(c)) for t, s, c in deal.plays], violation,
                 r.labels, r.rest_frames, r.calibration, r.fps, r.deck)  # fmt: skip
 

@@ -217,34 +217,24 @@ class Renderer:
         occluders: list[Occluder] = (),  # type: ignore[assignment]
         effects: dict | None = None,
         table_span_mm: float = 1400.0,
-    ) -> tuple[np.ndarray, list[Label]]:
-        """Render one frame; returns the BGR image and the labels of the visible cards."""
+        pixels: bool = True,
+    ) -> tuple[np.ndarray | None, list[Label]]:
+        """Render one frame; returns the BGR image and the labels of the visible cards.
+
+        ``pixels`` False: the labels alone (the image is None). They need only which card or
+        hand owns each pixel, so no table, shading, shadow or effect is drawn and ``rng`` is not
+        drawn from; the labels are the same as with pixels."""
         w, h = cam.width, cam.height
         hom = cam.homography()
-        # Table texture: texture pixels -> mm -> image.
-        ts = background.shape[0]
-        s = table_span_mm / ts
-        tex_to_mm = np.array(
-            [
-                [s, 0, cam.target[0] - table_span_mm / 2],
-                [0, s, cam.target[1] - table_span_mm / 2],
-                [0, 0, 1],
-            ]
-        )
-        img = cv2.warpPerspective(
-            background,
-            hom @ tex_to_mm,
-            (w, h),
-            flags=cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_REFLECT,
-        ).astype(np.float32)
+        img = self._table(cam, hom, background, table_span_mm) if pixels else None
         owner = np.full((h, w), -1, np.int16)
         self._occluder_boxes: list[list[float]] = []
         areas: list[float] = []
         polys: list[np.ndarray] = []
-        shadow_strength = rng.uniform(0.15, 0.45)
-        light_dir = rng.normal(0, 1, 2)
-        light_dir /= np.linalg.norm(light_dir) + 1e-9
+        if pixels:
+            shadow_strength = rng.uniform(0.15, 0.45)
+            light_dir = rng.normal(0, 1, 2)
+            light_dir /= np.linalg.norm(light_dir) + 1e-9
         for i, p in enumerate(cards):
             name = p.name if p.face_up else "BACK"
             if name not in self.deck:
@@ -263,6 +253,11 @@ class Renderer:
             ends = cam.project(unit_to_table(np.array([[0.5, 0.0], [0.5, 1.0]]), p), hom)
             height_px = float(np.linalg.norm(ends[0] - ends[1]))
             src = self.raster(name, max(int(height_px * 1.2), 24))
+            if not pixels:  # which card owns each pixel is all the labels need
+                a = self._warp_card(np.ascontiguousarray(src[:, :, 3]), p, cam, hom,
+                                    (cx0, cy0, cx1, cy1))  # fmt: skip
+                owner[cy0:cy1, cx0:cx1][a.astype(np.float32) / 255.0 > 0.5] = i
+                continue
             patch = self._warp_card(src, p, cam, hom, (cx0, cy0, cx1, cy1))
             alpha = patch[:, :, 3:4].astype(np.float32) / 255.0
             # Soft shadow cast away from the light, longer for lifted cards.
@@ -280,14 +275,39 @@ class Renderer:
             own = owner[cy0:cy1, cx0:cx1]
             own[alpha[:, :, 0] > 0.5] = i
         for occ in occluders or []:
-            self._draw_occluder(img, owner, occ, rng, light_dir)
+            if pixels:
+                self._draw_occluder(img, owner, occ, rng, light_dir)
+            else:
+                self._own_occluder(owner, self._occluder_mask(occ, h, w))
         # Every object's box (labelled or not): lets checks find cards that stand alone.
         self.last_objects = [
             [*np.round(q.min(0), 1).tolist(), *np.round(q.max(0), 1).tolist()] for q in polys
         ] + self._occluder_boxes
         labels = self._labels(cards, polys, areas, owner, cam, hom)
-        img = apply_effects(img, rng, cam, effects or {}, owner)
+        if img is not None:
+            img = apply_effects(img, rng, cam, effects or {}, owner)
         return img, labels
+
+    @staticmethod
+    def _table(
+        cam: Camera, hom: np.ndarray, background: np.ndarray, table_span_mm: float
+    ) -> np.ndarray:
+        """The table texture seen by the camera: texture pixels -> mm -> image."""
+        s = table_span_mm / background.shape[0]
+        tex_to_mm = np.array(
+            [
+                [s, 0, cam.target[0] - table_span_mm / 2],
+                [0, s, cam.target[1] - table_span_mm / 2],
+                [0, 0, 1],
+            ]
+        )
+        return cv2.warpPerspective(
+            background,
+            hom @ tex_to_mm,
+            (cam.width, cam.height),
+            flags=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REFLECT,
+        ).astype(np.float32)
 
     def _warp_card(self, src, p, cam, hom, roi) -> np.ndarray:
         """Warp the card raster into the (undistorted) frame region ``roi``, bow included."""
@@ -314,10 +334,10 @@ class Renderer:
         g = np.linspace(-1, 1, ww, dtype=np.float32)[None, :, None]
         return face * (1 + np.sign(bend) * 0.25 * abs(bend) * 10 * g * rng.uniform(0.3, 1))
 
-    def _draw_occluder(self, img, owner, occ: Occluder, rng, light_dir) -> None:
-        h, w = owner.shape
+    @staticmethod
+    def _occluder_mask(occ: Occluder, h: int, w: int) -> np.ndarray:
+        """The pixels an occluder covers (255), by its kind and parameters."""
         mask = np.zeros((h, w), np.uint8)
-        colour = np.array(occ.params.get("colour", (120, 150, 200)), np.float32)
         if occ.kind == "hand":
             # An arm entering from an edge, ending in a palm with fingers.
             (sx, sy), (ex, ey) = occ.params["start"], occ.params["end"]
@@ -349,6 +369,21 @@ class Renderer:
             cv2.fillConvexPoly(mask, pts, 255)
         else:
             raise ValueError(f"unknown occluder {occ.kind!r}")
+        return mask
+
+    def _own_occluder(self, owner: np.ndarray, mask: np.ndarray) -> None:
+        """The occluder's pixels hide the cards under it (owner -2); its box is kept."""
+        owner[mask > 127] = -2
+        ys, xs = np.nonzero(mask > 0)
+        if len(xs):
+            self._occluder_boxes.append(
+                [float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max())]
+            )
+
+    def _draw_occluder(self, img, owner, occ: Occluder, rng, light_dir) -> None:
+        h, w = owner.shape
+        mask = self._occluder_mask(occ, h, w)
+        colour = np.array(occ.params.get("colour", (120, 150, 200)), np.float32)
         soft = cv2.GaussianBlur(mask, (5, 5), 0).astype(np.float32)[..., None] / 255
         # Shadow of the object first, then the object with a shading gradient.
         off = light_dir * occ.params.get("height", 20)
@@ -370,12 +405,7 @@ class Renderer:
         if occ.kind == "phone":
             body = body * 0.25
         img[:] = img * (1 - soft) + body * soft
-        owner[mask > 127] = -2
-        ys, xs = np.nonzero(mask > 0)
-        if len(xs):
-            self._occluder_boxes.append(
-                [float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max())]
-            )
+        self._own_occluder(owner, mask)
 
     def _labels(self, cards, polys, areas, owner, cam, hom) -> list[Label]:
         h, w = owner.shape

@@ -129,7 +129,7 @@ def test_the_same_seed_gives_the_same_faults():
 def test_labels_filmed_without_pixels_are_the_rendered_deals():
     seed = 48001
     rendered = render_deal(seed, violation=True, tricks=1, size=(320, 240), deck="plain")
-    film = faults.LabelFilm(script_deal(seed, True), seed, (320, 240), 15.0, "plain").film(1)
+    film = render_deal(seed, violation=True, tricks=1, size=(320, 240), deck="plain", pixels=False)
     assert film.labels == rendered.labels
     assert film.rest_frames == rendered.rest_frames
     assert film.calibration == rendered.calibration
