@@ -325,6 +325,10 @@ class TableCorrections:
                 )
             )  # fmt: skip
 
+    def suspected(self) -> int:
+        """How many standing violations are suspected (asked, scoring nothing)."""
+        return len(self.referee.violations) - len(self.proven())
+
     def proven(self) -> list[Violation]:
         """The standing violations that are proven (or confirmed by a person): only these
         change the score."""

@@ -12,6 +12,7 @@ from hakam.engine.cards import CARD_NAMES
 from hakam.engine.record import FORMAT
 from hakam.vision.events import event
 from hakam.vision.provenance import (
+    NAMED,
     NAMED_BY,
     doubted_plays,
     question,
@@ -60,7 +61,7 @@ class DealRecorder:
                 "match_winner": winner,
                 "status": self.score_status(),
                 "in_doubt": self.in_doubt(),
-                "suspected": len(ref.violations) - len(proven),
+                "suspected": self.suspected(),
             }
         )
         self._emit(score)
@@ -83,17 +84,15 @@ class DealRecorder:
 
     def score_status(self) -> str:
         """``final`` or ``provisional`` (``hakam.vision.provenance.score_status``)."""
-        suspected = len(self.referee.violations) - len(self.proven())
         waiting = [int(e.card) for e, _ in self._held]  # type: ignore[arg-type]
         return score_status(
-            self.referee.is_over, suspected, self.plays, waiting, self.referee.violations
+            self.referee.is_over, self.suspected(), self.plays, waiting, self.referee.violations
         )
 
     def asks(self) -> bool:
         """Something the table is still asked: the deal incomplete, a ruling suspected, or a
         complete deal's trick in doubt."""
-        suspected = len(self.proven()) < len(self.referee.violations)
-        return not self.referee.is_over or suspected or bool(self.in_doubt())
+        return not self.referee.is_over or self.suspected() > 0 or bool(self.in_doubt())
 
     def _ask_tricks_in_doubt(self) -> None:
         """Once the deal is complete, each trick with a play in doubt is asked once: an
@@ -106,7 +105,7 @@ class DealRecorder:
             self._asked_tricks.add(trick)
             cards = ", ".join(
                 f"{CARD_NAMES[p.card]} seat {p.seat}"
-                + ("" if p.provenance != "named" else f" ({p.reason})")
+                + (f" ({p.reason})" if p.provenance == NAMED else "")
                 for p in self.plays
                 if p.trick == trick
             )

@@ -119,10 +119,9 @@ def accused_plays(v: Violation, plays: Sequence[Play]) -> list[Play]:
     broke = _card_play(plays, v.card) if v.rule in CLAIMS else _at(plays, v.trick, v.seat)
     if broke is not None:
         out.append(broke)
-    if v.proof is not None:
-        proof = next((p for p in plays if DECK[p.card] == v.proof[1]), None)
-        if proof is not None and proof not in out:
-            out.append(proof)
+    proof = None if v.proof is None else _card_play(plays, v.proof[1])
+    if proof is not None and proof not in out:
+        out.append(proof)
     return out
 
 
@@ -159,8 +158,8 @@ def doubted_plays(violations: Sequence[Violation], plays: Sequence[Play]) -> lis
         p for p in plays
         if p.trick in named and p.provenance == SEEN and (not p.seat_seen or p.held)
     ]  # fmt: skip
-    seen: set[int] = set()
-    return [p for p in out if p.provenance != PERSON and not (id(p) in seen or seen.add(id(p)))]
+    once = {id(p): p for p in out if p.provenance != PERSON}  # in order, each play once
+    return list(once.values())
 
 
 def doubtful_plays(
@@ -174,17 +173,22 @@ def doubtful_plays(
     return accused + [p for p in context if p not in accused]
 
 
+def _unplaced(v: Violation, plays: Sequence[Play]) -> bool:
+    """No play stands where the rule was broken (a claim is ruled on no play of its own)."""
+    return v.rule not in CLAIMS and _at(plays, v.trick, v.seat) is None
+
+
 def violation_status(v: Violation, plays: Sequence[Play], among: Sequence[Violation] = ()) -> str:
-    if v.rule not in CLAIMS and _at(plays, v.trick, v.seat) is None:
+    if _unplaced(v, plays) or doubtful_plays(v, plays, among):
         return SUSPECTED
-    return SUSPECTED if doubtful_plays(v, plays, among) else PROVEN
+    return PROVEN
 
 
 def question(v: Violation, plays: Sequence[Play], among: Sequence[Violation] = ()) -> str | None:
     """What a person is asked before a suspected violation counts, or None when it is proven."""
-    if violation_status(v, plays, among) == PROVEN:
-        return None
     doubt = doubtful_plays(v, plays, among)
+    if not doubt and not _unplaced(v, plays):
+        return None
     if not doubt:
         return f"Did seat {v.seat} break the rule in trick {v.trick}? The ruling depends on it"
     p = doubt[0]
