@@ -906,13 +906,18 @@ class LiveController(Observable):
         suspected ruling accepted is confirmed: the pipeline is told what the table confirms."""
         w = self._warning(wid)
         if w.known == "suspected":
-            event = {
-                "event": "confirm", "confirm": True, "deal": w.deal, "trick": w.trick,
-                "seat": w.seat, "rule": w.rule, "card": w.card,
-            }  # fmt: skip
-            for fn in list(self._correction_listeners):
-                fn(event)
+            self._send_confirmation(w.deal, w.trick, w.seat, w.rule, w.card)
         self._decide(w, "accepted")
+
+    def _send_confirmation(
+        self, deal: int, trick: int, seat: int | None, rule: str | None, card: str | None
+    ) -> dict[str, Any]:
+        """Tell the pipeline what the table confirms (its corrections queue takes it)."""
+        event = {"event": "confirm", "confirm": True, "deal": deal, "trick": trick,
+                 "seat": seat, "rule": rule, "card": card}  # fmt: skip
+        for fn in list(self._correction_listeners):
+            fn(event)
+        return event
 
     def dismiss(self, wid: int) -> None:
         """The table overrules the warning: the deal is scored as played if nothing else."""
@@ -946,12 +951,7 @@ class LiveController(Observable):
             raise EntryError(f"notice {nid}: no trick to confirm")
         notice.status = "confirmed"
         self.sheet.store.decide_warning(nid, "confirmed")
-        event = {
-            "event": "confirm", "confirm": True, "deal": notice.deal,
-            "trick": notice.confirm_trick, "seat": None, "rule": None, "card": None,
-        }  # fmt: skip
-        for fn in list(self._correction_listeners):
-            fn(event)
+        event = self._send_confirmation(notice.deal, notice.confirm_trick, None, None, None)
         self.notify()
         return event
 
