@@ -26,6 +26,7 @@ from hakam.gui.models import (
     ProjectEntry,
     ScoredDeal,
     ScoreSheet,
+    camera_entry,
     check_entry,
     manual_entry,
     team_of,
@@ -841,29 +842,12 @@ class LiveController(Observable):
             return
         log.score = e.to_json()
         contract = Contract.from_json(log.contract)
-        total = total_card_points(contract)
         points = log.card_points
-        if sum(points) != total and e.card_points is not None:  # sent only with the score
-            points = list(e.card_points)
-        kaboot = e.kaboot
-        if kaboot is None and 8 in log.tricks_won:
-            kaboot = log.tricks_won.index(8)
-        entry = DealEntry(
-            dealer=log.dealer,
-            contract=log.contract,
-            card_points=(int(points[0]), int(points[1])),
-            kaboot=kaboot,
-            projects=tuple(
-                ProjectEntry(int(p["seat"]), str(p["kind"]), p.get("top"), p.get("four_of"))
-                for p in e.projects
-            ),
-            baloot=tuple(int(s) for s in e.baloot),
-            penalty=self._penalty(log.number),
-            open_card=log.open_card,
-            bids=tuple(log.bids),
-            source="camera",
-            provisional=e.status == "provisional",
-        )
+        if sum(points) != total_card_points(contract) and e.card_points is not None:
+            points = list(e.card_points)  # sent only with the score
+        score = {**log.score, "card_points": points, "tricks_won": log.tricks_won}
+        entry = camera_entry(log.dealer, log.contract, score, self._penalty(log.number),
+                             log.open_card, tuple(log.bids))  # fmt: skip
         log.sheet_index = self.sheet.add(entry)
         row = self.sheet.rows()[log.sheet_index]
         if e.result is not None and list(row.result) != list(e.result):

@@ -47,6 +47,14 @@ CREATE TABLE IF NOT EXISTS warning (
     decided TEXT
 );
 CREATE TABLE IF NOT EXISTS setting (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS table_run (
+    match_id INTEGER PRIMARY KEY REFERENCES match(id),
+    key TEXT NOT NULL,
+    out TEXT NOT NULL,
+    state TEXT NOT NULL,
+    over INTEGER NOT NULL DEFAULT 0,
+    updated TEXT NOT NULL
+);
 """
 
 
@@ -157,6 +165,46 @@ class MatchStore:
             self._write(match_id, sheet)
             self._db.execute("DELETE FROM history WHERE id=?", (row[0],))
         return sheet
+
+    # --- table mode: the camera's match ------------------------------------------------
+
+    def table_run(self, key: str) -> tuple[int, str, dict[str, Any]] | None:
+        """The newest match the camera was refereeing for ``key`` (its source and set-up) and
+        had not finished: ``(match_id, out folder, state)``, to go on with it after a crash."""
+        row = self._db.execute(
+            "SELECT match_id, out, state FROM table_run WHERE key=? AND over=0 "
+            "ORDER BY match_id DESC LIMIT 1",
+            (key,),
+        ).fetchone()
+        return None if row is None else (int(row[0]), str(row[1]), json.loads(row[2]))
+
+    def save_table_run(
+        self,
+        match_id: int,
+        key: str,
+        out: str,
+        state: dict[str, Any],
+        sheet: ScoreSheet | None = None,
+    ) -> None:
+        """The camera's match state after an event, and the sheet when a deal was scored on
+        it (with its undo snapshot), in one transaction: a crash keeps both or neither."""
+        with self._db:
+            if sheet is not None:
+                before = self.load(match_id)
+                if before.deals != sheet.deals:
+                    self._write(match_id, sheet)
+                    self._db.execute(
+                        "INSERT INTO history (match_id, action, snapshot, at) VALUES (?,?,?,?)",
+                        (match_id, "camera", json.dumps({"first_dealer": before.first_dealer,
+                         "deals": [d.to_json() for d in before.deals]}), _now()),
+                    )  # fmt: skip
+            self._db.execute(
+                "INSERT INTO table_run (match_id, key, out, state, over, updated) "
+                "VALUES (?,?,?,?,?,?) ON CONFLICT(match_id) DO UPDATE SET state=excluded.state, "
+                "over=excluded.over, updated=excluded.updated",
+                (match_id, key, out, json.dumps(state, ensure_ascii=False),
+                 int(bool(state.get("over"))), _now()),
+            )  # fmt: skip
 
     # --- the deal being set up -----------------------------------------------------------
 

@@ -124,6 +124,41 @@ class DealEntry:
         )
 
 
+def camera_entry(
+    dealer: int,
+    contract: dict[str, Any] | None,
+    score: dict[str, Any],
+    penalty: dict[str, Any] | None,
+    open_card: str | None = None,
+    bids: tuple[tuple[int, str], ...] = (),
+) -> DealEntry:
+    """A sheet line from the pipeline's ``score`` event of a complete deal (``penalty``: the
+    ruling that decides it, as the table has it), or a void deal (``contract`` None)."""
+    if contract is None:
+        return DealEntry(dealer, None, open_card=open_card, bids=bids, source="camera")
+    points = score.get("card_points") or [0, 0]
+    kaboot = score.get("kaboot")
+    won = score.get("tricks_won") or []
+    if kaboot is None and 8 in won:
+        kaboot = list(won).index(8)
+    return DealEntry(
+        dealer=dealer,
+        contract=contract,
+        card_points=(int(points[0]), int(points[1])),
+        kaboot=kaboot,
+        projects=tuple(
+            ProjectEntry(int(p["seat"]), str(p["kind"]), p.get("top"), p.get("four_of"))
+            for p in score.get("projects", [])
+        ),
+        baloot=tuple(int(s) for s in score.get("baloot", [])),
+        penalty=penalty,
+        open_card=open_card,
+        bids=bids,
+        source="camera",
+        provisional=score.get("status") == "provisional",
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class ScoredDeal:
     """A sheet row: the entry, its engine outcome (None for void or penalty) and the totals."""

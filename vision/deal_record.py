@@ -70,6 +70,7 @@ class DealRecorder:
         self._emit(
             event(
                 "end",
+                deal=self.setup.deal,
                 frames=self.frames,
                 plays=len(self.plays),
                 tricks=len(ref.tricks),

@@ -46,14 +46,18 @@ class ScriptedDeal:
     violation: dict[str, Any] | None = None
 
 
-def script_deal(seed: int, violation: bool = False, max_trick: int = 2) -> ScriptedDeal:
-    """Play a random legal deal; with ``violation`` one illegal card in tricks 1..max_trick.
+def script_deal(
+    seed: int, violation: bool = False, max_trick: int = 2, dealer: int | None = None
+) -> ScriptedDeal:
+    """Play a random legal deal; with ``violation`` one illegal card in tricks 1..max_trick;
+    ``dealer``: who deals (default: drawn from the seed, as a single clip has it).
 
     After the illegal card its player prefers the cards that prove it, so the proof comes soon
     (the short test clips then contain it).
     """
     rng = random.Random(seed)
-    dealer = rng.randrange(4)
+    drawn = rng.randrange(4)  # drawn always: the same seed gives the same hands either way
+    dealer = drawn if dealer is None else dealer
     contract = random_contract(rng, dealer)
     hands = [list(h) for h in random_hands(rng)]
     open_card = rng.choice(hands[contract.declarer])
@@ -223,11 +227,13 @@ class DealFilm:
         p = (cam or self.cam).project(np.array([xy], float))[0]
         return float(p[0]), float(p[1])
 
-    def calibration(self) -> Calibration:
-        dealer = self.deal.record["dealer"]
+    def calibration(self, seat: int | None = None) -> Calibration:
+        """The table as ``hakam calibrate`` marks it: the centre and a point towards ``seat``
+        (default: this deal's dealer; a match marks its first dealer)."""
+        seat = self.deal.record["dealer"] if seat is None else seat
         return Calibration(
             self.pixel((0.0, 0.0)),
-            self.pixel(self.table_point(dealer, SEAT_RADIUS_MM)),
+            self.pixel(self.table_point(seat, SEAT_RADIUS_MM)),
             False,
             (self.cam.width, self.cam.height),
         )
@@ -336,6 +342,32 @@ class DealFilm:
                           face_up=False, label=False, tag="pile")
         )  # fmt: skip
         self.shot([], [(winner, self.table_point(winner, PILE_RADIUS_MM + 60))])
+
+    def next_deal(self, deal: ScriptedDeal) -> None:
+        """Between two deals of a match: the new dealer gathers the trick piles, shuffles and
+        deals the cards face down (backs only: nothing a referee may take for a play)."""
+        dealer = deal.record["dealer"]
+        home = self.table_point(dealer, SEAT_RADIUS_MM * 0.8)
+        piles, self.piles = self.piles, []
+        for k in range(1, 6):
+            f = k / 5
+            moving = [
+                CardPlacement("BACK", p.x + (home[0] - p.x) * f, p.y + (home[1] - p.y) * f,
+                              p.angle, face_up=False, label=False, tag="pile")
+                for p in piles
+            ]  # fmt: skip
+            self.shot(moving, [(dealer, (home[0] * (1 - f / 2), home[1] * (1 - f / 2)))])
+        self.rest(int(self.fps))  # the shuffle, in the dealer's hands
+        for _ in range(2):  # the cards go out face down, a few at a time to each seat
+            for seat in range(4):
+                to = self.table_point(seat, SEAT_RADIUS_MM * 0.9)
+                for f in (0.3, 0.65, 1.0):
+                    c = CardPlacement("BACK", home[0] + (to[0] - home[0]) * f,
+                                      home[1] + (to[1] - home[1]) * f, self.seat_angle(seat),
+                                      face_up=False, label=False, tag="pile")  # fmt: skip
+                    self.shot([c], [(dealer, home)])
+        self.rest(int(self.fps))  # hands picked up and sorted
+        self.deal = deal
 
     def film(
         self,

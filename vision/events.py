@@ -6,7 +6,8 @@ the replay (the GUI, a log reader) takes the live stream unchanged. Camera-only 
 ``source``, ``open_card``, ``trick_collected``, ``uncertain``, ``correction``, ``withdrawn`` (a
 violation that no longer stands once a correction has been refereed again), ``violation_status``
 (a standing violation now ``proven`` or ``suspected``: a play it rests on was renamed, named or
-confirmed), ``end``.
+confirmed), ``end``; in a match (``hakam.vision.match``) ``void`` (all passed) and ``match`` (the
+match is over: its totals and winner).
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from typing import Any
 
 # Types the pipeline emits, in the order they can first appear in a deal.
 EVENT_TYPES: tuple[str, ...] = (
-    "source", "deal", "open_card", "play", "violation", "trick", "trick_collected",
+    "source", "deal", "void", "open_card", "play", "violation", "trick", "trick_collected",
     "uncertain", "correction", "withdrawn", "violation_status", "score", "end",
+    "match",
 )  # fmt: skip
 
 

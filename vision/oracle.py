@@ -46,7 +46,8 @@ def unsure_labels(
 
 
 class LabelDetector:
-    """Oracle: the renderer's labels of frame k on the k-th call. Tests and tuning only.
+    """Oracle: the renderer's labels of frame k on the k-th call (from ``start``: a run that
+    goes on after a restart). Tests and tuning only.
 
     With ``noise`` it drops, misreads and jitters reads (seeded), like a real detector would.
     """
@@ -58,9 +59,10 @@ class LabelDetector:
         labels_per_frame: Sequence[Sequence[Any]],
         noise: ReadNoise | None = None,
         seed: int = 0,
+        start: int = 0,
     ) -> None:
         self.labels = labels_per_frame
-        self.frame = 0
+        self.frame = start
         self.noise = noise
         self.rng = np.random.default_rng(seed)
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from hakam.engine.cards import CARD_NAMES
 from hakam.engine.referee import Referee
+from hakam.vision.checkpoint import Checkpoints
 from hakam.vision.conflicts import CONFLICT_FLOOR, ReadConflicts, _Sighting
 from hakam.vision.corrections import IDLE_S, TableCorrections, _Corrections
 from hakam.vision.deal_record import DealRecorder
@@ -33,8 +34,11 @@ from hakam.vision.turns import TurnHolding, box_centre
 from hakam.vision.zones import PolygonZone
 
 
-class Pipeline(ReadConflicts, TurnHolding, CardNaming, TableCorrections, DealRecorder):
-    """One deal refereed from frames. ``process`` each frame in order, then ``finish``."""
+class Pipeline(ReadConflicts, TurnHolding, CardNaming, TableCorrections, DealRecorder, Checkpoints):
+    """One deal refereed from frames. ``process`` each frame in order, then ``finish``.
+
+    ``calibration_seat``: the seat the calibration marks (default: this deal's dealer; in a
+    match, the first dealer, as the table was calibrated at its start)."""
 
     def __init__(
         self,
@@ -46,6 +50,7 @@ class Pipeline(ReadConflicts, TurnHolding, CardNaming, TableCorrections, DealRec
         settings: PipelineSettings | None = None,
         out_dir: str | Path | None = None,
         fps: float = 15.0,
+        calibration_seat: int | None = None,
     ) -> None:
         self.setup = setup
         self.detector = detector
@@ -53,7 +58,11 @@ class Pipeline(ReadConflicts, TurnHolding, CardNaming, TableCorrections, DealRec
         self.seats = (
             None
             if calibration is None
-            else SeatMap(calibration, setup.dealer, clear_deg=self.settings.clear_deg)
+            else SeatMap(
+                calibration,
+                setup.dealer if calibration_seat is None else calibration_seat,
+                clear_deg=self.settings.clear_deg,
+            )
         )
         self.roi = roi
         self.fps = fps
@@ -180,6 +189,14 @@ class Pipeline(ReadConflicts, TurnHolding, CardNaming, TableCorrections, DealRec
         self.timings["referee"] += t3 - t2
         self.frames += 1
         return self._drain()
+
+    def collected_all(self, since_s: float) -> bool:
+        """The deal is complete and its last trick has been off the table (none of its cards
+        read) for ``since_s`` seconds: the deal is over on the table too."""
+        if not self.referee.is_over or not self._uncollected:
+            return self.referee.is_over and self._collected_tricks == 8
+        gap = max(1, round(since_s * self.fps))
+        return all(self._now - self.tracker.tracks[c].last_seen >= gap for c in self._uncollected)
 
     def _note_sure_reads(self, now: int) -> None:
         """Log the sure reads of cards the vote has not accepted, by the seat they face: a card

@@ -177,6 +177,17 @@ class CardTracker:
         self.release(card)
         self.tracks[card].state = CardState.ON_TABLE
 
+    def restore(self, card: int, box: tuple[float, ...] | None, frame: int) -> None:
+        """A card played before a restart that may still lie where it was last read (``box``):
+        on the table there, so a read of it there is that card, not a new one."""
+        self.mark_played(card)
+        t = self.tracks[card]
+        t.accepted_frame = t.last_seen = frame
+        if box is not None:
+            t.box = np.asarray(box, dtype=np.float32).copy()
+            x1, y1, x2, y2 = (float(v) for v in box)
+            t.accepted_at = ((x1 + x2) / 2, (y1 + y2) / 2)
+
     def snapshot(self, shared: dict[int, object]) -> None:
         """Add to ``shared`` (a ``copy.deepcopy`` memo) what a copy of the tracker shares with it
         instead of copying: what only frames add to (the window's reads, each card's reads and

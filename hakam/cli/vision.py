@@ -110,7 +110,7 @@ def _demo_fallback(args: argparse.Namespace, why: str) -> int:
     )
     _print_event(first, True)
     try:
-        events = list(replay_match(load_match(args.match)))
+        events = list(replay_match(load_match()))
     except (InputError, ValueError) as exc:
         raise _cli_error(str(exc)) from None
     for e in events:
@@ -140,6 +140,14 @@ def _cmd_run(args: argparse.Namespace) -> int:
     camera_size = _parse_size(args.camera_size, "--camera-size")
     if args.stdin_corrections and not args.headless:
         raise _cli_error("--stdin-corrections: with --headless (the window takes a click)")
+    if args.match is not None:
+        if not args.headless:
+            raise _cli_error("--match: with --headless (in the window the table bids on screen)")
+        if demo:
+            raise _cli_error("--match: the demo clip is one deal; give a match clip as --source")
+        if args.stdin_corrections or args.deal or args.contract:
+            raise _cli_error("--match: the set-up lines give every deal; drop --deal, "
+                             "--contract and --stdin-corrections")  # fmt: skip
     roi = None
     if args.roi:
         try:
@@ -163,7 +171,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
         calibration = Calibration.load(DEMO_CALIBRATION)
     if demo and args.detector == "oracle" and not args.labels:
         args.labels = str(DEMO_LABELS)
-    setup = _setup(args, DEMO_RECORD if demo else None)
+    table = None
+    if args.match is not None:
+        from hakam.cli.table import plan
+
+        table, setup = plan(args), None
+    else:
+        setup = _setup(args, DEMO_RECORD if demo else None)
     if args.detector == "oracle" and not args.labels:
         raise _cli_error("--detector oracle: needs --labels CLIP.labels.json (tests only)")
     try:
@@ -183,7 +197,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
                 raise _cli_error(f"--labels {args.labels}: not a hakam-labels/1 file")
             from hakam.vision.oracle import LabelDetector
 
-            detector: Any = LabelDetector(data["frames"])
+            start = 0 if table is None else table.next_frame
+            detector: Any = LabelDetector(data["frames"], start=start)
         else:
             try:
                 detector = det.make_detector(
@@ -197,6 +212,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if not args.headless and not _has_display():  # checked last: input errors come first
         source.close()
         raise _cli_error("no display for the window: add --headless (or run it under a desktop)")
+    if table is not None:
+        from hakam.cli.table import run_match
+
+        settings = PipelineSettings(read_open_card=not args.no_open_card)
+        return run_match(args, table, source, detector, calibration, roi, settings)
     out_dir = (
         Path(args.out) if args.out else Path("runs") / datetime.now().strftime("run-%Y%m%d-%H%M%S")
     )
@@ -485,6 +505,8 @@ def _cmd_video_render(args: argparse.Namespace) -> int:
     if not str(args.out).endswith(".mp4"):
         raise _cli_error(f"--out: must end in .mp4, got {args.out}")
     size = _parse_size(args.size)
+    if args.deals is not None:
+        return _render_match(args, size)
     try:
         deal = script_deal(args.seed, args.violation)
         film = DealFilm(deal, args.seed, size, args.fps, args.deck, args.noise)
@@ -506,6 +528,35 @@ def _cmd_video_render(args: argparse.Namespace) -> int:
     print(json.dumps({**paths, "frames": len(rendered.frames), "fps": rendered.fps,
                       "deck": rendered.deck, "seconds": round(time.monotonic() - t0, 1),
                       "violation": rendered.deal.violation}))  # fmt: skip
+    return 0
+
+
+def _render_match(args: argparse.Namespace, size: tuple[int, int]) -> int:
+    """``--deals N``: N deals of one match in one clip, with the match's truth and set-up."""
+    from hakam.vision.matchvideo import render_match, write_match_clip
+
+    if not 1 <= args.deals <= 40:
+        raise _cli_error(f"--deals: must be 1..40, got {args.deals}")
+    if args.tricks != 8:
+        raise _cli_error("--tricks: a match clip films whole deals (drop --tricks)")
+    t0 = time.monotonic()
+
+    def progress(done: int, total: int) -> None:
+        left = (time.monotonic() - t0) / done * (total - done)
+        print(f"[video] deal {(done - 1) // 8 + 1}/{args.deals}, trick {done}/{total}, "
+              f"about {left:.0f} s left", file=sys.stderr, flush=True)  # fmt: skip
+
+    try:
+        rendered = render_match(args.seed, args.deals, args.fps, size, args.deck,
+                                violations=[1] if args.violation else (), progress=progress,
+                                noise=args.noise)  # fmt: skip
+        paths = write_match_clip(rendered, args.out)
+    except (ValueError, OSError) as exc:
+        raise _cli_error(str(exc)) from None
+    print(json.dumps({**paths, "frames": len(rendered.frames), "fps": rendered.fps,
+                      "deck": rendered.deck, "deals": args.deals,
+                      "first_dealer": rendered.deals[0].record["dealer"],
+                      "seconds": round(time.monotonic() - t0, 1)}))  # fmt: skip
     return 0
 
 
@@ -543,14 +594,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--labels", default=None, help="renderer labels for --detector oracle")
     run.add_argument("--deal", default=None, help="hakam-deal/1 record giving dealer and contract")
     run.add_argument("--contract", default=None, help="contract JSON (text or file) instead")
-    run.add_argument("--dealer", type=int, default=None, choices=range(4), help="with --contract")
+    run.add_argument(
+        "--dealer",
+        type=int,
+        default=None,
+        choices=range(4),
+        help="with --contract; with --match, the first dealer",
+    )
     run.add_argument("--fps", type=float, default=None, help="frame rate of a file or folder")
     run.add_argument("--camera-size", default="1280x720",
                      help="frame size to ask a camera for, WxH (it may give another)")  # fmt: skip
     run.add_argument("--threads", type=int, default=0, help="detector CPU threads (0: auto)")
     run.add_argument("--no-open-card", action="store_true",
                      help="the deal starts with play (no open bidding card shown)")  # fmt: skip
-    run.add_argument("--match", default=None, help="hakam-match/1 file for the demo replay")
+    run.add_argument(
+        "--match",
+        default=None,
+        help="table mode: a whole match, one deal set-up a line (FILE or -)",
+    )
+    run.add_argument(
+        "--new-match",
+        action="store_true",
+        help="with --match: start a new match, not the one in progress",
+    )
     run.set_defaults(func=_cmd_run)
 
     cal = subparsers.add_parser("calibrate", help="mark the table centre and the dealer's seat")
@@ -570,6 +636,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r.add_argument("--out", required=True, help="clip path ending in .mp4")
     r.add_argument("--violation", action="store_true", help="inject one illegal play")
     r.add_argument("--tricks", type=int, default=8, help="film the first N tricks")
+    r.add_argument("--deals", type=int, default=None,
+                   help="a match clip: N deals in a row, the dealer rotating (with its truth "
+                   "sheet and the --match set-up lines)")  # fmt: skip
     r.add_argument("--fps", type=float, default=15.0)
     r.add_argument("--size", default="640x480")
     r.add_argument("--deck", default=None, help="deck design (default: a hold-out design)")

@@ -1,0 +1,215 @@
+"""Table mode: a match clip refereed deal after deal, scored as the engine scores its truth, and
+resumed after a crash (in process from a checkpoint, and across ``kill -9``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from hakam.gui.match_store import MatchStore
+from hakam.vision.match import MatchError, MatchPipeline, SetupLines, SheetRow, parse_setup
+from hakam.vision.matchvideo import render_match
+from hakam.vision.oracle import LabelDetector
+from hakam.vision.sources import Frame
+
+HAKAM = [sys.executable, "-m", "hakam"]
+
+
+@pytest.fixture(scope="module")
+def match4():
+    """Four deals of one match, filmed as labels only (the label detector reads them)."""
+    return render_match(3, 4, pixels=False)
+
+
+def referee(m, setups, state=None, first_dealer=None, start=0, stop=None, offset=0):
+    """Run a ``MatchPipeline`` on the clip's frames [start, stop); returns it and its events.
+    Deal n is set up with ``setups[n - 1 - offset]``."""
+    first = m.deals[0].record["dealer"] if first_dealer is None else first_dealer
+    match = MatchPipeline(
+        LabelDetector(m.labels, start=start),
+        lambda n: setups[n - 1 - offset] if 0 <= n - 1 - offset < len(setups) else None,
+        first_dealer=first, calibration=m.calibration, fps=m.fps, state=state,
+        calibration_seat=m.deals[0].record["dealer"],  # the clip's calibration marks it
+    )  # fmt: skip
+    events = match.start_events()
+    for i in range(start, len(m.frames) if stop is None else stop):
+        events += match.process(Frame(i, i / m.fps, m.frames[i]))
+    if stop is None:
+        events += match.finish()
+    return match, events
+
+
+def results(sheet):
+    return [r["result"] for r in sheet["deals"]], sheet["match"]
+
+
+def test_a_match_clip_is_scored_deal_by_deal_as_the_engine_scores_its_truth(match4):
+    match, events = referee(match4, match4.setups())
+    truth = match4.sheet()
+    assert results(match.sheet()) == results(truth)
+    dealers = [e["dealer"] for e in events if e["type"] == "deal"]
+    assert dealers == [d.record["dealer"] for d in match4.deals]
+    assert dealers == [(dealers[0] + k) % 4 for k in range(4)]  # the deal passes to the right
+    assert [r["status"] for r in match.sheet()["deals"]] == ["final"] * 4
+    # Each deal starts after the last one's 8th trick left the table, before its open card.
+    starts = [e for e in events if e["type"] == "open_card"]
+    assert [e["deal"] for e in starts] == [1, 2, 3, 4]
+    for e, first in zip(starts, match4.deal_frames, strict=True):
+        assert e["frame"] >= first
+    assert not match.over and match.sheet()["in_progress"] is None
+
+
+def test_a_deal_restored_from_its_checkpoint_goes_on_to_the_same_sheet(match4):
+    truth = results(match4.sheet())
+    rng = random.Random(11)
+    for kill in sorted(rng.randrange(len(match4.frames)) for _ in range(4)):
+        match, _ = referee(match4, match4.setups(), stop=kill)
+        state = json.loads(json.dumps(match.checkpoint()))  # as the store keeps it
+        again, events = referee(match4, match4.setups(), state=state, start=state["frame"] + 1)
+        assert results(again.sheet()) == truth, kill
+        assert not [e for e in events if e["type"] == "uncertain"], kill
+
+
+def test_the_match_ends_at_152_and_no_deal_after_it_counts(match4):
+    """Deal 1 of the clip played as deal 2 of a match standing at 140-140: team 1 takes it
+    18-0, reaches 158 and wins; the clip's next deals are not refereed."""
+    first = match4.deals[0].record["dealer"]
+    before = SheetRow(1, (first - 1) % 4, {"contract": None}, result=[140, 140])
+    state = {"format": "hakam-match-state/1", "first_dealer": (first - 1) % 4,
+             "rows": [before.to_json()], "over": False, "winner": None, "frame": -1,
+             "current": None}  # fmt: skip
+    match, events = referee(match4, match4.setups(), state=state, offset=1)
+    assert match.over and match.winner == 1
+    assert results(match.sheet()) == ([[140, 140], [0, 18]], [140, 158])
+    assert [e["deal"] for e in events if e["type"] == "deal"] == [2]
+    assert next(e for e in events if e["type"] == "match")["winner"] == 1
+
+
+def test_a_void_deal_is_written_and_the_deal_passes_on(match4):
+    first = match4.deals[0].record["dealer"]
+    setups = [{"dealer": (first - 1) % 4, "contract": None, "open_card": "7H"}]
+    setups += [{k: v for k, v in s.items() if k != "dealer"} for s in match4.setups()]
+    match, events = referee(match4, setups, first_dealer=(first - 1) % 4)
+    got, totals = results(match.sheet())
+    truth, truth_totals = results(match4.sheet())
+    assert got == [[0, 0], *truth] and totals == truth_totals
+    assert [e["type"] for e in events[:2]] == ["deal", "void"]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"dealer": 2, "contract": None}, "dealer 2 given, but seat 1 deals"),
+        ({"contract": "sun"}, "contract must be a JSON object or null"),
+        ({"contract": None, "bid": 1}, "unknown field 'bid'"),
+        ({"contract": {"kind": "hokum", "trump": "X", "declarer": 0}}, "deal 3: "),
+        ({"contract": {"kind": "sun", "declarer": 0, "dealer": 3}}, "contract's dealer is 3"),
+        ([1], "a set-up must be a JSON object"),
+    ],
+)
+def test_a_bad_setup_is_a_one_line_error(data, message):
+    with pytest.raises(MatchError, match=message) as info:
+        parse_setup(data, 3, 1, (0, 0))
+    assert "\n" not in str(info.value)
+
+
+def test_setup_lines_skip_blank_and_comment_lines_and_say_which_deal_is_bad():
+    lines = SetupLines(["# the match\n", "\n", '{"contract": null}\n', "{oops\n"])
+    assert lines(1) == {"contract": None}
+    with pytest.raises(MatchError, match="deal 2: not valid JSON"):
+        lines(2)
+    assert lines(3) is None
+
+
+# --- the command line: a match clip headless, and kill -9 ---------------------------------
+
+
+@pytest.fixture(scope="module")
+def clip(match4, tmp_path_factory):
+    """The labels-only match as files: a black video (the label detector reads no pixels), its
+    labels, calibration and ``--match`` lines."""
+    folder = tmp_path_factory.mktemp("match")
+    w, h = match4.calibration.frame_size
+    writer = cv2.VideoWriter(str(folder / "clip.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), 15, (w, h))
+    black = np.zeros((h, w, 3), np.uint8)
+    for _ in match4.frames:
+        writer.write(black)
+    writer.release()
+    (folder / "clip.labels.json").write_text(json.dumps({"frames": match4.labels}))
+    (folder / "clip.setup.jsonl").write_text("".join(json.dumps(s) + "\n" for s in match4.setups()))
+    match4.calibration.save(folder / "clip.toml")
+    return folder
+
+
+def run_cli(clip, data, out, kill_after_plays=None):
+    cmd = [*HAKAM, "run", "--source", str(clip / "clip.mp4"), "--headless",
+           "--match", str(clip / "clip.setup.jsonl"), "--calibration", str(clip / "clip.toml"),
+           "--detector", "oracle", "--labels", str(clip / "clip.labels.json"),
+           "--out", str(out)]  # fmt: skip
+    env = {**os.environ, "HAKAM_DATA_DIR": str(data)}
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)  # fmt: skip
+    plays = 0
+    for line in proc.stdout:
+        if json.loads(line)["type"] == "play":
+            plays += 1
+            if plays == kill_after_plays:
+                proc.send_signal(signal.SIGKILL)
+                break
+    proc.stdout.close()
+    err = proc.stderr.read()
+    proc.wait()
+    return proc.returncode, err
+
+
+def stored_sheet(data):
+    store = MatchStore(Path(data) / "matches.sqlite3")
+    try:
+        sheet = store.load(store.latest_match())
+        return [list(r.result) for r in sheet.rows()], list(sheet.totals)
+    finally:
+        store.close()
+
+
+def test_a_headless_match_writes_the_sheet_and_the_windows_store(clip, match4, tmp_path):
+    rc, err = run_cli(clip, tmp_path / "data", tmp_path / "out")
+    assert rc == 0, err
+    truth = results(match4.sheet())
+    assert results(json.loads((tmp_path / "out" / "sheet.json").read_text())) == truth
+    assert stored_sheet(tmp_path / "data") == (truth[0], truth[1])
+    for n in range(1, 5):  # one record per deal, the engine's ruling of it
+        record = json.loads((tmp_path / "out" / f"deal-{n:02d}" / "deal.json").read_text())
+        assert record["dealer"] == match4.deals[n - 1].record["dealer"]
+        assert sum(len(t["cards"]) for t in record["tricks"]) == 32
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_kill_9_at_a_random_frame_resumes_to_the_same_sheet(clip, match4, tmp_path, seed):
+    kill = random.Random(seed).randrange(1, 4 * 32)  # after a random play of the match
+    rc, _ = run_cli(clip, tmp_path / "data", tmp_path / "out", kill_after_plays=kill)
+    assert rc == -signal.SIGKILL
+    rc, err = run_cli(clip, tmp_path / "data", tmp_path / "out")  # the same command again
+    assert rc == 0, err
+    assert "going on with match" in err
+    truth = results(match4.sheet())
+    assert results(json.loads((tmp_path / "out" / "sheet.json").read_text())) == truth, kill
+    assert stored_sheet(tmp_path / "data") == (truth[0], truth[1]), kill
+
+
+def test_match_needs_headless_and_no_single_deal_setup(tmp_path, capsys):
+    from hakam.cli import main
+
+    assert main(["run", "--source", str(tmp_path), "--match", "-"]) == 2
+    assert "--match: with --headless" in capsys.readouterr().err
+    assert main(["run", "--source", str(tmp_path), "--headless", "--match", "-",
+                 "--contract", "{}"]) == 2  # fmt: skip
+    assert "drop --deal, --contract" in capsys.readouterr().err

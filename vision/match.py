@@ -1,0 +1,352 @@
+"""A match refereed from one camera: deal after deal, the dealer rotating, each deal scored.
+
+``MatchPipeline`` runs one ``Pipeline`` per deal on the same frames. A deal ends when its 8th
+trick has been collected (none of its cards read for ``deal_end_s``); the next deal then begins
+with the set-up the table gives for it (``setups``: the contract, the open card, the projects;
+in the window, the bidding panel; headless, one ``--match`` line). A deal all four passed is
+void: written, and the deal passes on. The match ends at 152 (``Outcome.match_over``; equal
+totals play on): nothing after it is counted. ``checkpoint`` is the whole match's state as JSON,
+taken after every frame that changed it; a new process given that state goes on with the deal
+in progress (``hakam.vision.checkpoint``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hakam.engine.contract import Contract, ContractError
+from hakam.vision.events import event
+from hakam.vision.pipeline import Pipeline
+from hakam.vision.seats import Calibration
+from hakam.vision.settings import DealSetup, Detector, PipelineError, PipelineSettings
+from hakam.vision.sources import Frame
+from hakam.vision.zones import PolygonZone
+
+MATCH_STATE_FORMAT = "hakam-match-state/1"
+SHEET_FORMAT = "hakam-match-sheet/1"
+VOID = "void"
+
+
+class MatchError(PipelineError):
+    """A ``--match`` line or a match state that cannot be used (one line)."""
+
+
+def parse_setup(data: Any, deal: int, dealer: int, match: tuple[int, int]) -> DealSetup | None:
+    """One deal's set-up as the table gives it: a JSON object with ``contract`` (null or
+    missing: all four passed, a void deal), ``open_card``, ``projects``, ``baloot``, and
+    ``dealer`` (optional; when given it must be the seat whose turn it is to deal)."""
+    where = f"deal {deal}"
+    if not isinstance(data, dict):
+        raise MatchError(f"{where}: a set-up must be a JSON object")
+    unknown = sorted(set(data) - {"contract", "open_card", "projects", "baloot", "dealer"})
+    if unknown:
+        raise MatchError(f"{where}: unknown field {unknown[0]!r}")
+    if data.get("dealer", dealer) != dealer:
+        raise MatchError(
+            f"{where}: dealer {data['dealer']} given, but seat {dealer} deals (it rotates)"
+        )
+    raw = data.get("contract")
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise MatchError(f"{where}: contract must be a JSON object or null")
+    if raw.get("dealer", dealer) != dealer:
+        raise MatchError(f"{where}: the contract's dealer is {raw['dealer']}, seat {dealer} deals")
+    record = {
+        "format": "hakam-deal/1",
+        "dealer": dealer,
+        "open_card": data.get("open_card"),
+        "contract": {**raw, "dealer": dealer},
+        "projects": data.get("projects", []),
+        "match": list(match),
+    }
+    if "baloot" in data:
+        record["baloot"] = data["baloot"]
+    try:
+        Contract.from_json(record["contract"])
+        setup = DealSetup.from_record(record)
+    except (PipelineError, ContractError) as exc:
+        raise MatchError(f"{where}: {str(exc).removeprefix('deal record: ')}") from None
+    setup.deal = deal
+    return setup
+
+
+class SetupLines:
+    """``--match`` lines, read one deal at a time (a file, or standard input as it comes)."""
+
+    def __init__(self, lines: Any, skip: int = 0) -> None:
+        self.lines = iter(lines)
+        for _ in range(skip):  # deals already set up before a restart
+            self._next_line()
+
+    def _next_line(self) -> str | None:
+        for line in self.lines:
+            if line.strip() and not line.lstrip().startswith("#"):
+                return line
+        return None
+
+    def __call__(self, deal: int) -> dict[str, Any] | None:
+        """Deal ``deal``'s set-up line as JSON; None when there are no more lines."""
+        line = self._next_line()
+        if line is None:
+            return None
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise MatchError(f"deal {deal}: not valid JSON ({exc.msg})") from None
+        return data
+
+
+@dataclass
+class SheetRow:
+    """A deal on the match sheet: who dealt, the contract, the score and how it is known."""
+
+    deal: int
+    dealer: int
+    setup: dict[str, Any]  # the line it was set up with (a restart sets it up again)
+    contract: dict[str, Any] | None = None
+    result: list[int] | None = None  # None: not scored (incomplete)
+    card_points: list[int] | None = None
+    penalty: dict[str, Any] | None = None
+    status: str = "final"
+    record: str | None = None
+    score: dict[str, Any] = field(default_factory=dict)  # the pipeline's score event
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "score"} | {"score": self.score}
+
+
+class MatchPipeline:
+    """Deals refereed one after another from one camera; ``process`` each frame, then
+    ``finish``. ``setups(deal)`` gives each deal's set-up (a ``parse_setup`` object), None when
+    the table has said nothing more (the match waits)."""
+
+    def __init__(
+        self,
+        detector: Detector,
+        setups: Callable[[int], dict[str, Any] | None],
+        *,
+        first_dealer: int = 0,
+        calibration: Calibration | None = None,
+        roi: PolygonZone | None = None,
+        settings: PipelineSettings | None = None,
+        out_dir: str | Path | None = None,
+        fps: float = 15.0,
+        deal_end_s: float = 1.0,
+        state: dict[str, Any] | None = None,
+        calibration_seat: int | None = None,
+    ) -> None:
+        self.detector = detector
+        self.setups = setups
+        self.first_dealer = first_dealer
+        # The seat the calibration marks: the first dealer's, as calibrated at the match's start.
+        self.calibration_seat = first_dealer if calibration_seat is None else calibration_seat
+        self.calibration, self.roi, self.settings = calibration, roi, settings
+        self.out_dir = None if out_dir is None else Path(out_dir)
+        self.fps = fps
+        self.deal_end_s = deal_end_s
+        self.rows: list[SheetRow] = []
+        self.deals: dict[int, Pipeline] = {}  # every deal refereed (corrections come late)
+        self.lines: dict[int, dict[str, Any]] = {}  # each deal's set-up as the table gave it
+        self.current: Pipeline | None = None
+        self.over = False
+        self.winner: int | None = None
+        self.waiting = False  # no set-up for the next deal (yet)
+        self._pending: list[dict[str, Any]] = []
+        self.frame = -1  # the last frame processed (a restarted file goes on after it)
+        if state is not None:
+            self._resume(state)
+
+    # --- the sheet ----------------------------------------------------------------------
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        a = sum(r.result[0] for r in self.rows if r.result is not None)
+        b = sum(r.result[1] for r in self.rows if r.result is not None)
+        return (a, b)
+
+    @property
+    def next_deal(self) -> int:
+        return len(self.rows) + (self.current is not None) + 1
+
+    @property
+    def next_dealer(self) -> int:
+        return (self.first_dealer + self.next_deal - 1) % 4
+
+    def sheet(self) -> dict[str, Any]:
+        """The match sheet as JSON (``hakam-match-sheet/1``)."""
+        return {
+            "format": SHEET_FORMAT,
+            "first_dealer": self.first_dealer,
+            "deals": [r.to_json() for r in self.rows],
+            "match": list(self.totals),
+            "match_over": self.over,
+            "match_winner": self.winner,
+            "in_progress": None if self.current is None else self.current.setup.deal,
+        }
+
+    # --- frames -------------------------------------------------------------------------
+
+    def start_events(self) -> list[dict[str, Any]]:
+        out, self._pending = self._pending, []
+        return out + self._start_next()
+
+    def process(self, frame: Frame) -> list[dict[str, Any]]:
+        """The events this frame proves, for the deal in progress (and a deal's end)."""
+        self.frame = frame.index
+        if self.over:
+            return []
+        events = self._start_next() if self.current is None else []
+        if self.current is None:
+            return events
+        events += self.current.process(frame)
+        if self.current.collected_all(self.deal_end_s):
+            events += self._end_deal(self.current.finish())
+            events += self._start_next()
+        return events
+
+    def finish(self) -> list[dict[str, Any]]:
+        """The frames are over: the deal in progress is scored as far as it was seen (a
+        restart goes on with it)."""
+        if self.current is None:
+            return []
+        events = self.current.finish()
+        if self.current.referee.is_over:
+            return self._end_deal(events)
+        return events
+
+    def asks(self) -> bool:
+        """Something the table is still asked about the deal in progress."""
+        return self.current is not None and self.current.asks()
+
+    def _start_next(self) -> list[dict[str, Any]]:
+        events: list[dict[str, Any]] = []
+        while self.current is None and not self.over:
+            n, dealer = self.next_deal, self.next_dealer
+            data = self.setups(n)
+            if data is None:
+                self.waiting = True
+                return events
+            self.waiting = False
+            setup = parse_setup(data, n, dealer, self.totals)
+            if setup is None:
+                events += self._void(n, dealer, data)
+            else:
+                events += self._open(setup, data).start_events()
+        return events
+
+    def _open(self, setup: DealSetup, data: dict[str, Any]) -> Pipeline:
+        n = setup.deal
+        out = None if self.out_dir is None else self.out_dir / f"deal-{n:02d}"
+        self.current = Pipeline(
+            setup, self.detector, calibration=self.calibration, roi=self.roi,
+            settings=self.settings, out_dir=out, fps=self.fps,
+            calibration_seat=self.calibration_seat,
+        )  # fmt: skip
+        self.lines[n] = data
+        self.deals[n] = self.current
+        return self.current
+
+    def _void(self, n: int, dealer: int, data: dict[str, Any]) -> list[dict[str, Any]]:
+        self.rows.append(SheetRow(n, dealer, data, result=[0, 0]))
+        return [
+            event("deal", deal=n, dealer=dealer, open_card=data.get("open_card"), bids=[],
+                  contract=None),
+            event("void", deal=n, dealer=dealer),
+        ]  # fmt: skip
+
+    def _end_deal(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The deal in progress is over (``events``: its ``finish``): on the sheet, and the
+        match over if it reached 152; returns ``events`` and what the match adds."""
+        p = self.current
+        assert p is not None
+        score = next((e for e in reversed(events) if e["type"] == "score"), None)
+        end = next((e for e in reversed(events) if e["type"] == "end"), {})
+        n = p.setup.deal
+        row = SheetRow(n, p.setup.dealer, self.lines[n], p.setup.contract.to_json())
+        if score is not None:
+            row.result, row.card_points = score.get("result"), score.get("card_points")
+            row.penalty, row.status = score.get("penalty"), score.get("status", "final")
+            row.score = score
+        row.record = end.get("record")
+        self.rows.append(row)
+        self.current = None
+        out = list(events)
+        if score is not None and score.get("match_over"):
+            self.over, self.winner = True, score.get("match_winner")
+            out.append(event("match", deal=row.deal, match=list(self.totals), over=True,
+                             winner=self.winner))  # fmt: skip
+        return out
+
+    # --- the table's answers, for any deal of the match -------------------------------
+
+    def table_correction(
+        self, card: str, seat: int | None = None, deal: int | None = None, by: str = "table"
+    ) -> list[dict[str, Any]]:
+        p = self._deal(deal)
+        return [] if p is None else self._rescored(p, p.table_correction(card, seat, None, by))
+
+    def table_confirmation(
+        self, trick: int, seat: int | None, rule: str | None = None, deal: int | None = None,
+        card: str | None = None,
+    ) -> list[dict[str, Any]]:  # fmt: skip
+        p = self._deal(deal)
+        return (
+            []
+            if p is None
+            else self._rescored(p, p.table_confirmation(trick, seat, rule, None, card))
+        )
+
+    def _deal(self, deal: int | None) -> Pipeline | None:
+        return self.current if deal is None else self.deals.get(deal)
+
+    def _rescored(self, p: Pipeline, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """A deal scored again after the table's answer: its row takes the new score."""
+        score = next((e for e in reversed(events) if e["type"] == "score"), None)
+        row = next((r for r in self.rows if r.deal == p.setup.deal), None)
+        if score is not None and row is not None:
+            row.result, row.card_points = score.get("result"), score.get("card_points")
+            row.penalty, row.status, row.score = score.get("penalty"), score.get("status"), score
+        return events
+
+    # --- restart --------------------------------------------------------------------------
+
+    def checkpoint(self) -> dict[str, Any]:
+        """The match's state (JSON): the sheet, and the deal in progress as far as it went."""
+        cur = self.current
+        return {
+            "format": MATCH_STATE_FORMAT,
+            "first_dealer": self.first_dealer,
+            "calibration_seat": self.calibration_seat,
+            "rows": [r.to_json() for r in self.rows],
+            "over": self.over,
+            "winner": self.winner,
+            "frame": self.frame,
+            "current": None if cur is None else {
+                "setup": self.lines[cur.setup.deal],
+                "state": cur.checkpoint(),
+            },
+        }  # fmt: skip
+
+    def _resume(self, state: dict[str, Any]) -> None:
+        if not isinstance(state, dict) or state.get("format") != MATCH_STATE_FORMAT:
+            raise MatchError(f"match state: not a {MATCH_STATE_FORMAT} object")
+        self.first_dealer = int(state["first_dealer"])
+        self.calibration_seat = int(state.get("calibration_seat", self.calibration_seat))
+        self.rows = [SheetRow(**r) for r in state["rows"]]
+        self.over, self.winner = bool(state["over"]), state["winner"]
+        self.frame = int(state["frame"])
+        cur = state.get("current")
+        if cur is None:
+            return
+        n = len(self.rows) + 1
+        setup = parse_setup(cur["setup"], n, (self.first_dealer + n - 1) % 4, self.totals)
+        if setup is None:
+            raise MatchError(f"match state: deal {n} in progress has no contract")
+        pipeline = self._open(setup, cur["setup"])
+        self._pending = pipeline.start_events()
+        pipeline.restore(cur["state"])

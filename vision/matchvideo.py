@@ -1,0 +1,133 @@
+"""Scripted match videos: several deals of one match filmed as one clip, for table mode.
+
+Each deal is a scripted deal (``hakam.vision.dealvideo``) dealt by the seat after the last one's
+dealer; between two deals the new dealer gathers the trick piles, shuffles and deals face down.
+One camera, table and deck for the whole clip. The truth is the ``hakam-match/1`` match (each
+deal's record with the match score before it) and its score sheet as the engine scores it; the
+calibration marks the match's first dealer, as ``hakam calibrate`` is told at the start of a
+match, so later deals find their seats from it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hakam.engine.replay import MATCH_FORMAT, replay_match
+from hakam.vision.dealvideo import DealFilm, ScriptedDeal, script_deal, write_clip
+from hakam.vision.seats import Calibration
+
+
+@dataclass
+class RenderedMatch:
+    deals: list[ScriptedDeal]
+    frames: list[np.ndarray]
+    labels: list[list[dict[str, Any]]]
+    deal_frames: list[int]  # per deal: its first frame
+    rest_frames: list[list[int]]  # per deal, per play: the frame where the card came to rest
+    calibration: Calibration  # centre and the first dealer's seat
+    fps: float
+    deck: str
+
+    def match(self) -> dict[str, Any]:
+        """The ``hakam-match/1`` truth: each deal's record, with the match before it."""
+        return {"format": MATCH_FORMAT, "deals": [d.record for d in self.deals]}
+
+    def sheet(self) -> dict[str, Any]:
+        """The engine's score sheet of the truth (``replay_match``'s ``score_sheet``)."""
+        return list(replay_match(self.match()))[-1]
+
+    def setups(self) -> list[dict[str, Any]]:
+        """What the table says before each deal, one ``--match`` line each: the contract and
+        the open card; the first dealer on the first line (then the dealer rotates)."""
+        return [
+            {**({"dealer": d.record["dealer"]} if n == 0 else {}),
+             "contract": {k: v for k, v in d.record["contract"].items() if k != "dealer"},
+             "open_card": d.record["open_card"]}
+            for n, d in enumerate(self.deals)
+        ]  # fmt: skip
+
+
+def script_match(
+    seed: int, deals: int, first_dealer: int | None = None, violations: Collection[int] = ()
+) -> list[ScriptedDeal]:
+    """``deals`` seeded deals, the dealer rotating from ``first_dealer`` (default: drawn);
+    ``violations``: the numbers (from 1) of the deals in which one player breaks a duty."""
+    if deals < 1:
+        raise ValueError("deals: at least 1")
+    rng = random.Random(seed)
+    dealer = rng.randrange(4) if first_dealer is None else first_dealer
+    out = []
+    for n in range(1, deals + 1):
+        out.append(script_deal(rng.randrange(1 << 30), n in violations, dealer=dealer))
+        dealer = (dealer + 1) % 4
+    totals = [0, 0]
+    for deal, score in zip(out, _scores(out), strict=True):  # the match before each deal
+        deal.record["match"] = list(totals)
+        totals = score
+    return out
+
+
+def _scores(deals: list[ScriptedDeal]) -> list[list[int]]:
+    events = replay_match({"format": MATCH_FORMAT, "deals": [d.record for d in deals]})
+    out = [e["match"] for e in events if e["event"] == "score"]
+    return out + [out[-1]] * (len(deals) - len(out))  # deals after the match was over
+
+
+def render_match(
+    seed: int,
+    deals: int,
+    fps: float = 15.0,
+    size: tuple[int, int] = (640, 480),
+    deck: str | None = None,
+    first_dealer: int | None = None,
+    violations: Collection[int] = (),
+    progress: Callable[[int, int], None] | None = None,
+    pixels: bool = True,
+    noise: float = 3.0,
+) -> RenderedMatch:
+    """Script and film a match of ``deals`` deals in memory (``pixels`` False: labels only)."""
+    scripted = script_match(seed, deals, first_dealer, violations)
+    film = DealFilm(scripted[0], seed, size, fps, deck, noise, pixels)
+    starts: list[int] = []
+    rests: list[list[int]] = []
+    for n, deal in enumerate(scripted):
+        if n:
+            film.next_deal(deal)
+        starts.append(len(film.frames))
+        done = film.film(progress=None if progress is None else lambda t, _t, n=n: progress(
+            8 * n + t, 8 * deals))  # fmt: skip
+        rests.append(done.rest_frames)
+    calibration = film.calibration(scripted[0].record["dealer"])
+    return RenderedMatch(scripted, film.frames, film.labels, starts, rests, calibration, fps,
+                         film.deck_name)  # fmt: skip
+
+
+def write_match_clip(rendered: RenderedMatch, out: str | Path) -> dict[str, str]:
+    """Write ``clip.mp4`` with ``clip.match.json`` (the truth), ``clip.sheet.json``,
+    ``clip.setup.jsonl`` (the ``--match`` lines), ``clip.labels.json`` and ``clip.toml``."""
+    from hakam.vision.dealvideo import RenderedDeal
+
+    flat = [r for rests in rendered.rest_frames for r in rests]
+    one = RenderedDeal(rendered.deals[0], rendered.frames, rendered.labels, flat,
+                       rendered.calibration, rendered.fps, rendered.deck)  # fmt: skip
+    paths = write_clip(one, out)
+    stem = Path(out).with_suffix("")
+    Path(paths.pop("record")).unlink()  # one deal's record: the match file replaces it
+    labels_path = Path(paths["labels"])
+    labels = json.loads(labels_path.read_text())
+    labels["deal_frames"] = rendered.deal_frames
+    labels["violation"] = [d.violation for d in rendered.deals]
+    labels_path.write_text(json.dumps(labels, separators=(",", ":")) + "\n")
+    match_path, sheet_path = Path(f"{stem}.match.json"), Path(f"{stem}.sheet.json")
+    setup_path = Path(f"{stem}.setup.jsonl")
+    match_path.write_text(json.dumps(rendered.match(), indent=1) + "\n")
+    sheet_path.write_text(json.dumps(rendered.sheet(), indent=1) + "\n")
+    setup_path.write_text("".join(json.dumps(s) + "\n" for s in rendered.setups()))
+    return {**paths, "match": str(match_path), "sheet": str(sheet_path), "setup": str(setup_path)}
