@@ -139,3 +139,29 @@ class Bidding:
         if extra == "ashkal":
             return Contract("sun", (seat + 2) % 4, self.dealer, ashkal=True)
         return Contract("sun", seat, self.dealer)
+
+
+def calls_for(contract: Contract, open_suit: str) -> list[tuple[int, str]]:
+    """A bidding that buys ``contract`` (undoubled, not Ashkal) with this open card's suit: every
+    other seat passes, its declarer calls it (Hokum in the open suit or Sun in round 1, Hokum in
+    another suit in round 2). Raises ``BiddingError`` for a contract no bidding buys."""
+    if contract.ashkal:
+        raise BiddingError("calls_for: an Ashkal contract is bought by its declarer's partner")
+    if contract.kind == "sun" or contract.trump == open_suit:
+        want = contract.kind
+    else:
+        want = f"hokum:{contract.trump}"
+    bidding = Bidding(contract.dealer, open_suit)
+    while not bidding.done:
+        seat = bidding.turn
+        assert seat is not None
+        call = want if seat == contract.declarer and want in bidding.legal_calls() else "pass"
+        if call != "pass":
+            want = ""  # said once
+        bidding.push(seat, call)
+    got = bidding.contract
+    if got is None or (got.kind, got.declarer, got.trump) != (
+        contract.kind, contract.declarer, contract.trump,
+    ):  # fmt: skip
+        raise BiddingError(f"calls_for: no bidding buys {contract.kind} by {contract.declarer}")
+    return list(bidding.calls)

@@ -38,6 +38,8 @@ from hakam.vision.event_types import (
     DealStarted,
     DealVoid,
     Event,
+    MatchOver,
+    OpenCardSeen,
     TrickWon,
     Uncertain,
     ViolationRestated,
@@ -180,6 +182,8 @@ class DealSetupController(Observable):
         self.sheet = sheet
         self.camera_open_card: str | None = None
         self.message = ""
+        # Table mode: a deal set up here is played on camera (``start_deal``), not typed.
+        self._on_start: Callable[[dict[str, Any]], None] | None = None
         self._reset(sheet.next_dealer)
         draft = sheet.store.load_draft(sheet.match_id)
         if draft:
@@ -453,6 +457,44 @@ class DealSetupController(Observable):
         self.notify()
         return index
 
+    @property
+    def table_mode(self) -> bool:
+        return self._on_start is not None
+
+    def play_on_camera(self, on_start: Callable[[dict[str, Any]], None] | None) -> None:
+        """Table mode: each deal, once bid, goes to the camera's match (``on_start`` takes its
+        set-up line, as ``hakam.vision.match.parse_setup`` reads it); the camera scores it."""
+        self._on_start = on_start
+        self.notify()
+
+    def start_deal(self) -> dict[str, Any]:
+        """Table mode: the bidding (and doubling, projects) is over: the deal is played on
+        camera. Returns the set-up line sent; the panel moves on to the next dealer."""
+        if self._on_start is None:
+            self._fail("deal: no camera to play it (table mode is off)")
+        phase = self.phase
+        if phase not in ("play", "void") or self.editing is not None:
+            self._fail("deal: finish the bidding first")
+        assert self.dealer is not None and self._on_start is not None
+        line: dict[str, Any] = {"dealer": self.dealer, "open_card": self.open_card,
+                                "bids": [list(b) for b in self.bids], "contract": None}  # fmt: skip
+        contract = self.contract()
+        if phase == "play" and contract is not None:
+            line["contract"] = contract.to_json()
+            line["projects"] = [
+                {"seat": p.seat, "kind": p.kind,
+                 "cards": [str(c) for c in p.to_project(contract.is_sun).cards]}
+                for p in self.projects
+            ]  # fmt: skip
+            if self.baloot:
+                line["baloot"] = list(self.baloot)
+        self._on_start(line)
+        self.camera_open_card = None
+        self._reset((self.dealer + 1) % 4)
+        self.sheet.store.save_draft(self.sheet.match_id, None)
+        self.notify()
+        return line
+
     def restart(self) -> None:
         """Forget the deal being set up (the sheet is untouched)."""
         self._reset(self.sheet.next_dealer)
@@ -656,6 +698,7 @@ class LiveController(Observable):
         self.fps: float | None = None
         self.detector_ms: float | None = None
         self.mismatches: list[str] = []
+        self.match_over: tuple[list[int], int | None] | None = None  # table mode: decided
         self._alert: list[Callable[[Warning], None]] = []
         self._frame_listeners: list[Listener] = []
         self._correction_listeners: list[Callable[[dict[str, Any]], None]] = []
@@ -721,6 +764,14 @@ class LiveController(Observable):
             if self.setup.phase in ("dealer", "open"):
                 self.setup.set_dealer(log.dealer)
             self.setup.on_camera_open_card(e.open_card)
+
+    def _on_open_card(self, e: OpenCardSeen) -> None:
+        """Table mode: the next deal's open card read while the table bids: the panel has it."""
+        if e.waiting and self.setup is not None:
+            self.setup.on_camera_open_card(e.card)
+
+    def _on_match(self, e: MatchOver) -> None:
+        self.match_over = (list(e.match), e.winner)
 
     def _on_void(self, e: DealVoid) -> None:
         log = self.deals.get(self._deal_no(e))

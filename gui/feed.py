@@ -40,6 +40,7 @@ class FeedItem:
     detections: list[dict[str, Any]] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
     detector_ms: float | None = None
+    state: dict[str, Any] | None = None  # table mode: the match's state to store (a restart)
 
 
 def card_box(seat: int) -> list[float]:

@@ -152,8 +152,29 @@ class DealScored(Event):
 
 
 @dataclass(frozen=True)
+class OpenCardSeen(Event):
+    """The open bidding card read on the stock; ``waiting``: before its deal was set up (table
+    mode: the bidding panel opens with it)."""
+
+    kind: ClassVar[str] = "open_card"
+    card: str = ""
+    waiting: bool = False
+    read_as: str | None = None
+
+
+@dataclass(frozen=True)
+class MatchOver(Event):
+    """The match is decided (152, or a won Gahwa): no deal after it counts."""
+
+    kind: ClassVar[str] = "match"
+    match: list[int] = field(default_factory=lambda: [0, 0])
+    over: bool = True
+    winner: int | None = None
+
+
+@dataclass(frozen=True)
 class OtherEvent(Event):
-    """An event no reader needs a type for (source, open_card, trick_collected, end, ...)."""
+    """An event no reader needs a type for (source, trick_collected, end, ...)."""
 
     name: str = ""
 
@@ -165,7 +186,7 @@ class OtherEvent(Event):
 TYPES: dict[str, type[Event]] = {
     t.kind: t
     for t in (DealStarted, DealVoid, CardPlayed, TrickWon, ViolationRuled, ViolationRestated,
-              ViolationWithdrawn, Uncertain, Correction, DealScored)
+              ViolationWithdrawn, Uncertain, Correction, DealScored, OpenCardSeen, MatchOver)
 }  # fmt: skip
 
 

@@ -13,17 +13,20 @@ in progress (``hakam.vision.checkpoint``).
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from hakam.engine.contract import Contract, ContractError
+from hakam.vision.detections import Detections
 from hakam.vision.events import event
 from hakam.vision.pipeline import Pipeline
 from hakam.vision.seats import Calibration
 from hakam.vision.settings import DealSetup, Detector, PipelineError, PipelineSettings
 from hakam.vision.sources import Frame
+from hakam.vision.tracker import CardTracker
 from hakam.vision.zones import PolygonZone
 
 MATCH_STATE_FORMAT = "hakam-match-state/1"
@@ -37,12 +40,13 @@ class MatchError(PipelineError):
 
 def parse_setup(data: Any, deal: int, dealer: int, match: tuple[int, int]) -> DealSetup | None:
     """One deal's set-up as the table gives it: a JSON object with ``contract`` (null or
-    missing: all four passed, a void deal), ``open_card``, ``projects``, ``baloot``, and
-    ``dealer`` (optional; when given it must be the seat whose turn it is to deal)."""
+    missing: all four passed, a void deal), ``open_card``, ``bids`` (optional: checked against
+    the contract), ``projects``, ``baloot``, and ``dealer`` (optional; when given it must be
+    the seat whose turn it is to deal)."""
     where = f"deal {deal}"
     if not isinstance(data, dict):
         raise MatchError(f"{where}: a set-up must be a JSON object")
-    unknown = sorted(set(data) - {"contract", "open_card", "projects", "baloot", "dealer"})
+    unknown = sorted(set(data) - {"contract", "open_card", "projects", "baloot", "dealer", "bids"})
     if unknown:
         raise MatchError(f"{where}: unknown field {unknown[0]!r}")
     if data.get("dealer", dealer) != dealer:
@@ -64,8 +68,9 @@ def parse_setup(data: Any, deal: int, dealer: int, match: tuple[int, int]) -> De
         "projects": data.get("projects", []),
         "match": list(match),
     }
-    if "baloot" in data:
-        record["baloot"] = data["baloot"]
+    for key in ("baloot", "bids"):
+        if key in data:
+            record[key] = data[key]
     try:
         Contract.from_json(record["contract"])
         setup = DealSetup.from_record(record)
@@ -130,7 +135,7 @@ class MatchPipeline:
         detector: Detector,
         setups: Callable[[int], dict[str, Any] | None],
         *,
-        first_dealer: int = 0,
+        first_dealer: int | None = None,
         calibration: Calibration | None = None,
         roi: PolygonZone | None = None,
         settings: PipelineSettings | None = None,
@@ -142,9 +147,10 @@ class MatchPipeline:
     ) -> None:
         self.detector = detector
         self.setups = setups
+        # None: the first set-up line's ``dealer`` says who deals first.
         self.first_dealer = first_dealer
         # The seat the calibration marks: the first dealer's, as calibrated at the match's start.
-        self.calibration_seat = first_dealer if calibration_seat is None else calibration_seat
+        self.calibration_seat = calibration_seat
         self.calibration, self.roi, self.settings = calibration, roi, settings
         self.out_dir = None if out_dir is None else Path(out_dir)
         self.fps = fps
@@ -156,6 +162,12 @@ class MatchPipeline:
         self.over = False
         self.winner: int | None = None
         self.waiting = False  # no set-up for the next deal (yet)
+        # While it waits, the camera looks for the next deal's open card (the bidding panel
+        # opens with it): the first card that comes to rest is it.
+        self.open_card: str | None = None
+        self._watch: CardTracker | None = None
+        self.last_detections = Detections.empty()  # the last frame's reads (the live view)
+        self.last_detect_ms = 0.0
         self._pending: list[dict[str, Any]] = []
         self.frame = -1  # the last frame processed (a restarted file goes on after it)
         if state is not None:
@@ -174,7 +186,10 @@ class MatchPipeline:
         return len(self.rows) + (self.current is not None) + 1
 
     @property
-    def next_dealer(self) -> int:
+    def next_dealer(self) -> int | None:
+        """Who deals the next deal to set up (None: the first line will say)."""
+        if self.first_dealer is None:
+            return None
         return (self.first_dealer + self.next_deal - 1) % 4
 
     def sheet(self) -> dict[str, Any]:
@@ -202,8 +217,10 @@ class MatchPipeline:
             return []
         events = self._start_next() if self.current is None else []
         if self.current is None:
-            return events
+            return events + self._watch_open_card(frame)
         events += self.current.process(frame)
+        self.last_detections = self.current.last_detections
+        self.last_detect_ms = self.current.last_detect_ms
         if self.current.collected_all(self.deal_end_s):
             events += self._end_deal(self.current.finish())
             events += self._start_next()
@@ -223,15 +240,42 @@ class MatchPipeline:
         """Something the table is still asked about the deal in progress."""
         return self.current is not None and self.current.asks()
 
+    def _watch_open_card(self, frame: Frame) -> list[dict[str, Any]]:
+        """Between deals, waiting for the set-up: the first card read lying still is the next
+        deal's open card (an ``open_card`` event with ``waiting``, once a deal)."""
+        t0 = time.perf_counter()
+        dets = self.detector.detect(frame.image)
+        if self.roi is not None:
+            dets = self.roi.filter(dets)
+        self.last_detections = dets
+        self.last_detect_ms = 1000 * (time.perf_counter() - t0)
+        if self.open_card is not None:
+            return []
+        if self._watch is None:
+            tracker = (self.settings or PipelineSettings()).tracker
+            self._watch = CardTracker(tracker, self.fps)
+        for ev in self._watch.update(dets, frame.index, frame.time):
+            if ev.kind == "accepted" and ev.name is not None:
+                self.open_card = ev.name
+                return [event("open_card", deal=self.next_deal, card=ev.name, frame=frame.index,
+                              time=round(frame.time, 3), box=list(ev.box or ()),
+                              waiting=True)]  # fmt: skip
+        return []
+
     def _start_next(self) -> list[dict[str, Any]]:
         events: list[dict[str, Any]] = []
         while self.current is None and not self.over:
-            n, dealer = self.next_deal, self.next_dealer
+            n = self.next_deal
             data = self.setups(n)
             if data is None:
                 self.waiting = True
                 return events
-            self.waiting = False
+            if self.first_dealer is None:
+                if not isinstance(data, dict) or type(data.get("dealer")) is not int:
+                    raise MatchError(f"deal {n}: the first deal's set-up must say its dealer")
+                self.first_dealer = (data["dealer"] - n + 1) % 4
+            dealer = (self.first_dealer + n - 1) % 4
+            self.waiting, self.open_card, self._watch = False, None, None
             setup = parse_setup(data, n, dealer, self.totals)
             if setup is None:
                 events += self._void(n, dealer, data)
@@ -245,7 +289,9 @@ class MatchPipeline:
         self.current = Pipeline(
             setup, self.detector, calibration=self.calibration, roi=self.roi,
             settings=self.settings, out_dir=out, fps=self.fps,
-            calibration_seat=self.calibration_seat,
+            calibration_seat=(
+                self.first_dealer if self.calibration_seat is None else self.calibration_seat
+            ),
         )  # fmt: skip
         self.lines[n] = data
         self.deals[n] = self.current
@@ -254,8 +300,8 @@ class MatchPipeline:
     def _void(self, n: int, dealer: int, data: dict[str, Any]) -> list[dict[str, Any]]:
         self.rows.append(SheetRow(n, dealer, data, result=[0, 0]))
         return [
-            event("deal", deal=n, dealer=dealer, open_card=data.get("open_card"), bids=[],
-                  contract=None),
+            event("deal", deal=n, dealer=dealer, open_card=data.get("open_card"),
+                  bids=data.get("bids", []), contract=None),
             event("void", deal=n, dealer=dealer),
         ]  # fmt: skip
 
@@ -335,8 +381,10 @@ class MatchPipeline:
     def _resume(self, state: dict[str, Any]) -> None:
         if not isinstance(state, dict) or state.get("format") != MATCH_STATE_FORMAT:
             raise MatchError(f"match state: not a {MATCH_STATE_FORMAT} object")
-        self.first_dealer = int(state["first_dealer"])
-        self.calibration_seat = int(state.get("calibration_seat", self.calibration_seat))
+        first = state["first_dealer"]
+        self.first_dealer = None if first is None else int(first)
+        seat = state.get("calibration_seat", self.calibration_seat)
+        self.calibration_seat = None if seat is None else int(seat)
         self.rows = [SheetRow(**r) for r in state["rows"]]
         self.over, self.winner = bool(state["over"]), state["winner"]
         self.frame = int(state["frame"])
@@ -344,6 +392,8 @@ class MatchPipeline:
         if cur is None:
             return
         n = len(self.rows) + 1
+        if self.first_dealer is None:
+            raise MatchError("match state: a deal in progress, but no first dealer")
         setup = parse_setup(cur["setup"], n, (self.first_dealer + n - 1) % 4, self.totals)
         if setup is None:
             raise MatchError(f"match state: deal {n} in progress has no contract")

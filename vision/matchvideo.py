@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from hakam.engine.bidding import calls_for
+from hakam.engine.contract import Contract
 from hakam.engine.replay import MATCH_FORMAT, replay_match
 from hakam.vision.dealvideo import DealFilm, ScriptedDeal, script_deal, write_clip
 from hakam.vision.seats import Calibration
@@ -44,14 +46,19 @@ class RenderedMatch:
         return list(replay_match(self.match()))[-1]
 
     def setups(self) -> list[dict[str, Any]]:
-        """What the table says before each deal, one ``--match`` line each: the contract and
-        the open card; the first dealer on the first line (then the dealer rotates)."""
-        return [
-            {**({"dealer": d.record["dealer"]} if n == 0 else {}),
-             "contract": {k: v for k, v in d.record["contract"].items() if k != "dealer"},
-             "open_card": d.record["open_card"]}
-            for n, d in enumerate(self.deals)
-        ]  # fmt: skip
+        """What the table says before each deal, one ``--match`` line each: the contract, the
+        open card and a bidding that buys it; the first dealer on the first line (then the
+        dealer rotates)."""
+        out = []
+        for n, d in enumerate(self.deals):
+            contract = Contract.from_json(d.record["contract"])
+            bids = calls_for(contract, d.record["open_card"][-1])
+            out.append(
+                {**({"dealer": d.record["dealer"]} if n == 0 else {}),
+                 "contract": {k: v for k, v in d.record["contract"].items() if k != "dealer"},
+                 "open_card": d.record["open_card"], "bids": [list(b) for b in bids]}
+            )  # fmt: skip
+        return out
 
 
 def script_match(

@@ -118,7 +118,7 @@ class Pipeline(ReadConflicts, TurnHolding, CardNaming, TableCorrections, DealRec
                 deal=setup.deal,
                 dealer=setup.dealer,
                 open_card=None,
-                bids=[],
+                bids=[list(b) for b in setup.bids],
                 contract=setup.contract.to_json(),
                 table=self.table_geometry(),
             )

@@ -41,6 +41,7 @@ class DealSetup:
     match: tuple[int, int] = (0, 0)
     profile: RuleProfile = SAUDI
     deal: int = 1
+    bids: list[tuple[int, str]] = field(default_factory=list)  # as the table said them
 
     @classmethod
     def from_record(cls, data: Any) -> DealSetup:
@@ -56,7 +57,7 @@ class DealSetup:
             raise PipelineError("deal record: a void deal has no play to referee")
         return cls(
             rec.dealer, rec.contract, rec.open_card, rec.projects, rec.baloot, rec.match,
-            rec.profile,
+            rec.profile, bids=list(rec.bids),
         )  # fmt: skip
 
 

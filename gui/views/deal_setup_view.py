@@ -193,6 +193,10 @@ class DealSetupView(QWidget):
         self._do(self.setup.announce, self.project_seat.currentIndex(), choice)
 
     def record(self) -> None:
+        if self.setup.table_mode:
+            if self._do(self.setup.start_deal):
+                self.message.say(self.lang.tr("deal_started"), "saved")
+            return
         if self._do(self.setup.record):
             self.message.say(self.lang.tr("saved"), "saved")
 
@@ -244,7 +248,8 @@ class DealSetupView(QWidget):
             b.clicked.connect(lambda _c=False, c=call: self.call(c))
             self.calls_row.addWidget(b)
         if phase == "void":
-            b = QPushButton(lang.tr("record_void"))
+            b = QPushButton(lang.tr("start_void" if s.table_mode else "record_void"))
+            b.setObjectName("record-void")
             b.setProperty("role", "ok")
             b.clicked.connect(self.record)
             self.calls_row.addWidget(b)
@@ -253,8 +258,9 @@ class DealSetupView(QWidget):
         play = phase == "play"
         for box in (self.raise_box, self.project_box, self.points_box):
             box.setVisible(play)
+        self.points_box.setVisible(play and not s.table_mode)  # the camera counts the points
         self.record_button.setVisible(play)
-        self.record_button.setText(lang.tr("record_deal"))
+        self.record_button.setText(lang.tr("start_deal" if s.table_mode else "record_deal"))
         self.back_button.setText(lang.tr("undo_call"))
         self.restart_button.setText(lang.tr("restart_deal"))
         if play:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +51,7 @@ class MainWindow(QMainWindow):
         self.live = LiveController(self.sheet, self.setup)
         self.sound = AlertSound(self)
         self.worker: FeedWorker | None = None
+        self.table_run: tuple[int, str, str] | None = None  # table mode: (match id, key, out)
 
         central = QWidget()
         layout = QVBoxLayout(central)
@@ -134,11 +135,65 @@ class MainWindow(QMainWindow):
     # --- the camera feed ------------------------------------------------------------------
 
     def feed_item(self, item: FeedItem) -> None:
-        """One item from the pipeline (GUI thread): the frame first, then its events."""
+        """One item from the pipeline (GUI thread): the frame first, then its events, then (in
+        table mode) the match's state, committed to the store."""
         if item.frame is not None:
             self.live.on_frame(item.frame, item.detections)
         if item.events:
             self.live.on_events(item.events)
+            self._follow_match(item.events)
+        if item.state is not None and self.table_run is not None:
+            match_id, key, out = self.table_run
+            self.store.save_table_run(match_id, key, out, item.state)
+
+    def _follow_match(self, events: list[dict[str, Any]]) -> None:
+        """Table mode: the panel comes up when the next deal's open card is read, the live
+        view when its play starts; the winner is said when the match is decided."""
+        if self.table_run is None:
+            return
+        for e in events:
+            kind = e.get("type")
+            if kind == "open_card" and e.get("waiting"):
+                self.tabs.setCurrentWidget(self.setup_view)
+            elif kind == "deal" and e.get("contract") is not None:
+                self.tabs.setCurrentWidget(self.live_view)
+            elif kind == "match":
+                a, b = e["match"]
+                team = self.lang.team(int(e["winner"]))
+                self.statusBar().showMessage(self.lang.tr("match_won", team=team, a=a, b=b))
+
+    def table_feed(
+        self,
+        match: Any,
+        frames: Iterable[Any],
+        run: tuple[int, str, str],
+        setups: Any,
+        hold: bool = True,
+    ) -> Iterator[FeedItem]:
+        """Table mode: the feed of ``match`` (a ``MatchPipeline`` set up by ``setups``, a
+        ``SetupQueue``) on ``frames``, each deal bid in the New deal panel and played on
+        camera; ``run`` is (match id, key, out folder) of the match in the store; ``hold``: a
+        recording waits while the table bids. ``start_table`` runs it on the worker."""
+        import queue
+
+        from hakam.gui.table_feed import table_feed
+
+        match_id, _, _ = run
+        if self.sheet.match_id != match_id:
+            self.sheet.open_match(match_id)
+        self.table_run = run
+        self.setup.play_on_camera(setups.put)
+        self.setup.restart()
+        if match.next_dealer is not None:
+            self.setup.set_dealer(match.next_dealer)
+        corrections: queue.Queue = queue.Queue()
+        self.live.subscribe_corrections(corrections.put)
+        self.tabs.setCurrentWidget(self.setup_view if match.current is None else self.live_view)
+        return table_feed(match, frames, setups, corrections, hold)
+
+    def start_table(self, *args: Any, max_fps: float | None = None, **kw: Any) -> FeedWorker:
+        """``table_feed`` on the worker thread."""
+        return self.start_feed(self.table_feed(*args, **kw), max_fps)
 
     def _stats(self, fps: float, ms: float) -> None:
         self.live.on_stats(fps, ms)

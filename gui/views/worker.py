@@ -36,7 +36,7 @@ class FeedWorker(QThread):
                 item = next(it)
             except StopIteration:
                 break
-            if item.frame is None and not item.events:
+            if item.frame is None and not item.events and item.state is None:
                 continue  # the feed waits (for the table's corrections): nothing to show
             waited = (time.perf_counter() - t0) * 1000
             detector_ms = item.detector_ms if item.detector_ms is not None else waited

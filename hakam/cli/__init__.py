@@ -18,6 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "hakam.cli.engine",
     "hakam.cli.datasets",
     "hakam.cli.vision",
+    "hakam.cli.table",
     "hakam.cli.gui",
     "hakam.cli.model",
 )

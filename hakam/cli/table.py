@@ -208,3 +208,129 @@ def _write_json(path: Path, data: Any) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     os.replace(tmp, path)
+
+
+# --- hakam table: the window -----------------------------------------------------------------
+
+
+def _table_calibration(args: argparse.Namespace, store: Any, key: str) -> Any:
+    """The table's calibration: ``--calibration``, else the one saved for this source, else
+    two clicks on its first frame (saved, reused next time; ``--calibrate`` clicks again)."""
+    from hakam.vision.seats import Calibration, CalibrationError
+
+    try:
+        if args.calibration:
+            return Calibration.load(args.calibration)
+        saved = store.setting(f"calibration|{key}")
+        if saved and not args.calibrate:
+            return Calibration.from_dict(json.loads(saved), "saved calibration")
+    except CalibrationError as exc:
+        raise UserError(str(exc)) from None
+    from hakam.cli.common import click_points, first_frame, parse_size
+
+    image = first_frame(args.source, parse_size(args.camera_size))
+    centre, dealer = click_points(image)
+    cal = Calibration(centre, dealer, False, (int(image.shape[1]), int(image.shape[0])))
+    store.set_setting(f"calibration|{key}", json.dumps(
+        {"centre": list(cal.centre), "dealer": list(cal.dealer), "mirrored": cal.mirrored,
+         "frame_size": list(cal.frame_size or ())}))  # fmt: skip
+    return cal
+
+
+def _cmd_table(args: argparse.Namespace) -> int:
+    from hakam.cli.common import has_display, load_json, parse_size
+    from hakam.gui.match_store import MatchStore
+    from hakam.vision import detector as det
+    from hakam.vision.match import MatchError, MatchPipeline
+    from hakam.vision.seats import CalibrationError
+    from hakam.vision.settings import PipelineSettings
+    from hakam.vision.sources import CameraSource, SourceError, open_source
+
+    if not has_display():
+        raise UserError("no display for the window: `hakam run --headless --match FILE` "
+                        "referees a match without one")  # fmt: skip
+    if args.detector == "oracle" and not args.labels:
+        raise UserError("--detector oracle: needs --labels CLIP.labels.json (tests only)")
+    store = MatchStore()
+    key = f"table|{args.source}"
+    found = None if args.new_match else store.table_run(key)
+    state = None if found is None else found[2]
+    last = -1 if state is None else int(state["frame"])
+    calibration = _table_calibration(args, store, key)  # before the camera opens for play
+    try:
+        source = open_source(args.source, args.fps, parse_size(args.camera_size))
+    except SourceError as exc:
+        raise UserError(str(exc)) from None
+    try:
+        if source.frame_size is not None:
+            calibration = calibration.fitted(*source.frame_size)
+        if args.detector == "oracle":
+            from hakam.vision.oracle import LabelDetector
+
+            data = load_json(args.labels, "--labels")
+            detector: Any = LabelDetector(data["frames"], start=last + 1)
+        else:
+            detector = det.make_detector(args.detector, threads=args.threads)
+    except (CalibrationError, det.DetectorError, SourceError) as exc:
+        source.close()
+        raise UserError(str(exc)) from None
+    if found is not None:
+        match_id, out = found[0], Path(found[1])
+    else:
+        out = Path(args.out) if args.out else Path("runs") / time.strftime("table-%Y%m%d-%H%M%S")
+        out.mkdir(parents=True, exist_ok=True)
+        match_id = store.new_match(0)
+    from hakam.gui.table_feed import SetupQueue
+    from hakam.gui.views.main_window import MainWindow, make_app
+
+    setups = SetupQueue()
+    try:
+        match = MatchPipeline(detector, setups, calibration=calibration, fps=source.fps,
+                              out_dir=out, state=state,
+                              settings=PipelineSettings(read_open_card=True))  # fmt: skip
+    except MatchError as exc:
+        source.close()
+        raise UserError(str(exc)) from None
+    app = make_app()
+    window = MainWindow(store, args.lang)
+    window.show()
+    camera = isinstance(source, CameraSource)
+    window.start_table(match, frames_after(source, last), (match_id, key, str(out)), setups,
+                       hold=not camera, max_fps=None if camera else source.fps)  # fmt: skip
+    try:
+        return app.exec()
+    finally:
+        window.stop_feed()
+        source.close()
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    t = subparsers.add_parser(
+        "table", help="table mode: a whole match from one camera in the window, deal after deal"
+    )
+    t.add_argument("--source", default="0", help="camera index, video or folder (default 0)")
+    t.add_argument(
+        "--calibration",
+        default=None,
+        help="table TOML (default: the saved one, "
+        "else click the centre and the FIRST dealer's seat on the first frame)",
+    )
+    t.add_argument("--calibrate", action="store_true", help="click the calibration again")
+    t.add_argument(
+        "--new-match",
+        action="store_true",
+        help="start a new match, not the one in progress for this source",
+    )
+    t.add_argument("--out", default=None, help="folder for the deals' records and evidence")
+    t.add_argument("--lang", choices=("en", "ar"), default=None, help="window language")
+    t.add_argument(
+        "--detector",
+        default=None,
+        choices=["oracle", "openvino", "onnx", "ultralytics"],
+        help="back-end (default: OpenVINO, else ONNX Runtime); oracle: tests only",
+    )
+    t.add_argument("--labels", default=None, help="renderer labels for --detector oracle")
+    t.add_argument("--fps", type=float, default=None, help="frame rate of a file or folder")
+    t.add_argument("--camera-size", default="1280x720", help="frame size to ask a camera for")
+    t.add_argument("--threads", type=int, default=0, help="detector CPU threads (0: auto)")
+    t.set_defaults(func=_cmd_table)

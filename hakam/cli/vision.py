@@ -14,6 +14,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from hakam.cli.common import click_points, first_frame, has_display, load_json, parse_size
+
 
 def _cli_error(message: str) -> Exception:
     from hakam.errors import UserError
@@ -58,35 +60,24 @@ def _print_event(ev: dict[str, Any], headless: bool) -> None:
 # --- hakam run ----------------------------------------------------------------------------
 
 
-def _load_json(path: str, what: str) -> Any:
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise _cli_error(f"{what} {path}: cannot read ({exc.strerror})") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise _cli_error(f"{what} {path}: not valid JSON ({exc})") from None
-
-
 def _setup(args: argparse.Namespace, default_record: Path | None = None) -> Any:
     from hakam.engine.contract import Contract, ContractError
     from hakam.vision.settings import DealSetup, PipelineError
 
     try:
         if args.deal:
-            return DealSetup.from_record(_load_json(args.deal, "--deal"))
+            return DealSetup.from_record(load_json(args.deal, "--deal"))
         if args.contract:
             text = args.contract
             raw = (
-                json.loads(text)
-                if text.lstrip().startswith("{")
-                else _load_json(text, "--contract")
+                json.loads(text) if text.lstrip().startswith("{") else load_json(text, "--contract")
             )
             if args.dealer is not None:
                 raw = {**raw, "dealer": args.dealer}
             contract = Contract.from_json(raw)
             return DealSetup(contract.dealer, contract)
         if default_record is not None:
-            return DealSetup.from_record(_load_json(str(default_record), "demo record"))
+            return DealSetup.from_record(load_json(str(default_record), "demo record"))
     except (PipelineError, ContractError) as exc:
         raise _cli_error(str(exc)) from None
     except json.JSONDecodeError as exc:
@@ -137,7 +128,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from hakam.vision.zones import PolygonZone, ZoneError
 
     demo = args.source.strip() == "demo"
-    camera_size = _parse_size(args.camera_size, "--camera-size")
+    camera_size = parse_size(args.camera_size, "--camera-size")
     if args.stdin_corrections and not args.headless:
         raise _cli_error("--stdin-corrections: with --headless (the window takes a click)")
     if args.match is not None:
@@ -192,7 +183,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
                 where = args.calibration or DEMO_CALIBRATION
                 raise _cli_error(f"--calibration {where}: {exc}") from None
         if args.detector == "oracle":
-            data = _load_json(args.labels, "--labels")
+            data = load_json(args.labels, "--labels")
             if not isinstance(data, dict) or not isinstance(data.get("frames"), list):
                 raise _cli_error(f"--labels {args.labels}: not a hakam-labels/1 file")
             from hakam.vision.oracle import LabelDetector
@@ -209,7 +200,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     except Exception:
         source.close()
         raise
-    if not args.headless and not _has_display():  # checked last: input errors come first
+    if not args.headless and not has_display():  # checked last: input errors come first
         source.close()
         raise _cli_error("no display for the window: add --headless (or run it under a desktop)")
     if table is not None:
@@ -360,12 +351,6 @@ def _stdin_corrections(stream: Any) -> Any:
     return out
 
 
-def _has_display() -> bool:
-    import os
-
-    return any(os.environ.get(k) for k in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"))
-
-
 def _run_window(args: argparse.Namespace, source: Any, pipeline: Any, emit: Any, log: Any) -> int:
     """Without ``--headless``: the table overlay window, fed by the pipeline off the GUI thread.
 
@@ -399,74 +384,24 @@ def _run_window(args: argparse.Namespace, source: Any, pipeline: Any, emit: Any,
 # --- hakam calibrate ----------------------------------------------------------------------
 
 
-def _first_frame(spec: str, camera_size: tuple[int, int] | None = None) -> Any:
-    from hakam.vision.sources import CAMERA_SIZE, SourceError, open_source
-
-    try:
-        with open_source(spec, camera_size=camera_size or CAMERA_SIZE) as src:
-            for frame in src:
-                return frame.image
-    except SourceError as exc:
-        raise _cli_error(str(exc)) from None
-    raise _cli_error(f"--source {spec}: no frame")
-
-
-def _click_points(image: Any) -> list[tuple[float, float]]:
-    """Show the frame in a Qt window; the first click is the centre, the second the dealer."""
-    import os
-
-    if not (
-        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-    ) and sys.platform.startswith("linux"):
-        raise _cli_error("no display: give --centre X,Y --dealer X,Y (pixels of the frame)")
-    from PySide6.QtCore import Qt
-    from PySide6.QtGui import QImage, QPixmap
-    from PySide6.QtWidgets import QApplication, QLabel
-
-    app = QApplication.instance() or QApplication([])
-    h, w = image.shape[:2]
-    rgb = image[:, :, ::-1].copy()
-    qimg = QImage(rgb.data, w, h, 3 * w, QImage.Format.Format_RGB888)
-    points: list[tuple[float, float]] = []
-
-    class Clicks(QLabel):
-        def mousePressEvent(self, ev: Any) -> None:
-            pos = ev.position()
-            points.append((float(pos.x()), float(pos.y())))
-            self.setWindowTitle("Hakam calibrate: now click the DEALER's seat")
-            if len(points) == 2:
-                self.close()
-
-    label = Clicks()
-    label.setPixmap(QPixmap.fromImage(qimg))
-    label.setFixedSize(w, h)
-    label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-    label.setWindowTitle("Hakam calibrate: click the CENTRE of the table")
-    label.show()
-    app.exec()
-    if len(points) != 2:
-        raise _cli_error("calibrate: closed before two clicks (centre, then dealer's seat)")
-    return points
-
-
 def _cmd_calibrate(args: argparse.Namespace) -> int:
     from hakam.vision.seats import Calibration, CalibrationError, parse_point
 
     if (args.centre is None) != (args.dealer is None):
         raise _cli_error("give both --centre X,Y and --dealer X,Y, or neither (click them)")
     size = None
-    camera_size = _parse_size(args.camera_size, "--camera-size")
+    camera_size = parse_size(args.camera_size, "--camera-size")
     try:
         if args.centre is not None:
             centre = parse_point(args.centre, "--centre")
             dealer = parse_point(args.dealer, "--dealer")
             if args.source:
-                img = _first_frame(args.source, camera_size)
+                img = first_frame(args.source, camera_size)
                 size = (int(img.shape[1]), int(img.shape[0]))
         else:
-            img = _first_frame(args.source or "0", camera_size)
+            img = first_frame(args.source or "0", camera_size)
             size = (int(img.shape[1]), int(img.shape[0]))
-            centre, dealer = _click_points(img)
+            centre, dealer = click_points(img)
         cal = Calibration(centre, dealer, args.mirrored, size)
     except CalibrationError as exc:
         raise _cli_error(str(exc)) from None
@@ -483,16 +418,6 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
 # --- hakam video render -------------------------------------------------------------------
 
 
-def _parse_size(text: str, option: str = "--size") -> tuple[int, int]:
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise _cli_error(f"{option}: must be WIDTHxHEIGHT, got {text!r}") from None
-    if not (160 <= w <= 3840 and 120 <= h <= 2160):
-        raise _cli_error(f"{option}: {w}x{h} out of range (160x120 .. 3840x2160)")
-    return w, h
-
-
 def _cmd_video_render(args: argparse.Namespace) -> int:
     from hakam.vision.dealvideo import DealFilm, script_deal, write_clip
 
@@ -504,7 +429,7 @@ def _cmd_video_render(args: argparse.Namespace) -> int:
         raise _cli_error(f"--fps: must be 5..60, got {args.fps}")
     if not str(args.out).endswith(".mp4"):
         raise _cli_error(f"--out: must end in .mp4, got {args.out}")
-    size = _parse_size(args.size)
+    size = parse_size(args.size)
     if args.deals is not None:
         return _render_match(args, size)
     try:

@@ -1,0 +1,90 @@
+"""Helpers the command modules share: reading a JSON file, a frame size, the display, a frame
+to calibrate on and the two calibration clicks. Imports nothing of the other command modules."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from hakam.errors import UserError
+
+
+def _cli_error(message: str) -> Exception:
+    return UserError(message)
+
+
+def load_json(path: str, what: str) -> Any:
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise _cli_error(f"{what} {path}: cannot read ({exc.strerror})") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise _cli_error(f"{what} {path}: not valid JSON ({exc})") from None
+
+
+def has_display() -> bool:
+    import os
+
+    return any(os.environ.get(k) for k in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"))
+
+
+def first_frame(spec: str, camera_size: tuple[int, int] | None = None) -> Any:
+    from hakam.vision.sources import CAMERA_SIZE, SourceError, open_source
+
+    try:
+        with open_source(spec, camera_size=camera_size or CAMERA_SIZE) as src:
+            for frame in src:
+                return frame.image
+    except SourceError as exc:
+        raise _cli_error(str(exc)) from None
+    raise _cli_error(f"--source {spec}: no frame")
+
+
+def click_points(image: Any) -> list[tuple[float, float]]:
+    """Show the frame in a Qt window; the first click is the centre, the second the dealer."""
+    import os
+
+    if not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    ) and sys.platform.startswith("linux"):
+        raise _cli_error("no display: give --centre X,Y --dealer X,Y (pixels of the frame)")
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QImage, QPixmap
+    from PySide6.QtWidgets import QApplication, QLabel
+
+    app = QApplication.instance() or QApplication([])
+    h, w = image.shape[:2]
+    rgb = image[:, :, ::-1].copy()
+    qimg = QImage(rgb.data, w, h, 3 * w, QImage.Format.Format_RGB888)
+    points: list[tuple[float, float]] = []
+
+    class Clicks(QLabel):
+        def mousePressEvent(self, ev: Any) -> None:
+            pos = ev.position()
+            points.append((float(pos.x()), float(pos.y())))
+            self.setWindowTitle("Hakam calibrate: now click the DEALER's seat")
+            if len(points) == 2:
+                self.close()
+
+    label = Clicks()
+    label.setPixmap(QPixmap.fromImage(qimg))
+    label.setFixedSize(w, h)
+    label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+    label.setWindowTitle("Hakam calibrate: click the CENTRE of the table")
+    label.show()
+    app.exec()
+    if len(points) != 2:
+        raise _cli_error("calibrate: closed before two clicks (centre, then dealer's seat)")
+    return points
+
+
+def parse_size(text: str, option: str = "--size") -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise _cli_error(f"{option}: must be WIDTHxHEIGHT, got {text!r}") from None
+    if not (160 <= w <= 3840 and 120 <= h <= 2160):
+        raise _cli_error(f"{option}: {w}x{h} out of range (160x120 .. 3840x2160)")
+    return w, h
