@@ -17,8 +17,9 @@ from typing import Any
 
 from hakam.gui.feed import FeedItem
 from hakam.vision.corrections import _Corrections
+from hakam.vision.events import event
 from hakam.vision.match import MatchPipeline
-from hakam.vision.sources import Frame
+from hakam.vision.sources import Frame, SourceNotice
 
 IDLE_S = 0.2  # how often a held feed looks for the set-up (and lets the window stop it)
 
@@ -55,7 +56,7 @@ class SetupQueue:
 
 def table_feed(
     match: MatchPipeline,
-    frames: Iterable[Frame],
+    frames: Iterable[Frame | SourceNotice],
     setups: SetupQueue,
     corrections: queue.Queue | None = None,
     hold: bool = True,
@@ -66,6 +67,10 @@ def table_feed(
     events = match.start_events()
     yield FeedItem(None, [], events, None, match.checkpoint())
     for frame in frames:
+        if isinstance(frame, SourceNotice):  # the camera unplugged (the deal waits), or back
+            notice = event("source", text=frame.text, lost=frame.lost)
+            yield FeedItem(None, [], [notice], None, None)
+            continue
         setups.take()
         events = feed.take() + match.process(frame)
         state = match.checkpoint() if events else None

@@ -8,7 +8,7 @@ run on a file gives the same events, byte for byte, every time. Every failure is
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -144,6 +144,51 @@ class CameraSource(FrameSource):
 
     def close(self) -> None:
         self.cap.release()
+
+
+@dataclass
+class SourceNotice:
+    """Said between frames by a source that lost its camera (``lost``) or got it back."""
+
+    text: str
+    lost: bool
+
+
+class ReconnectingCamera(FrameSource):
+    """A camera that may be unplugged mid-deal: when it stops delivering frames a
+    ``SourceNotice`` says so, it is opened again every ``retry_s`` seconds, and when it is back
+    (another notice) its frames go on with the numbering where it stopped. ``opener`` opens
+    the camera (a ``CameraSource``); ``first`` is the one already open."""
+
+    def __init__(
+        self, opener: Callable[[], FrameSource], first: FrameSource, retry_s: float = 1.0
+    ) -> None:
+        self.opener, self.current, self.retry_s = opener, first, retry_s
+        self.fps, self.frame_size = first.fps, first.frame_size
+        self.description = first.description
+
+    def __iter__(self) -> Iterator[Frame | SourceNotice]:
+        index, t0 = 0, time.monotonic()
+        while True:
+            try:
+                for f in self.current:
+                    yield Frame(index, time.monotonic() - t0, f.image)
+                    index += 1
+                return
+            except SourceError as exc:
+                self.current.close()
+                yield SourceNotice(f"{exc}: the deal waits for the camera", True)
+            while True:
+                time.sleep(self.retry_s)
+                try:
+                    self.current = self.opener()
+                    break
+                except SourceError:
+                    continue
+            yield SourceNotice(f"{self.description}: back, the deal goes on", False)
+
+    def close(self) -> None:
+        self.current.close()
 
 
 class ArraySource(FrameSource):

@@ -157,6 +157,8 @@ class MainWindow(QMainWindow):
                 self.tabs.setCurrentWidget(self.setup_view)
             elif kind == "deal" and e.get("contract") is not None:
                 self.tabs.setCurrentWidget(self.live_view)
+            elif kind == "source" and e.get("text"):  # the camera lost, or back
+                self.statusBar().showMessage(str(e["text"]))
             elif kind == "match":
                 a, b = e["match"]
                 team = self.lang.team(int(e["winner"]))

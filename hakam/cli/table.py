@@ -83,6 +83,42 @@ def plan(args: argparse.Namespace) -> TablePlan:
     return TablePlan(store, key, match_id, out, None, dealer, lines)
 
 
+DEMO_MATCH = {"seed": 7, "deals": 3, "size": (1280, 720)}
+
+
+def demo_match() -> dict[str, str]:
+    """The built-in match clip: 3 deals of a hold-out deck design, filmed on first use (a few
+    minutes, with progress) into the data folder and kept there."""
+    from hakam.gui.match_store import data_dir
+    from hakam.vision.matchvideo import render_match, write_match_clip
+
+    folder = data_dir() / "demo-match"
+    video = folder / "clip.mp4"
+    paths = {"video": str(video), "setup": str(folder / "clip.setup.jsonl"),
+             "calibration": str(folder / "clip.toml"),
+             "sheet": str(folder / "clip.sheet.json")}  # fmt: skip
+    if all(Path(p).is_file() for p in paths.values()):
+        return paths
+    t0 = time.monotonic()
+
+    def progress(done: int, total: int) -> None:
+        left = (time.monotonic() - t0) / done * (total - done)
+        print(f"[demo] filming the demo match once: trick {done}/{total}, about {left:.0f} s "
+              "left", file=sys.stderr, flush=True)  # fmt: skip
+
+    rendered = render_match(DEMO_MATCH["seed"], DEMO_MATCH["deals"], size=DEMO_MATCH["size"],
+                            progress=progress)  # fmt: skip
+    tmp = folder.with_name("demo-match.tmp")
+    written = write_match_clip(rendered, tmp / "clip.mp4")
+    if folder.exists():
+        import shutil
+
+        shutil.rmtree(folder)
+    tmp.rename(folder)  # whole or not at all
+    assert set(paths) <= set(written)
+    return paths
+
+
 def _peek(lines: Iterator[str]) -> tuple[Any, Iterator[str]]:
     """The first set-up line as JSON (None if it is not), and the lines with it still first."""
     for line in lines:
@@ -103,17 +139,33 @@ def _peek(lines: Iterator[str]) -> tuple[Any, Iterator[str]]:
 
 def frames_after(source: Any, last: int) -> Iterator[Any]:
     """The source's frames after frame ``last`` of the run before the restart: a file or a
-    folder skips what was seen; a camera's frames are numbered on from there."""
-    from hakam.vision.sources import CameraSource, Frame
+    folder skips what was seen; a camera's frames are numbered on from there (its
+    ``SourceNotice``s pass through)."""
+    from hakam.vision.sources import CameraSource, Frame, ReconnectingCamera, SourceNotice
 
-    if isinstance(source, CameraSource):
+    if isinstance(source, CameraSource | ReconnectingCamera):
         shift = last + 1
         for f in source:
+            if isinstance(f, SourceNotice):
+                yield f
+                continue
             yield Frame(f.index + shift, f.time + shift / source.fps, f.image)
         return
     for f in source:
         if f.index > last:
             yield f
+
+
+def live(args: argparse.Namespace, source: Any) -> Any:
+    """A camera that comes back after being unplugged (``ReconnectingCamera``); other
+    sources as they are."""
+    from hakam.cli.common import parse_size
+    from hakam.vision.sources import CameraSource, ReconnectingCamera, open_source
+
+    if not isinstance(source, CameraSource):
+        return source
+    size = parse_size(args.camera_size, "--camera-size")
+    return ReconnectingCamera(lambda: open_source(args.source, args.fps, size), source)
 
 
 def run_match(
@@ -125,7 +177,7 @@ def run_match(
     from hakam.gui.models import ScoreSheet, camera_entry
     from hakam.vision.events import event
     from hakam.vision.match import MatchError, MatchPipeline, SetupLines
-    from hakam.vision.sources import SourceError
+    from hakam.vision.sources import SourceError, SourceNotice
 
     skip = 0
     if table.state is not None:
@@ -166,7 +218,10 @@ def run_match(
             for ev in match.start_events():
                 emit(ev)
             save()
-            for frame in frames_after(source, table.next_frame - 1):
+            for frame in frames_after(live(args, source), table.next_frame - 1):
+                if isinstance(frame, SourceNotice):  # the camera unplugged, or back
+                    emit(event("source", source=args.source, text=frame.text, lost=frame.lost))
+                    continue
                 events = match.process(frame)
                 for ev in events:
                     emit(ev)
@@ -195,6 +250,12 @@ def run_match(
     how = f"team {sheet['match_winner']} wins" if sheet["match_over"] else "match goes on"
     print(f"[match] {len(sheet['deals'])} deals, {sheet['match'][0]}-{sheet['match'][1]}, {how}; "
           f"sheet {table.out / 'sheet.json'}", file=sys.stderr, flush=True)  # fmt: skip
+    truth = Path(args.source).with_suffix(".sheet.json")  # a rendered clip's truth, if any
+    if truth.is_file():
+        want = json.loads(truth.read_text(encoding="utf-8"))
+        same = [r["result"] for r in sheet["deals"]] == [r["result"] for r in want["deals"]]
+        print(f"[match] the clip's truth sheet ({truth.name}): "
+              f"{'the same, deal for deal' if same else 'DIFFERENT'}", file=sys.stderr)  # fmt: skip
     return 0
 
 
@@ -295,8 +356,9 @@ def _cmd_table(args: argparse.Namespace) -> int:
     window = MainWindow(store, args.lang)
     window.show()
     camera = isinstance(source, CameraSource)
-    window.start_table(match, frames_after(source, last), (match_id, key, str(out)), setups,
-                       hold=not camera, max_fps=None if camera else source.fps)  # fmt: skip
+    frames = frames_after(live(args, source), last)
+    window.start_table(match, frames, (match_id, key, str(out)), setups, hold=not camera,
+                       max_fps=None if camera else source.fps)  # fmt: skip
     try:
         return app.exec()
     finally:

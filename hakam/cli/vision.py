@@ -127,6 +127,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
     )
     from hakam.vision.zones import PolygonZone, ZoneError
 
+    if args.match == "demo":  # the built-in match clip (filmed once, kept in the data folder)
+        from hakam.cli.table import demo_match
+
+        clip = demo_match()
+        args.match, args.source = clip["setup"], clip["video"]
+        args.calibration = args.calibration or clip["calibration"]
     demo = args.source.strip() == "demo"
     camera_size = parse_size(args.camera_size, "--camera-size")
     if args.stdin_corrections and not args.headless:

@@ -6,7 +6,16 @@ import cv2
 import numpy as np
 import pytest
 
-from hakam.vision.sources import CAMERA_SIZE, ArraySource, SourceError, open_source
+from hakam.vision.sources import (
+    CAMERA_SIZE,
+    ArraySource,
+    Frame,
+    FrameSource,
+    ReconnectingCamera,
+    SourceError,
+    SourceNotice,
+    open_source,
+)
 
 
 def _video(path, n=6, fps=10.0):
@@ -90,3 +99,40 @@ def test_a_camera_is_asked_for_the_frame_size_given(monkeypatch):
     assert src.frame_size == CAMERA_SIZE and "1280x720" in src.description
     asked.clear()
     assert open_source("0", camera_size=None).frame_size == (640, 480) and not asked
+
+
+class _Camera(FrameSource):
+    """A camera that delivers ``n`` frames, then is unplugged (``unplug``) or ends."""
+
+    def __init__(self, n: int, unplug: bool) -> None:
+        self.n, self.unplug, self.fps, self.frame_size = n, unplug, 15.0, (4, 3)
+        self.description = "camera 0"
+
+    def __iter__(self):
+        for i in range(self.n):
+            yield Frame(i, i / 15, np.full((3, 4, 3), i, np.uint8))
+        if self.unplug:
+            raise SourceError(f"camera 0: stopped delivering frames after {self.n}")
+
+
+def test_an_unplugged_camera_is_said_waited_for_and_its_frames_go_on_when_back():
+    from hakam.cli.table import frames_after
+
+    tries = iter([SourceError("camera 0: cannot be opened"), _Camera(2, unplug=False)])
+
+    def opener():
+        got = next(tries)
+        if isinstance(got, Exception):
+            raise got  # still unplugged: tried again
+        return got
+
+    cam = ReconnectingCamera(opener, _Camera(3, unplug=True), retry_s=0.01)
+    out = list(frames_after(cam, 99))  # a restarted run: numbered on from frame 99
+    notices = [o for o in out if isinstance(o, SourceNotice)]
+    assert [n.lost for n in notices] == [True, False]
+    assert "stopped delivering frames after 3" in notices[0].text
+    assert "the deal waits" in notices[0].text and "goes on" in notices[1].text
+    frames = [o for o in out if isinstance(o, Frame)]
+    assert [f.index for f in frames] == [100, 101, 102, 103, 104]
+    assert [int(f.image[0, 0, 0]) for f in frames] == [0, 1, 2, 0, 1]
+    assert isinstance(out[3], SourceNotice) and isinstance(out[4], SourceNotice)
