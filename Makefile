@@ -20,9 +20,9 @@ $(ART_STAMP): datasets/install_art.sh
 
 install: $(STAMP) $(ART_STAMP)
 
-## Install, then run the main job on its built-in default (the demo).
+## Install, then run the main job on its built-in default (the demo match, table mode).
 run: $(STAMP) $(ART_STAMP)
-	$(VENV)/bin/hakam run --source demo --headless
+	$(VENV)/bin/hakam run --match demo --headless
 
 ## Install, then lint and run the whole test suite.
 test: $(STAMP) $(ART_STAMP)

@@ -1,7 +1,8 @@
 """Screenshots of the main states for the README and reviewers: ``python -m gui.screenshots``.
 
 Plays the bundled demo match into a fresh window (temporary match store) and grabs: live view,
-the warning banner, the deal set-up, the score sheet, the dispute view, and the Arabic layout.
+the warning banner, the deal set-up, the score sheet, the dispute view, and the Arabic layout;
+and table mode on a rendered match clip: the bidding panel, the live view, the sheet.
 Runs offscreen or under Xvfb (``xvfb-run -a .venv/bin/python -m gui.screenshots``).
 """
 
@@ -41,12 +42,56 @@ def until_trick2_card3(items: Iterator[FeedItem]) -> Iterator[FeedItem]:
             return
 
 
+def table_mode(out: Path, tmp: Path, deals: int = 2) -> None:
+    """Table mode on a rendered match clip (read by the label detector: these are pictures of
+    the window, not of the model): the panel with the open card the camera read, the live view
+    in deal 1, the sheet after the match."""
+    from hakam.engine.bidding import calls_for
+    from hakam.engine.contract import Contract
+    from hakam.gui.table_feed import SetupQueue
+    from hakam.vision.match import MatchPipeline
+    from hakam.vision.matchvideo import render_match
+    from hakam.vision.oracle import LabelDetector
+    from hakam.vision.sources import Frame
+
+    clip = render_match(3, deals, size=(960, 540))
+    store = MatchStore(tmp / "table.sqlite3")
+    window = MainWindow(store, "en")
+    window.resize(1600, 960)
+    window.show()
+    setups = SetupQueue()
+    match = MatchPipeline(LabelDetector(clip.labels), setups, calibration=clip.calibration)
+    frames = (Frame(i, i / clip.fps, im) for i, im in enumerate(clip.frames))
+    match_id = store.new_match(clip.deals[0].record["dealer"])
+    bid, live_at = 0, clip.deal_frames[0] + 200
+    for n, item in enumerate(window.table_feed(match, frames, (match_id, "shots", str(tmp)),
+                                               setups)):  # fmt: skip
+        window.feed_item(item)
+        if window.setup.phase == "bidding" and not window.setup.bids and bid < deals:
+            deal = clip.deals[bid].record
+            if bid == 0:
+                shoot(window, out / "table_bidding.png")
+            for _, call in calls_for(Contract.from_json(deal["contract"]), deal["open_card"][-1]):
+                window.setup.call(call)
+            window.setup.start_deal()
+            bid += 1
+        if n == live_at:
+            shoot(window, out / "table_live.png")
+    window.tabs.setCurrentWidget(window.sheet_view)
+    shoot(window, out / "table_sheet.png")
+    window.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--only-table", action="store_true", help="table mode's shots only")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     make_app()
+    table_mode(args.out, Path(tempfile.mkdtemp(prefix="hakam-table-")))
+    if args.only_table:
+        return 0
     tmp = Path(tempfile.mkdtemp(prefix="hakam-shots-"))
     window = MainWindow(MatchStore(tmp / "matches.sqlite3"), "en")
     window.resize(1600, 960)

@@ -186,6 +186,7 @@ class DealFilm:
         deck: str | None = None,
         noise: float = 3.0,
         pixels: bool = True,
+        sink: Callable[[np.ndarray], None] | None = None,
     ) -> None:
         from hakam.datasets.textures import make_texture
 
@@ -193,6 +194,9 @@ class DealFilm:
         # False: labels only, each frame a 1x1 black image (for the label detector); the same
         # shots, random draws and labels as with pixels, about 3 times as fast.
         self.pixels = pixels
+        # Each frame goes to ``sink`` (a video writer) as it is made and only a 1x1 stand-in is
+        # kept: a long clip (a match) need not fit in memory.
+        self.sink = sink
         self.deal = deal
         self.fps = fps
         self.seed = seed
@@ -281,6 +285,9 @@ class DealFilm:
         out = img.astype(np.float32) * np.float32(gain) + noise * np.float32(self.noise)
         # A webcam's own denoising softens the grain (and keeps the clips small).
         soft = cv2.GaussianBlur(np.clip(out, 0, 255).astype(np.uint8), (3, 3), 0.8)
+        if self.sink is not None:
+            self.sink(soft)
+            soft = np.zeros((1, 1, 3), np.uint8)
         self.frames.append(soft)
 
     def throw(self, card: str, seat: int, motion: int = 4) -> CardPlacement:

@@ -17,12 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from hakam.engine.bidding import calls_for
 from hakam.engine.contract import Contract
 from hakam.engine.replay import MATCH_FORMAT, replay_match
-from hakam.vision.dealvideo import DealFilm, ScriptedDeal, script_deal, write_clip
+from hakam.vision.dealvideo import DealFilm, ScriptedDeal, script_deal
 from hakam.vision.seats import Calibration
 
 
@@ -98,10 +99,12 @@ def render_match(
     progress: Callable[[int, int], None] | None = None,
     pixels: bool = True,
     noise: float = 3.0,
+    sink: Callable[[np.ndarray], None] | None = None,
 ) -> RenderedMatch:
-    """Script and film a match of ``deals`` deals in memory (``pixels`` False: labels only)."""
+    """Script and film a match of ``deals`` deals (``pixels`` False: labels only; ``sink``: each
+    frame goes there as it is made, a video writer, and is not kept)."""
     scripted = script_match(seed, deals, first_dealer, violations)
-    film = DealFilm(scripted[0], seed, size, fps, deck, noise, pixels)
+    film = DealFilm(scripted[0], seed, size, fps, deck, noise, pixels, sink)
     starts: list[int] = []
     rests: list[list[int]] = []
     for n, deal in enumerate(scripted):
@@ -116,25 +119,37 @@ def render_match(
                          film.deck_name)  # fmt: skip
 
 
-def write_match_clip(rendered: RenderedMatch, out: str | Path) -> dict[str, str]:
-    """Write ``clip.mp4`` with ``clip.match.json`` (the truth), ``clip.sheet.json``,
-    ``clip.setup.jsonl`` (the ``--match`` lines), ``clip.labels.json`` and ``clip.toml``."""
-    from hakam.vision.dealvideo import RenderedDeal
+def video_writer(out: str | Path, fps: float, size: tuple[int, int]) -> cv2.VideoWriter:
+    """An mp4 writer for ``render_match``'s ``sink`` (``writer.write``; ``release`` it)."""
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    writer = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
+    if not writer.isOpened():
+        raise OSError(f"{out}: OpenCV cannot write an mp4 video here")
+    return writer
 
-    flat = [r for rests in rendered.rest_frames for r in rests]
-    one = RenderedDeal(rendered.deals[0], rendered.frames, rendered.labels, flat,
-                       rendered.calibration, rendered.fps, rendered.deck)  # fmt: skip
-    paths = write_clip(one, out)
-    stem = Path(out).with_suffix("")
-    Path(paths.pop("record")).unlink()  # one deal's record: the match file replaces it
-    labels_path = Path(paths["labels"])
-    labels = json.loads(labels_path.read_text())
-    labels["deal_frames"] = rendered.deal_frames
-    labels["violation"] = [d.violation for d in rendered.deals]
-    labels_path.write_text(json.dumps(labels, separators=(",", ":")) + "\n")
-    match_path, sheet_path = Path(f"{stem}.match.json"), Path(f"{stem}.sheet.json")
-    setup_path = Path(f"{stem}.setup.jsonl")
-    match_path.write_text(json.dumps(rendered.match(), indent=1) + "\n")
-    sheet_path.write_text(json.dumps(rendered.sheet(), indent=1) + "\n")
-    setup_path.write_text("".join(json.dumps(s) + "\n" for s in rendered.setups()))
-    return {**paths, "match": str(match_path), "sheet": str(sheet_path), "setup": str(setup_path)}
+
+def write_match_clip(rendered: RenderedMatch, out: str | Path) -> dict[str, str]:
+    """Write ``clip.mp4`` (unless its frames went to a ``sink``: then it is written already)
+    with ``clip.match.json`` (the truth), ``clip.sheet.json``, ``clip.setup.jsonl`` (the
+    ``--match`` lines), ``clip.labels.json`` and ``clip.toml``."""
+    out = Path(out)
+    if rendered.frames and rendered.frames[0].shape[0] > 1:
+        writer = video_writer(out, rendered.fps, rendered.frames[0].shape[1::-1])
+        for img in rendered.frames:
+            writer.write(img)
+        writer.release()
+    stem = out.with_suffix("")
+    paths = {name: f"{stem}.{suffix}" for name, suffix in (
+        ("labels", "labels.json"), ("calibration", "toml"), ("match", "match.json"),
+        ("sheet", "sheet.json"), ("setup", "setup.jsonl"))}  # fmt: skip
+    labels = {"format": "hakam-labels/1", "fps": rendered.fps, "deck": rendered.deck,
+              "rest_frames": [r for rests in rendered.rest_frames for r in rests],
+              "deal_frames": rendered.deal_frames,
+              "violation": [d.violation for d in rendered.deals],
+              "frames": rendered.labels}  # fmt: skip
+    Path(paths["labels"]).write_text(json.dumps(labels, separators=(",", ":")) + "\n")
+    rendered.calibration.save(paths["calibration"])
+    Path(paths["match"]).write_text(json.dumps(rendered.match(), indent=1) + "\n")
+    Path(paths["sheet"]).write_text(json.dumps(rendered.sheet(), indent=1) + "\n")
+    Path(paths["setup"]).write_text("".join(json.dumps(s) + "\n" for s in rendered.setups()))
+    return {"video": str(out), **paths}

@@ -90,7 +90,7 @@ def demo_match() -> dict[str, str]:
     """The built-in match clip: 3 deals of a hold-out deck design, filmed on first use (a few
     minutes, with progress) into the data folder and kept there."""
     from hakam.gui.match_store import data_dir
-    from hakam.vision.matchvideo import render_match, write_match_clip
+    from hakam.vision.matchvideo import render_match, video_writer, write_match_clip
 
     folder = data_dir() / "demo-match"
     video = folder / "clip.mp4"
@@ -106,9 +106,13 @@ def demo_match() -> dict[str, str]:
         print(f"[demo] filming the demo match once: trick {done}/{total}, about {left:.0f} s "
               "left", file=sys.stderr, flush=True)  # fmt: skip
 
-    rendered = render_match(DEMO_MATCH["seed"], DEMO_MATCH["deals"], size=DEMO_MATCH["size"],
-                            progress=progress)  # fmt: skip
     tmp = folder.with_name("demo-match.tmp")
+    writer = video_writer(tmp / "clip.mp4", 15.0, DEMO_MATCH["size"])
+    try:
+        rendered = render_match(DEMO_MATCH["seed"], DEMO_MATCH["deals"], size=DEMO_MATCH["size"],
+                                progress=progress, sink=writer.write)  # fmt: skip
+    finally:
+        writer.release()
     written = write_match_clip(rendered, tmp / "clip.mp4")
     if folder.exists():
         import shutil

@@ -464,7 +464,7 @@ def _cmd_video_render(args: argparse.Namespace) -> int:
 
 def _render_match(args: argparse.Namespace, size: tuple[int, int]) -> int:
     """``--deals N``: N deals of one match in one clip, with the match's truth and set-up."""
-    from hakam.vision.matchvideo import render_match, write_match_clip
+    from hakam.vision.matchvideo import render_match, video_writer, write_match_clip
 
     if not 1 <= args.deals <= 40:
         raise _cli_error(f"--deals: must be 1..40, got {args.deals}")
@@ -478,9 +478,14 @@ def _render_match(args: argparse.Namespace, size: tuple[int, int]) -> int:
               f"about {left:.0f} s left", file=sys.stderr, flush=True)  # fmt: skip
 
     try:
-        rendered = render_match(args.seed, args.deals, args.fps, size, args.deck,
-                                violations=[1] if args.violation else (), progress=progress,
-                                noise=args.noise)  # fmt: skip
+        writer = video_writer(args.out, args.fps, size)
+        try:
+            rendered = render_match(args.seed, args.deals, args.fps, size, args.deck,
+                                    violations=[1] if args.violation else (),
+                                    progress=progress, noise=args.noise,
+                                    sink=writer.write)  # fmt: skip
+        finally:
+            writer.release()
         paths = write_match_clip(rendered, args.out)
     except (ValueError, OSError) as exc:
         raise _cli_error(str(exc)) from None

@@ -213,3 +213,35 @@ def test_match_needs_headless_and_no_single_deal_setup(tmp_path, capsys):
     assert main(["run", "--source", str(tmp_path), "--headless", "--match", "-",
                  "--contract", "{}"]) == 2  # fmt: skip
     assert "drop --deal, --contract" in capsys.readouterr().err
+
+
+def test_the_set_up_lines_in_the_formats_doc_are_read_as_they_say():
+    doc = (Path(__file__).parents[2] / "docs" / "formats.md").read_text(encoding="utf-8")
+    block = doc.split("## Match set-up lines")[1].split("```json")[1].split("```")[0]
+    lines = SetupLines(block.strip().splitlines())
+    setups = [parse_setup(lines(n), n, n % 4, (0, 0)) for n in (1, 2, 3)]
+    assert [s is None for s in setups] == [False, False, True]  # the third: all passed
+    assert [s.dealer for s in setups[:2]] == [1, 2] and setups[0].bids
+
+
+def test_video_render_deals_writes_a_match_clip_with_its_truth_and_set_up(tmp_path, capsys):
+    from hakam.cli import main
+
+    out = tmp_path / "m" / "clip.mp4"
+    args = ["video", "render", "--seed", "5", "--deals", "2", "--size", "160x120"]
+    assert main([*args, "--out", str(out)]) == 0
+    said = json.loads(capsys.readouterr().out)
+    assert said["deals"] == 2 and Path(said["video"]).stat().st_size > 0
+    cap = cv2.VideoCapture(str(out))
+    assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == said["frames"]
+    cap.release()
+    labels = json.loads(Path(said["labels"]).read_text())
+    assert len(labels["frames"]) == said["frames"] and len(labels["deal_frames"]) == 2
+    lines = SetupLines(Path(said["setup"]).read_text().splitlines())
+    first = said["first_dealer"]
+    setups = [parse_setup(lines(n), n, (first + n - 1) % 4, (0, 0)) for n in (1, 2)]
+    truth = json.loads(Path(said["match"]).read_text())["deals"]
+    assert [s.contract.to_json() for s in setups] == [d["contract"] for d in truth]
+    sheet = json.loads(Path(said["sheet"]).read_text())
+    assert [d["deal"] for d in sheet["deals"]] == [1, 2]
+    assert main([*args, "--tricks", "4", "--out", str(out)]) == 2  # a match films whole deals
