@@ -114,7 +114,14 @@ class ScoreSheetController(Observable):
         self.notify()
 
     def add(self, entry: DealEntry) -> int:
-        """Append a deal; returns its 0-based position."""
+        """Append a deal; returns its 0-based position. Refused once the match is decided: no
+        deal counts after it (a new match is started instead)."""
+        done = self.finished
+        if done is not None:
+            a, b = done.match
+            raise EntryError(
+                f"the match is over at deal {done.number} ({a}-{b}): start a new match"
+            )
         sheet = ScoreSheet(self.sheet.first_dealer, [*self.sheet.deals, entry])
         self._commit(sheet, f"add deal {len(sheet.deals)}")
         return len(sheet.deals) - 1
@@ -699,6 +706,7 @@ class LiveController(Observable):
         self.detector_ms: float | None = None
         self.mismatches: list[str] = []
         self.match_over: tuple[list[int], int | None] | None = None  # table mode: decided
+        self.not_counted: list[int] = []  # deals played after the match was decided
         self._alert: list[Callable[[Warning], None]] = []
         self._frame_listeners: list[Listener] = []
         self._correction_listeners: list[Callable[[dict[str, Any]], None]] = []
@@ -775,7 +783,7 @@ class LiveController(Observable):
 
     def _on_void(self, e: DealVoid) -> None:
         log = self.deals.get(self._deal_no(e))
-        if log is None or log.sheet_index is not None:
+        if log is None or log.sheet_index is not None or self._after_match(log):
             return
         entry = DealEntry(
             log.dealer, None, open_card=log.open_card, bids=tuple(log.bids), source="camera"
@@ -880,11 +888,19 @@ class LiveController(Observable):
                 n.status, n.card = status, str(e.card)
                 self.sheet.store.decide_warning(n.id, status, {"card": n.card})
 
+    def _after_match(self, log: DealLog) -> bool:
+        """A deal played after the match was decided: said once, never counted."""
+        if log.sheet_index is not None or self.sheet.finished is None:
+            return False
+        if log.number not in self.not_counted:
+            self.not_counted.append(log.number)
+        return True
+
     def _on_score(self, e: DealScored) -> None:
         """A complete deal goes on the score sheet (one the camera could not finish waits for
         the table's corrections: its score comes again when they complete it)."""
         log = self.deals.get(self._deal_no(e))
-        if log is None or log.contract is None:
+        if log is None or log.contract is None or self._after_match(log):
             return
         if log.sheet_index is not None:  # scored again after a confirmation or a correction
             self._rescore(log.number, e.status == "provisional")

@@ -95,6 +95,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "start_deal": ("Play this deal on camera", "العب هذه الجولة أمام الكاميرا"),
     "start_void": ("Void deal: next dealer", "جولة ملغية: الموزّع التالي"),
     "deal_started": ("The camera referees this deal", "الكاميرا تحكم هذه الجولة"),
+    "not_counted": (
+        "Deal {deal} was played after the match was decided: not counted",
+        "الجولة {deal} لُعبت بعد حسم المباراة: لا تُحتسب",
+    ),
     "undo_call": ("Back", "رجوع"),
     "restart_deal": ("Start over", "من جديد"),
     "add_project": ("Add", "أضف"),

@@ -245,8 +245,11 @@ class ScoreSheet:
 
     @property
     def totals(self) -> tuple[int, int]:
+        """The match score: after the last deal, or, once decided, where it was decided (a
+        deal written after that, by editing an earlier one, does not count)."""
         rows = self.rows()
-        return rows[-1].match if rows else (0, 0)
+        done = next((r for r in rows if r.match_over), None)
+        return done.match if done is not None else rows[-1].match if rows else (0, 0)
 
     def finished_at(self) -> ScoredDeal | None:
         """The row where the match was decided (152 reached or Gahwa won), if any."""

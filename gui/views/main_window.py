@@ -149,6 +149,10 @@ class MainWindow(QMainWindow):
     def _follow_match(self, events: list[dict[str, Any]]) -> None:
         """Table mode: the panel comes up when the next deal's open card is read, the live
         view when its play starts; the winner is said when the match is decided."""
+        for e in events:
+            if e.get("type") in ("score", "void") and e.get("deal") in self.live.not_counted:
+                deal = e["deal"]
+                self.statusBar().showMessage(self.lang.tr("not_counted", deal=deal))
         if self.table_run is None:
             return
         for e in events:

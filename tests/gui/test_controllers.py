@@ -122,6 +122,25 @@ def test_match_to_152_finishes_with_a_winner(data_dir):
     assert len(ctl.rows()) == 4  # a Sun kaboot writes 44: 44 x 4 = 176, 44 x 3 = 132
 
 
+def test_no_deal_counts_after_the_match_is_decided(data_dir):
+    """A deal typed after the match was won is refused in one line; one the camera saw after
+    it is not counted (and said); the totals are where the match was decided."""
+    ctl = sheet_ctl()
+    dealer = 0
+    while ctl.finished is None:
+        ctl.add(manual_entry(dealer, Contract("sun", 0, dealer), "130", 0, kaboot=0))
+        dealer = ctl.next_dealer
+    with pytest.raises(EntryError, match=r"the match is over at deal 4 \(176-0\)"):
+        ctl.add(manual_entry(dealer, Contract("sun", 1, dealer), "130", 0))
+    live = LiveController(ctl)
+    contract = Contract("sun", 1, dealer).to_json()
+    live.on_events([{"event": "deal", "deal": 5, "dealer": dealer, "contract": contract},
+                    {"event": "score", "deal": 5, "complete": True, "card_points": [0, 130],
+                     "result": [0, 26]}])  # fmt: skip
+    assert len(ctl.rows()) == 4 and live.not_counted == [5]
+    assert ctl.totals == (176, 0) == ctl.finished.match
+
+
 def test_setup_offers_only_the_engines_calls_and_records_the_deal(data_dir):
     sheet = sheet_ctl()
     setup = DealSetupController(sheet)
@@ -373,3 +392,15 @@ def test_a_trick_in_doubt_is_confirmed_as_recorded_with_one_answer(data_dir):
     assert sent == [{"event": "confirm", "confirm": True, "deal": 1, "trick": 1, "seat": None,
                      "rule": None, "card": None}]  # fmt: skip
     assert live.open_notices() == [card_notice]
+
+
+def test_a_sheet_with_a_deal_after_the_decided_one_totals_where_it_was_decided():
+    from hakam.gui.models import ScoreSheet
+
+    entries = []
+    for dealer in range(5):  # four Sun kaboots decide it (176); a fifth was written after
+        entries.append(manual_entry(dealer % 4, Contract("sun", 1, dealer % 4), "130", 1,
+                                    kaboot=1))  # fmt: skip
+    sheet = ScoreSheet(0, entries)
+    assert sheet.rows()[-1].match == (0, 220)
+    assert sheet.totals == sheet.finished_at().match == (0, 176)
