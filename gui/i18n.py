@@ -94,6 +94,32 @@ STRINGS: dict[str, tuple[str, str]] = {
     "record_void": ("Void deal: write it", "جولة ملغية: سجّلها"),
     "start_deal": ("Play this deal on camera", "العب هذه الجولة أمام الكاميرا"),
     "start_void": ("Void deal: next dealer", "جولة ملغية: الموزّع التالي"),
+    "start_title": ("Hakam: table mode", "حَكَم: وضع الطاولة"),
+    "start_source": ("Camera (number) or video file:", "الكاميرا (رقم) أو ملف فيديو:"),
+    "start_new": ("A new match", "مباراة جديدة"),
+    "start_continue": (
+        "Go on with match {match}: {deals} deals played, {a}-{b}",
+        "متابعة المباراة {match}: {deals} جولات، {a}-{b}",
+    ),
+    "start_new_instead": ("Start a new match instead", "ابدأ مباراة جديدة بدلًا منها"),
+    "start_click_centre": (
+        "Calibrate: click the centre of the table on the picture",
+        "المعايرة: انقر وسط الطاولة في الصورة",
+    ),
+    "start_click_dealer": (
+        "Now click the seat of the player who deals first",
+        "الآن انقر مقعد اللاعب الذي يوزّع أولًا",
+    ),
+    "start_clicked": (
+        "Calibrated. Start, or click again to redo it",
+        "تمت المعايرة. ابدأ، أو انقر من جديد لإعادتها",
+    ),
+    "start_saved": (
+        "The saved calibration of this camera is used",
+        "تُستعمل المعايرة المحفوظة لهذه الكاميرا",
+    ),
+    "start_again": ("Calibrate again", "أعد المعايرة"),
+    "start_go": ("Start", "ابدأ"),
     "deal_started": ("The camera referees this deal", "الكاميرا تحكم هذه الجولة"),
     "not_counted": (
         "Deal {deal} was played after the match was decided: not counted",

@@ -178,6 +178,14 @@ class MatchStore:
         ).fetchone()
         return None if row is None else (int(row[0]), str(row[1]), json.loads(row[2]))
 
+    def table_runs(self) -> list[tuple[str, int, dict[str, Any]]]:
+        """Every match the camera was refereeing and had not finished: ``(key, match_id,
+        state)``, newest first (the start screen offers to go on with one)."""
+        rows = self._db.execute(
+            "SELECT key, match_id, state FROM table_run WHERE over=0 ORDER BY match_id DESC"
+        ).fetchall()
+        return [(str(k), int(m), json.loads(st)) for k, m, st in rows]
+
     def save_table_run(
         self,
         match_id: int,

@@ -56,6 +56,21 @@ def table_mode(out: Path, tmp: Path, deals: int = 2) -> None:
 
     clip = render_match(3, deals, size=(960, 540))
     store = MatchStore(tmp / "table.sqlite3")
+    # the start screen: the camera's frame, the calibration clicked (centre, first dealer)
+    from hakam.gui.start import StartController
+    from hakam.gui.views.start_view import StartView
+
+    for code in ("en", "ar"):
+        start = StartController(store, "0", code)
+        view = StartView(start, lambda _source: clip.frames[clip.deal_frames[0] + 30])
+        view.resize(1000, 720)
+        view.show()
+        for point in (clip.calibration.centre, clip.calibration.dealer):
+            start.click(*point, clip.calibration.frame_size)
+        view.refresh()
+        QApplication.processEvents()
+        view.grab().save(str(out / f"table_start{'_arabic' if code == 'ar' else ''}.png"))
+        view.close()
     window = MainWindow(store, "en")
     window.resize(1600, 960)
     window.show()

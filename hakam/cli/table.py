@@ -278,33 +278,50 @@ def _write_json(path: Path, data: Any) -> None:
 # --- hakam table: the window -----------------------------------------------------------------
 
 
-def _table_calibration(args: argparse.Namespace, store: Any, key: str) -> Any:
-    """The table's calibration: ``--calibration``, else the one saved for this source, else
-    two clicks on its first frame (saved, reused next time; ``--calibrate`` clicks again)."""
+def _start_screen(args: argparse.Namespace, store: Any) -> Any:
+    """The start screen (no ``--source``): camera, language, match, calibration clicks."""
+    from hakam.cli.common import first_frame, parse_size
+    from hakam.gui.start import StartController
+    from hakam.gui.views.main_window import make_app
+    from hakam.gui.views.start_view import StartView
+
+    make_app()
+    start = StartController(store, "0", args.lang or store.setting("language", "en") or "en")
+    view = StartView(start, lambda src: first_frame(src, parse_size(args.camera_size)))
+    if not view.exec() or view.choice is None:
+        raise UserError("table: the start screen was closed; nothing started")
+    return view.choice
+
+
+def _calibration(args: argparse.Namespace, store: Any) -> Any:
+    """``--calibration FILE``, else the one saved for the source, else two clicks on its first
+    frame (saved for next time; ``--calibrate`` clicks again)."""
+    from hakam.cli.common import click_points, first_frame, parse_size
+    from hakam.gui.start import StartController
     from hakam.vision.seats import Calibration, CalibrationError
 
     try:
         if args.calibration:
             return Calibration.load(args.calibration)
-        saved = store.setting(f"calibration|{key}")
-        if saved and not args.calibrate:
-            return Calibration.from_dict(json.loads(saved), "saved calibration")
     except CalibrationError as exc:
         raise UserError(str(exc)) from None
-    from hakam.cli.common import click_points, first_frame, parse_size
-
+    start = StartController(store, args.source)
+    if not args.calibrate and start.saved_calibration() is not None:
+        return start.saved_calibration()
     image = first_frame(args.source, parse_size(args.camera_size))
-    centre, dealer = click_points(image)
-    cal = Calibration(centre, dealer, False, (int(image.shape[1]), int(image.shape[0])))
-    store.set_setting(f"calibration|{key}", json.dumps(
-        {"centre": list(cal.centre), "dealer": list(cal.dealer), "mirrored": cal.mirrored,
-         "frame_size": list(cal.frame_size or ())}))  # fmt: skip
-    return cal
+    size = (int(image.shape[1]), int(image.shape[0]))
+    for x, y in click_points(image):
+        start.click(x, y, size)
+    try:
+        return start.start().calibration
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
 
 
 def _cmd_table(args: argparse.Namespace) -> int:
     from hakam.cli.common import has_display, load_json, parse_size
     from hakam.gui.match_store import MatchStore
+    from hakam.gui.start import table_key
     from hakam.vision import detector as det
     from hakam.vision.match import MatchError, MatchPipeline
     from hakam.vision.seats import CalibrationError
@@ -317,11 +334,17 @@ def _cmd_table(args: argparse.Namespace) -> int:
     if args.detector == "oracle" and not args.labels:
         raise UserError("--detector oracle: needs --labels CLIP.labels.json (tests only)")
     store = MatchStore()
-    key = f"table|{args.source}"
+    if args.source is None:  # the start screen decides
+        choice = _start_screen(args, store)
+        args.source, args.lang = choice.source, choice.language
+        args.new_match = args.new_match or choice.new_match
+        calibration = choice.calibration
+    else:
+        calibration = _calibration(args, store)  # before the camera opens for play
+    key = table_key(args.source)
     found = None if args.new_match else store.table_run(key)
     state = None if found is None else found[2]
     last = -1 if state is None else int(state["frame"])
-    calibration = _table_calibration(args, store, key)  # before the camera opens for play
     try:
         source = open_source(args.source, args.fps, parse_size(args.camera_size))
     except SourceError as exc:
@@ -374,7 +397,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     t = subparsers.add_parser(
         "table", help="table mode: a whole match from one camera in the window, deal after deal"
     )
-    t.add_argument("--source", default="0", help="camera index, video or folder (default 0)")
+    t.add_argument(
+        "--source",
+        default=None,
+        help="camera index, video or folder (default: the start screen asks)",
+    )
     t.add_argument(
         "--calibration",
         default=None,

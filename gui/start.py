@@ -1,0 +1,124 @@
+"""Table mode's start screen as plain data: the source, the language, the match to go on with or
+a new one, and the table's calibration (two clicks on a frame of the source). No Qt here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from hakam.gui.match_store import MatchStore
+from hakam.gui.models import EntryError
+from hakam.vision.seats import Calibration, CalibrationError
+
+
+def table_key(source: str) -> str:
+    """The store's key of the match refereed from ``source`` (``hakam table``)."""
+    return f"table|{source}"
+
+
+@dataclass(frozen=True)
+class StartChoice:
+    """What the start screen decided: ``hakam table`` goes on from here."""
+
+    source: str
+    language: str
+    new_match: bool
+    calibration: Calibration
+
+
+@dataclass(frozen=True)
+class MatchInProgress:
+    source: str
+    match_id: int
+    deals: int  # deals on its sheet
+    totals: tuple[int, int]
+
+
+class StartController:
+    """The choices of the start screen; ``start`` checks them (one line each) and saves the
+    calibration for the source."""
+
+    def __init__(self, store: MatchStore, source: str = "0", language: str = "en") -> None:
+        self.store = store
+        self.source = source
+        self.language = language
+        self.new_match = False
+        self.points: list[tuple[float, float]] = []  # calibration clicks, frame pixels
+        self.frame_size: tuple[int, int] | None = None
+
+    def matches(self) -> list[MatchInProgress]:
+        """The unfinished matches of table mode, newest first."""
+        out = []
+        for key, match_id, state in self.store.table_runs():
+            if not key.startswith("table|"):
+                continue
+            rows = state.get("rows", [])
+            a = sum(r["result"][0] for r in rows if r.get("result"))
+            b = sum(r["result"][1] for r in rows if r.get("result"))
+            out.append(MatchInProgress(key.removeprefix("table|"), match_id, len(rows), (a, b)))
+        return out
+
+    def in_progress(self) -> MatchInProgress | None:
+        """The match a start from this source goes on with (unless ``new_match``)."""
+        return next((m for m in self.matches() if m.source == self.source), None)
+
+    def saved_calibration(self) -> Calibration | None:
+        text = self.store.setting(f"calibration|{table_key(self.source)}")
+        if not text:
+            return None
+        import json
+
+        try:
+            return Calibration.from_dict(json.loads(text), "saved calibration")
+        except (CalibrationError, ValueError):
+            return None
+
+    def set_source(self, source: str) -> None:
+        self.source = source.strip()
+        self.points = []
+
+    def set_language(self, code: str) -> None:
+        if code not in ("en", "ar"):
+            raise EntryError(f"language: {code!r} (en or ar)")
+        self.language = code
+
+    def click(self, x: float, y: float, frame_size: tuple[int, int]) -> int:
+        """A click on the source's frame (frame pixels): the centre, then the first dealer's
+        seat; a third starts again. Returns how many points are set."""
+        if len(self.points) == 2:
+            self.points = []
+        self.frame_size = frame_size
+        self.points.append((float(x), float(y)))
+        return len(self.points)
+
+    def recalibrate(self) -> None:
+        self.points = []
+
+    def start(self) -> StartChoice:
+        """The choice, or an ``EntryError`` saying in one line what is missing."""
+        if not self.source:
+            raise EntryError("source: give a camera number (0, 1, ...) or a video file")
+        calibration = self.saved_calibration()
+        if len(self.points) == 2:
+            try:
+                calibration = Calibration(self.points[0], self.points[1], False, self.frame_size)
+            except CalibrationError as exc:
+                raise EntryError(f"calibration: {exc}") from None
+            self.store.set_setting(f"calibration|{table_key(self.source)}", _cal_json(calibration))
+        elif self.points:
+            raise EntryError("calibration: click the table's centre, then the first dealer's seat")
+        if calibration is None:
+            raise EntryError(
+                "calibration: click the table's centre, then the first dealer's seat, on the frame"
+            )
+        return StartChoice(self.source, self.language, self.new_match, calibration)
+
+
+def _cal_json(cal: Calibration) -> str:
+    import json
+
+    data: dict[str, Any] = {"centre": list(cal.centre), "dealer": list(cal.dealer),
+                            "mirrored": cal.mirrored}  # fmt: skip
+    if cal.frame_size is not None:
+        data["frame_size"] = list(cal.frame_size)
+    return json.dumps(data)

@@ -1,0 +1,202 @@
+"""Table mode's start screen: the camera, the language, the match to go on with or a new one,
+and the calibration, two clicks on the camera's frame (the table's centre, then the first
+dealer's seat), saved for that camera and reused; *Calibrate again* clicks anew."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from hakam.gui.i18n import Language
+from hakam.gui.models import EntryError
+from hakam.gui.start import StartChoice, StartController
+from hakam.gui.views.live_view import to_qimage
+from hakam.gui.views.status_line import StatusLine
+
+
+class ClickFrame(QWidget):
+    """The source's frame, scaled to fit; a click is handed on in frame pixels."""
+
+    def __init__(self, on_click: Callable[[float, float, tuple[int, int]], None]) -> None:
+        super().__init__()
+        self.on_click = on_click
+        self.image = None
+        self.size_px: tuple[int, int] | None = None
+        self.points: list[tuple[float, float]] = []
+        self.setMinimumSize(320, 180)
+
+    def show_frame(self, frame: np.ndarray | None) -> None:
+        self.image = None if frame is None else to_qimage(frame)
+        self.size_px = None if frame is None else (int(frame.shape[1]), int(frame.shape[0]))
+        self.update()
+
+    def _fit(self) -> tuple[float, float, float]:
+        assert self.size_px is not None
+        w, h = self.size_px
+        scale = min(self.width() / w, self.height() / h)
+        return scale, (self.width() - w * scale) / 2, (self.height() - h * scale) / 2
+
+    def mousePressEvent(self, event) -> None:
+        if self.size_px is None:
+            return
+        scale, ox, oy = self._fit()
+        pos = event.position()
+        x, y = (pos.x() - ox) / scale, (pos.y() - oy) / scale
+        if 0 <= x < self.size_px[0] and 0 <= y < self.size_px[1]:
+            self.on_click(x, y, self.size_px)
+
+    def paintEvent(self, _event) -> None:
+        p = QPainter(self)
+        p.fillRect(self.rect(), QColor("#0b0e12"))
+        if self.image is None or self.size_px is None:
+            return
+        scale, ox, oy = self._fit()
+        p.translate(ox, oy)
+        p.scale(scale, scale)
+        p.drawImage(0, 0, self.image)
+        for i, (x, y) in enumerate(self.points):
+            p.setPen(QPen(QColor("#ffd54f" if i == 0 else "#4fc3f7"), 4 / scale))
+            p.drawEllipse(QPointF(x, y), 12 / scale, 12 / scale)
+        if len(self.points) == 2:
+            p.drawLine(QPointF(*self.points[0]), QPointF(*self.points[1]))
+
+
+class StartView(QDialog):
+    """``exec()`` it; after *Start* ``choice`` holds what was decided."""
+
+    def __init__(
+        self,
+        start: StartController,
+        grab: Callable[[str], np.ndarray],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.start, self.grab_frame = start, grab
+        self.lang = Language(start.language)
+        self.choice: StartChoice | None = None
+        root = QVBoxLayout(self)
+        row = QHBoxLayout()
+        self.source_label = QLabel()
+        self.source = QComboBox()
+        self.source.setEditable(True)
+        sources = dict.fromkeys([start.source, "0", "1", *(m.source for m in start.matches())])
+        self.source.addItems(list(sources))
+        self.source.currentTextChanged.connect(self._source_changed)
+        self.lang_buttons = [QPushButton("English"), QPushButton("العربية")]
+        row.addWidget(self.source_label)
+        row.addWidget(self.source, 1)
+        for code, b in zip(("en", "ar"), self.lang_buttons, strict=True):
+            b.setCheckable(True)
+            b.clicked.connect(lambda _c=False, c=code: self._language(c))
+            row.addWidget(b)
+        root.addLayout(row)
+        self.match_label = QLabel()
+        self.new_match = QCheckBox()
+        self.new_match.toggled.connect(self._new_match)
+        root.addWidget(self.match_label)
+        root.addWidget(self.new_match)
+        self.hint = QLabel()
+        self.hint.setWordWrap(True)
+        root.addWidget(self.hint)
+        self.frame = ClickFrame(self._click)
+        root.addWidget(self.frame, 1)
+        actions = QHBoxLayout()
+        self.again = QPushButton()
+        self.again.clicked.connect(self._again)
+        self.go = QPushButton()
+        self.go.setProperty("role", "ok")
+        self.go.setObjectName("start")
+        self.go.clicked.connect(self._start)
+        actions.addWidget(self.again)
+        actions.addStretch(1)
+        actions.addWidget(self.go)
+        root.addLayout(actions)
+        self.message = StatusLine()
+        root.addWidget(self.message)
+        self._source_changed(start.source)
+
+    # --- actions --------------------------------------------------------------------------
+
+    def _source_changed(self, text: str) -> None:
+        self.start.set_source(text)
+        self.message.clear_line()
+        try:
+            self.frame.show_frame(self.grab_frame(self.start.source) if self.start.source else None)
+        except Exception as exc:  # a camera that does not open: said, nothing changed
+            self.frame.show_frame(None)
+            self.message.say(str(exc).splitlines()[0] if str(exc) else type(exc).__name__,
+                             "error")  # fmt: skip
+        self.refresh()
+
+    def _language(self, code: str) -> None:
+        self.start.set_language(code)
+        self.lang = Language(code)
+        self.refresh()
+
+    def _new_match(self, on: bool) -> None:
+        self.start.new_match = on
+        self.refresh()
+
+    def _click(self, x: float, y: float, size: tuple[int, int]) -> None:
+        self.start.click(x, y, size)
+        self.refresh()
+
+    def _again(self) -> None:
+        self.start.recalibrate()
+        self.refresh()
+
+    def _start(self) -> None:
+        self.message.clear_line()
+        try:
+            self.choice = self.start.start()
+        except EntryError as exc:
+            self.message.say(str(exc), "error")
+            return
+        self.accept()
+
+    # --- view ------------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        s, lang = self.start, self.lang
+        rtl = lang.rtl
+        self.setLayoutDirection(
+            Qt.LayoutDirection.RightToLeft if rtl else Qt.LayoutDirection.LeftToRight
+        )
+        self.setWindowTitle(lang.tr("start_title"))
+        self.source_label.setText(lang.tr("start_source"))
+        for code, b in zip(("en", "ar"), self.lang_buttons, strict=True):
+            b.setChecked(s.language == code)
+        going = s.in_progress()
+        if going is None:
+            self.match_label.setText(lang.tr("start_new"))
+            self.new_match.setVisible(False)
+        else:
+            a, b = going.totals
+            self.match_label.setText(lang.tr("start_continue", match=going.match_id,
+                                             deals=going.deals, a=a, b=b))  # fmt: skip
+            self.new_match.setVisible(True)
+        self.new_match.setText(lang.tr("start_new_instead"))
+        saved = s.saved_calibration() is not None
+        n = len(s.points)
+        key = ("start_click_centre", "start_click_dealer", "start_clicked")[n]
+        if saved and n == 0:
+            key = "start_saved"
+        self.hint.setText(lang.tr(key))
+        self.frame.points = list(s.points)
+        self.frame.update()
+        self.again.setText(lang.tr("start_again"))
+        self.again.setVisible(saved or n > 0)
+        self.go.setText(lang.tr("start_go"))

@@ -1,0 +1,80 @@
+"""Table mode's start screen: the camera, the language, go on or start anew, and the calibration
+clicked on the camera's frame, saved for that camera and reused."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPoint, Qt
+
+from hakam.gui.match_store import MatchStore
+from hakam.gui.models import EntryError
+from hakam.gui.start import StartController, table_key
+from hakam.gui.views.main_window import make_app
+from hakam.gui.views.start_view import StartView
+
+
+def test_start_needs_a_calibration_and_saves_the_one_clicked(data_dir):
+    store = MatchStore()
+    start = StartController(store, "0")
+    with pytest.raises(EntryError, match="click the table's centre, then the first dealer"):
+        start.start()
+    start.click(320, 240, (640, 480))
+    with pytest.raises(EntryError, match=r"^calibration: click"):
+        start.start()  # one click is half a calibration
+    start.click(320, 420, (640, 480))
+    choice = start.start()
+    assert choice.calibration.centre == (320, 240) and choice.calibration.dealer == (320, 420)
+    assert choice.calibration.frame_size == (640, 480) and not choice.new_match
+    again = StartController(MatchStore(), "0")  # another day: the saved one is used
+    assert again.start().calibration == choice.calibration
+    assert StartController(MatchStore(), "1").saved_calibration() is None  # another camera
+    with pytest.raises(EntryError, match="language"):
+        again.set_language("fr")
+
+
+def test_start_offers_the_match_in_progress_of_that_camera(data_dir):
+    store = MatchStore()
+    match_id = store.new_match(1)
+    row = {"deal": 1, "dealer": 1, "setup": {}, "result": [0, 18]}
+    store.save_table_run(match_id, table_key("0"), "out", {"rows": [row], "over": False,
+                                                           "frame": 10})  # fmt: skip
+    start = StartController(store, "0")
+    going = start.in_progress()
+    assert going is not None
+    assert (going.match_id, going.deals, going.totals) == (match_id, 1, (0, 18))
+    start.set_source("video.mp4")
+    assert start.in_progress() is None
+
+
+def test_the_start_screen_calibrates_with_two_clicks_on_the_frame(qtbot, data_dir):
+    make_app()
+    frame = np.zeros((480, 640, 3), np.uint8)
+    view = StartView(StartController(MatchStore(), "0"), lambda source: frame)
+    qtbot.addWidget(view)
+    view.resize(900, 700)
+    view.show()
+    qtbot.waitExposed(view)
+    qtbot.mouseClick(view.go, Qt.MouseButton.LeftButton)
+    assert view.choice is None and "click the table's centre" in view.message.text()
+    scale, ox, oy = view.frame._fit()
+    for x, y in ((320, 240), (320, 400)):  # the centre, then the first dealer's seat
+        qtbot.mouseClick(view.frame, Qt.MouseButton.LeftButton,
+                         pos=QPoint(round(ox + x * scale), round(oy + y * scale)))  # fmt: skip
+    assert len(view.frame.points) == 2
+    qtbot.mouseClick(view.go, Qt.MouseButton.LeftButton)
+    assert view.choice is not None
+    cx, cy = view.choice.calibration.centre
+    assert abs(cx - 320) < 2 / scale and abs(cy - 240) < 2 / scale
+
+
+def test_a_camera_that_does_not_open_is_said_on_the_start_screen(qtbot, data_dir):
+    make_app()
+
+    def grab(source):
+        raise OSError(f"camera {source}: cannot be opened (no such device or it is busy)")
+
+    view = StartView(StartController(MatchStore(), "3"), grab)
+    qtbot.addWidget(view)
+    assert "camera 3: cannot be opened" in view.message.text()
+    assert view.message.kind == "error"
