@@ -768,7 +768,14 @@ class LiveController(Observable):
         self.turn = (log.dealer + 1) % 4
         # The pipeline's calibration and play area, in frame pixels (None: no camera geometry).
         self.table = e.table
-        if self.setup is not None and e.open_card and log.contract is None:
+        # The demo's void deal opens the panel with its open card (in table mode the panel
+        # bid it already, and the next deal's open card comes from the camera).
+        if (
+            self.setup is not None
+            and e.open_card
+            and log.contract is None
+            and not (self.setup.table_mode)
+        ):
             if self.setup.phase in ("dealer", "open"):
                 self.setup.set_dealer(log.dealer)
             self.setup.on_camera_open_card(e.open_card)

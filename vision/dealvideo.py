@@ -386,10 +386,12 @@ class DealFilm:
         rec = deal.record
         self.total_s = (tricks * (4 * (rest_frames + 5) + 7) + 30) / self.fps
         self.rest(4)
-        # The open card: laid face up by the dealer, then taken by the buyer.
-        declarer = rec["contract"]["declarer"]
+        # The open card: laid face up by the dealer, then taken by the buyer (all passed: a
+        # void deal, the dealer takes it back while the bidding goes round twice).
+        void = rec["contract"] is None
+        declarer = rec["dealer"] if void else rec["contract"]["declarer"]
         open_card = self.throw(rec["open_card"], rec["dealer"])
-        self.rest(12)
+        self.rest(30 if void else 12)
         self.lying.remove(open_card)
         to = self.table_point(declarer, SEAT_RADIUS_MM)
         for k in range(1, 5):

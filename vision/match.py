@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hakam.engine.cards import CARD_NAMES, CardError, parse_card
 from hakam.engine.contract import Contract, ContractError
 from hakam.vision.detections import Detections
 from hakam.vision.events import event
@@ -53,6 +54,12 @@ def parse_setup(data: Any, deal: int, dealer: int, match: tuple[int, int]) -> De
         raise MatchError(
             f"{where}: dealer {data['dealer']} given, but seat {dealer} deals (it rotates)"
         )
+    card = data.get("open_card")
+    if card is not None:
+        try:
+            parse_card(card)
+        except (CardError, TypeError):
+            raise MatchError(f"{where}: open_card {card!r} is not a Baloot card") from None
     raw = data.get("contract")
     if raw is None:
         return None
@@ -166,6 +173,11 @@ class MatchPipeline:
         # opens with it): the first card that comes to rest is it.
         self.open_card: str | None = None
         self._watch: CardTracker | None = None
+        # After a void deal: [its open card (None: not said), seen yet, the first frame of the
+        # table read empty]. The next deal waits until that card has been on the table and no
+        # card has been read for ``deal_end_s`` (the cards gathered and dealt again), so the
+        # void deal's open card is never taken for the next deal's card or a play.
+        self._void_wait: list[Any] | None = None
         self.last_detections = Detections.empty()  # the last frame's reads (the live view)
         self.last_detect_ms = 0.0
         self._pending: list[dict[str, Any]] = []
@@ -249,6 +261,8 @@ class MatchPipeline:
             dets = self.roi.filter(dets)
         self.last_detections = dets
         self.last_detect_ms = 1000 * (time.perf_counter() - t0)
+        if self._void_wait is not None:  # after a void deal: its cards must leave first
+            return self._after_void(dets, frame.index)
         if self.open_card is not None:
             return []
         if self._watch is None:
@@ -264,7 +278,7 @@ class MatchPipeline:
 
     def _start_next(self) -> list[dict[str, Any]]:
         events: list[dict[str, Any]] = []
-        while self.current is None and not self.over:
+        while self.current is None and not self.over and self._void_wait is None:
             n = self.next_deal
             data = self.setups(n)
             if data is None:
@@ -275,10 +289,11 @@ class MatchPipeline:
                     raise MatchError(f"deal {n}: the first deal's set-up must say its dealer")
                 self.first_dealer = (data["dealer"] - n + 1) % 4
             dealer = (self.first_dealer + n - 1) % 4
+            seen = self.open_card is not None  # the watch read this deal's open card
             self.waiting, self.open_card, self._watch = False, None, None
             setup = parse_setup(data, n, dealer, self.totals)
             if setup is None:
-                events += self._void(n, dealer, data)
+                events += self._void(n, dealer, data, seen)
             else:
                 events += self._open(setup, data).start_events()
         return events
@@ -297,7 +312,22 @@ class MatchPipeline:
         self.deals[n] = self.current
         return self.current
 
-    def _void(self, n: int, dealer: int, data: dict[str, Any]) -> list[dict[str, Any]]:
+    def _after_void(self, dets: Detections, now: int) -> list[dict[str, Any]]:
+        card, seen, empty_from = self._void_wait  # type: ignore[misc]
+        seen = seen or card is None or bool((dets.class_id == card).any())
+        empty_from = None if len(dets) else now if empty_from is None else empty_from
+        clear = empty_from is not None and now + 1 - empty_from >= round(self.deal_end_s * self.fps)
+        if seen and clear:
+            self._void_wait = None
+            return []
+        self._void_wait = [card, seen, empty_from]
+        return []
+
+    def _void(self, n: int, dealer: int, data: dict[str, Any], seen: bool) -> list[dict[str, Any]]:
+        """All four passed: written 0-0; the next deal waits for the table to clear."""
+        card = data.get("open_card")
+        index = None if not isinstance(card, str) else CARD_NAMES.index(str(parse_card(card)))
+        self._void_wait = [index, seen or index is None, None]
         self.rows.append(SheetRow(n, dealer, data, result=[0, 0]))
         return [
             event("deal", deal=n, dealer=dealer, open_card=data.get("open_card"),

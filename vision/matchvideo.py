@@ -52,28 +52,45 @@ class RenderedMatch:
         dealer rotates)."""
         out = []
         for n, d in enumerate(self.deals):
-            contract = Contract.from_json(d.record["contract"])
-            bids = calls_for(contract, d.record["open_card"][-1])
+            rec = d.record
+            line: dict[str, Any] = {"dealer": rec["dealer"]} if n == 0 else {}
+            if rec["contract"] is None:  # all passed, twice round
+                out.append({**line, "contract": None, "open_card": rec["open_card"],
+                            "bids": rec["bids"]})  # fmt: skip
+                continue
+            contract = Contract.from_json(rec["contract"])
+            bids = calls_for(contract, rec["open_card"][-1])
             out.append(
-                {**({"dealer": d.record["dealer"]} if n == 0 else {}),
-                 "contract": {k: v for k, v in d.record["contract"].items() if k != "dealer"},
-                 "open_card": d.record["open_card"], "bids": [list(b) for b in bids]}
+                {**line,
+                 "contract": {k: v for k, v in rec["contract"].items() if k != "dealer"},
+                 "open_card": rec["open_card"], "bids": [list(b) for b in bids]}
             )  # fmt: skip
         return out
 
 
 def script_match(
-    seed: int, deals: int, first_dealer: int | None = None, violations: Collection[int] = ()
+    seed: int,
+    deals: int,
+    first_dealer: int | None = None,
+    violations: Collection[int] = (),
+    voids: Collection[int] = (),
 ) -> list[ScriptedDeal]:
     """``deals`` seeded deals, the dealer rotating from ``first_dealer`` (default: drawn);
-    ``violations``: the numbers (from 1) of the deals in which one player breaks a duty."""
+    ``violations``: the numbers (from 1) of the deals in which one player breaks a duty;
+    ``voids``: those all four passed (the open card shown, then taken back)."""
     if deals < 1:
         raise ValueError("deals: at least 1")
     rng = random.Random(seed)
     dealer = rng.randrange(4) if first_dealer is None else first_dealer
     out = []
     for n in range(1, deals + 1):
-        out.append(script_deal(rng.randrange(1 << 30), n in violations, dealer=dealer))
+        deal = script_deal(rng.randrange(1 << 30), n in violations, dealer=dealer)
+        if n in voids:
+            seats = [(dealer + 1 + k) % 4 for k in range(4)] * 2  # all pass, twice round
+            rec = {**deal.record, "contract": None, "tricks": [],
+                   "bids": [[s, "pass"] for s in seats]}  # fmt: skip
+            deal = ScriptedDeal(rec, [], [], None)
+        out.append(deal)
         dealer = (dealer + 1) % 4
     totals = [0, 0]
     for deal, score in zip(out, _scores(out), strict=True):  # the match before each deal
@@ -83,8 +100,8 @@ def script_match(
 
 
 def _scores(deals: list[ScriptedDeal]) -> list[list[int]]:
-    events = replay_match({"format": MATCH_FORMAT, "deals": [d.record for d in deals]})
-    out = [e["match"] for e in events if e["event"] == "score"]
+    sheet = list(replay_match({"format": MATCH_FORMAT, "deals": [d.record for d in deals]}))[-1]
+    out = [row["match"] for row in sheet["deals"]]
     return out + [out[-1]] * (len(deals) - len(out))  # deals after the match was over
 
 
@@ -96,6 +113,7 @@ def render_match(
     deck: str | None = None,
     first_dealer: int | None = None,
     violations: Collection[int] = (),
+    voids: Collection[int] = (),
     progress: Callable[[int, int], None] | None = None,
     pixels: bool = True,
     noise: float = 3.0,
@@ -103,7 +121,7 @@ def render_match(
 ) -> RenderedMatch:
     """Script and film a match of ``deals`` deals (``pixels`` False: labels only; ``sink``: each
     frame goes there as it is made, a video writer, and is not kept)."""
-    scripted = script_match(seed, deals, first_dealer, violations)
+    scripted = script_match(seed, deals, first_dealer, violations, voids)
     film = DealFilm(scripted[0], seed, size, fps, deck, noise, pixels, sink)
     starts: list[int] = []
     rests: list[list[int]] = []

@@ -20,7 +20,8 @@ from hakam.vision.sources import Frame
 
 @pytest.fixture(scope="module")
 def match4():
-    return render_match(3, 4, pixels=False)
+    """Four deals (the first three of seed 3) and, as deal 3, one all four passed."""
+    return render_match(3, 5, pixels=False, voids={3})
 
 
 def frames(m):
@@ -31,20 +32,34 @@ def frames(m):
 def bid_in_panel(qtbot, window, deal):
     """Click the panel's buttons for a bidding that buys the deal's contract, then start it."""
     record = deal.record
-    contract = Contract.from_json(record["contract"])
     view = window.setup_view
-    for _, call in calls_for(contract, record["open_card"][-1]):
+    if record["contract"] is None:  # all pass, twice round, and the deal goes on
+        calls = [c for _, c in record["bids"]]
+    else:
+        calls = [c for _, c in calls_for(Contract.from_json(record["contract"]),
+                                         record["open_card"][-1])]  # fmt: skip
+    for call in calls:
         # The panel's buttons for this call, as shown (the last call's are deleted later).
         def shown(call=call):
             return [b for b in view.findChildren(QPushButton, f"call-{call}") if b.isVisible()]
 
         qtbot.waitUntil(lambda: len(shown()) == 1, timeout=2000)
         qtbot.mouseClick(shown()[0], Qt.MouseButton.LeftButton)
+    if record["contract"] is None:
+        assert window.setup.phase == "void"
+        qtbot.waitUntil(lambda: bool(void_button(view)), timeout=2000)
+        qtbot.mouseClick(void_button(view)[0], Qt.MouseButton.LeftButton)
+        return
     assert window.setup.contract().to_json() == record["contract"]
     qtbot.mouseClick(view.record_button, Qt.MouseButton.LeftButton)
 
 
+def void_button(view):
+    return [b for b in view.findChildren(QPushButton, "record-void") if b.isVisible()]
+
+
 def test_a_match_in_the_window_with_the_bids_tapped_in_the_panel(qtbot, data_dir, match4):
+    """Five deals, one all passed, each bid by clicking the panel: the sheet is the truth's."""
     make_app()
     store = MatchStore()
     first = match4.deals[0].record["dealer"]
@@ -62,7 +77,7 @@ def test_a_match_in_the_window_with_the_bids_tapped_in_the_panel(qtbot, data_dir
         w.feed_item(item)
         idle = idle + 1 if item.frame is None else 0
         assert idle < 20, "the feed waits for a set-up the panel did not get"
-        if w.setup.phase == "bidding" and not w.setup.bids and bid < 4:
+        if w.setup.phase == "bidding" and not w.setup.bids and bid < 5:
             deal = match4.deals[bid]
             # The camera read the open card on the stock and the panel opened with it.
             assert w.setup.open_card == deal.record["open_card"] == w.setup.camera_open_card
@@ -70,15 +85,17 @@ def test_a_match_in_the_window_with_the_bids_tapped_in_the_panel(qtbot, data_dir
             assert w.tabs.currentWidget() is w.setup_view
             bid_in_panel(qtbot, w, deal)
             bid += 1
-    assert bid == 4
+    assert bid == 5
     truth = match4.sheet()
     rows = w.sheet.rows()
     assert [list(r.result) for r in rows] == [d["result"] for d in truth["deals"]]
     assert list(w.sheet.totals) == truth["match"]
+    assert rows[2].entry.void and list(rows[2].result) == [0, 0]
     assert [r.entry.bids for r in rows] == [
-        tuple(calls_for(Contract.from_json(d.record["contract"]), d.record["open_card"][-1]))
+        tuple(tuple(b) for b in d.record["bids"]) if d.record["contract"] is None
+        else tuple(calls_for(Contract.from_json(d.record["contract"]), d.record["open_card"][-1]))
         for d in match4.deals
-    ]
+    ]  # fmt: skip
     # The store has the sheet and the match's state (what a restart goes on from).
     again = MatchStore()
     assert [list(r.result) for r in again.load(match_id).rows()] == [list(r.result) for r in rows]

@@ -94,15 +94,18 @@ def test_the_match_ends_at_152_and_no_deal_after_it_counts(match4):
     assert next(e for e in events if e["type"] == "match")["winner"] == 1
 
 
-def test_a_void_deal_is_written_and_the_deal_passes_on(match4):
-    first = match4.deals[0].record["dealer"]
-    setups = [{"dealer": (first - 1) % 4, "contract": None, "open_card": "7H"}]
-    setups += [{k: v for k, v in s.items() if k != "dealer"} for s in match4.setups()]
-    match, events = referee(match4, setups, first_dealer=(first - 1) % 4)
+def test_a_void_deal_is_written_and_its_open_card_is_not_the_next_deals():
+    """Deal 2 all passed: its open card lay there, then went back to the dealer; deal 3 waits
+    for the table to clear, then is refereed from its own open card."""
+    m = render_match(3, 3, pixels=False, voids={2})
+    match, events = referee(m, m.setups())
     got, totals = results(match.sheet())
-    truth, truth_totals = results(match4.sheet())
-    assert got == [[0, 0], *truth] and totals == truth_totals
-    assert [e["type"] for e in events[:2]] == ["deal", "void"]
+    assert (got, totals) == results(m.sheet())
+    assert got[1] == [0, 0]
+    assert [e["type"] for e in events if e.get("deal") == 2][:2] == ["deal", "void"]
+    opened = [(e["deal"], e["card"]) for e in events if e["type"] == "open_card"]
+    assert opened == [(1, m.deals[0].record["open_card"]), (3, m.deals[2].record["open_card"])]
+    assert [r["status"] for r in match.sheet()["deals"]] == ["final", "final", "final"]
 
 
 @pytest.mark.parametrize(
