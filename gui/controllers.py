@@ -189,8 +189,10 @@ class DealSetupController(Observable):
         self.sheet = sheet
         self.camera_open_card: str | None = None
         self.message = ""
-        # Table mode: a deal set up here is played on camera (``start_deal``), not typed.
+        # Table mode: a deal set up here is played on camera (``start_deal``), not typed; the
+        # dealer is the rotation's (``_table_dealer``), not chosen.
         self._on_start: Callable[[dict[str, Any]], None] | None = None
+        self._table_dealer: int | None = None
         self._reset(sheet.next_dealer)
         draft = sheet.store.load_draft(sheet.match_id)
         if draft:
@@ -321,6 +323,10 @@ class DealSetupController(Observable):
     def set_dealer(self, dealer: int) -> None:
         if not 0 <= dealer <= 3:
             self._fail(f"dealer: seat {dealer} out of range")
+        table = self._on_start is not None and self._table_dealer is not None
+        if table and dealer != self._table_dealer:
+            self._fail(f"dealer: seat {self._table_dealer} deals this deal (the deal passes "
+                       "to the right)")  # fmt: skip
         editing = self.editing
         self._reset(dealer)
         self.editing = editing
@@ -459,7 +465,7 @@ class DealSetupController(Observable):
         except EntryError as exc:
             self._fail(str(exc))
         self.camera_open_card = None
-        self._reset(self.sheet.next_dealer)
+        self._reset(self._next_dealer())
         self.sheet.store.save_draft(self.sheet.match_id, None)
         self.notify()
         return index
@@ -468,10 +474,19 @@ class DealSetupController(Observable):
     def table_mode(self) -> bool:
         return self._on_start is not None
 
-    def play_on_camera(self, on_start: Callable[[dict[str, Any]], None] | None) -> None:
+    def play_on_camera(
+        self, on_start: Callable[[dict[str, Any]], None] | None, dealer: int | None = None
+    ) -> None:
         """Table mode: each deal, once bid, goes to the camera's match (``on_start`` takes its
-        set-up line, as ``hakam.vision.match.parse_setup`` reads it); the camera scores it."""
+        set-up line, as ``hakam.vision.match.parse_setup`` reads it); the camera scores it.
+        ``dealer``: who deals the next deal (then it rotates). A deal being bid for that dealer
+        (the draft kept over a restart) is kept."""
         self._on_start = on_start
+        self._table_dealer = dealer
+        if on_start is not None and dealer is not None and self.dealer != dealer:
+            self._reset(dealer)
+            self.camera_open_card = None
+            self._changed()
         self.notify()
 
     def start_deal(self) -> dict[str, Any]:
@@ -497,14 +512,22 @@ class DealSetupController(Observable):
                 line["baloot"] = list(self.baloot)
         self._on_start(line)
         self.camera_open_card = None
-        self._reset((self.dealer + 1) % 4)
+        self._table_dealer = (self.dealer + 1) % 4
+        self._reset(self._table_dealer)
         self.sheet.store.save_draft(self.sheet.match_id, None)
         self.notify()
         return line
 
+    def _next_dealer(self) -> int:
+        """Who deals the next deal: the rotation's in table mode (the deal on camera is not on
+        the sheet yet), else the sheet's."""
+        if self._on_start is not None and self._table_dealer is not None:
+            return self._table_dealer
+        return self.sheet.next_dealer
+
     def restart(self) -> None:
         """Forget the deal being set up (the sheet is untouched)."""
-        self._reset(self.sheet.next_dealer)
+        self._reset(self._next_dealer())
         self.sheet.store.save_draft(self.sheet.match_id, None)
         self.notify()
 

@@ -16,6 +16,18 @@ def table_key(source: str) -> str:
     return f"table|{source}"
 
 
+def calibration_seat(store: MatchStore, source: str) -> int | None:
+    """The seat the saved calibration of ``source`` marks: the first dealer of the first match
+    played with it (None: not played with yet; the next match's first dealer it is)."""
+    text = store.setting(f"calibration_seat|{table_key(source)}")
+    return int(text) if text else None
+
+
+def bind_calibration_seat(store: MatchStore, source: str, seat: int | None) -> None:
+    """The first match played with a calibration says which seat its second click marked."""
+    store.set_setting(f"calibration_seat|{table_key(source)}", "" if seat is None else str(seat))
+
+
 @dataclass(frozen=True)
 class StartChoice:
     """What the start screen decided: ``hakam table`` goes on from here."""
@@ -24,6 +36,7 @@ class StartChoice:
     language: str
     new_match: bool
     calibration: Calibration
+    calibration_seat: int | None  # the seat it marks (None: this match's first dealer)
 
 
 @dataclass(frozen=True)
@@ -105,13 +118,15 @@ class StartController:
             except CalibrationError as exc:
                 raise EntryError(f"calibration: {exc}") from None
             self.store.set_setting(f"calibration|{table_key(self.source)}", _cal_json(calibration))
+            bind_calibration_seat(self.store, self.source, None)  # a new one: not played yet
         elif self.points:
             raise EntryError("calibration: click the table's centre, then the first dealer's seat")
         if calibration is None:
             raise EntryError(
                 "calibration: click the table's centre, then the first dealer's seat, on the frame"
             )
-        return StartChoice(self.source, self.language, self.new_match, calibration)
+        seat = calibration_seat(self.store, self.source)
+        return StartChoice(self.source, self.language, self.new_match, calibration, seat)
 
 
 def _cal_json(cal: Calibration) -> str:

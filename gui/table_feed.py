@@ -18,7 +18,7 @@ from typing import Any
 from hakam.gui.feed import FeedItem
 from hakam.vision.corrections import _Corrections
 from hakam.vision.events import event
-from hakam.vision.match import MatchPipeline
+from hakam.vision.match import MatchError, MatchPipeline
 from hakam.vision.sources import Frame, SourceNotice
 
 IDLE_S = 0.2  # how often a held feed looks for the set-up (and lets the window stop it)
@@ -72,7 +72,10 @@ def table_feed(
             yield FeedItem(None, [], [notice], None, None)
             continue
         setups.take()
-        events = feed.take() + match.process(frame)
+        try:
+            events = feed.take() + match.process(frame)
+        except MatchError as exc:  # a set-up the match refuses: said, the match waits on
+            events = [event("source", text=str(exc), error=True)]
         state = match.checkpoint() if events else None
         yield FeedItem(frame.image, match.last_detections.to_json(), events,
                        match.last_detect_ms, state)  # fmt: skip

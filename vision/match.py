@@ -21,6 +21,7 @@ from typing import Any
 
 from hakam.engine.cards import CARD_NAMES, CardError, parse_card
 from hakam.engine.contract import Contract, ContractError
+from hakam.engine.record import InputError, parse_deal_record
 from hakam.vision.detections import Detections
 from hakam.vision.events import event
 from hakam.vision.pipeline import Pipeline
@@ -62,6 +63,7 @@ def parse_setup(data: Any, deal: int, dealer: int, match: tuple[int, int]) -> De
             raise MatchError(f"{where}: open_card {card!r} is not a Baloot card") from None
     raw = data.get("contract")
     if raw is None:
+        _check_void(data, deal, dealer, match)
         return None
     if not isinstance(raw, dict):
         raise MatchError(f"{where}: contract must be a JSON object or null")
@@ -85,6 +87,22 @@ def parse_setup(data: Any, deal: int, dealer: int, match: tuple[int, int]) -> De
         raise MatchError(f"{where}: {str(exc).removeprefix('deal record: ')}") from None
     setup.deal = deal
     return setup
+
+
+def _check_void(data: dict[str, Any], deal: int, dealer: int, match: tuple[int, int]) -> None:
+    """A void deal's line: its bids, when given, must be the passes of a void bidding."""
+    if data.get("projects") or data.get("baloot"):
+        raise MatchError(f"deal {deal}: a void deal (contract null) has no projects or Baloot")
+    if "bids" not in data:
+        return
+    record = {"format": "hakam-deal/1", "dealer": dealer, "open_card": data.get("open_card"),
+              "bids": data["bids"], "contract": None, "match": list(match)}  # fmt: skip
+    try:
+        parsed = parse_deal_record(record)
+    except InputError as exc:
+        raise MatchError(f"deal {deal}: {exc}") from None
+    if parsed.contract is not None:
+        raise MatchError(f"deal {deal}: its bids buy a contract, but the contract is null")
 
 
 class SetupLines:
@@ -394,7 +412,7 @@ class MatchPipeline:
     def checkpoint(self) -> dict[str, Any]:
         """The match's state (JSON): the sheet, and the deal in progress as far as it went."""
         cur = self.current
-        return {
+        state = {
             "format": MATCH_STATE_FORMAT,
             "first_dealer": self.first_dealer,
             "calibration_seat": self.calibration_seat,
@@ -402,15 +420,29 @@ class MatchPipeline:
             "over": self.over,
             "winner": self.winner,
             "frame": self.frame,
+            # Between deals: the open card read while waiting, and a void deal's wait.
+            "open_card": self.open_card,
+            "void_wait": self._void_wait,
             "current": None if cur is None else {
                 "setup": self.lines[cur.setup.deal],
                 "state": cur.checkpoint(),
             },
         }  # fmt: skip
+        # A copy, all of it: the window stores it on another thread while the deal goes on.
+        return json.loads(json.dumps(state))
 
     def _resume(self, state: dict[str, Any]) -> None:
         if not isinstance(state, dict) or state.get("format") != MATCH_STATE_FORMAT:
             raise MatchError(f"match state: not a {MATCH_STATE_FORMAT} object")
+        try:
+            self._restore(state)
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, MatchError):
+                raise
+            raise MatchError(f"match state: cannot be used ({type(exc).__name__}: {exc}); "
+                             "start a new match") from None  # fmt: skip
+
+    def _restore(self, state: dict[str, Any]) -> None:
         first = state["first_dealer"]
         self.first_dealer = None if first is None else int(first)
         seat = state.get("calibration_seat", self.calibration_seat)
@@ -418,6 +450,8 @@ class MatchPipeline:
         self.rows = [SheetRow(**r) for r in state["rows"]]
         self.over, self.winner = bool(state["over"]), state["winner"]
         self.frame = int(state["frame"])
+        self.open_card = state.get("open_card")
+        self._void_wait = state.get("void_wait")
         cur = state.get("current")
         if cur is None:
             return

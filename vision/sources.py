@@ -166,6 +166,7 @@ class ReconnectingCamera(FrameSource):
         self.opener, self.current, self.retry_s = opener, first, retry_s
         self.fps, self.frame_size = first.fps, first.frame_size
         self.description = first.description
+        self.closed = False  # ``close``: stop waiting for the camera
 
     def __iter__(self) -> Iterator[Frame | SourceNotice]:
         index, t0 = 0, time.monotonic()
@@ -180,6 +181,8 @@ class ReconnectingCamera(FrameSource):
                 yield SourceNotice(f"{exc}: the deal waits for the camera", True)
             while True:
                 time.sleep(self.retry_s)
+                if self.closed:
+                    return
                 try:
                     self.current = self.opener()
                     break
@@ -188,6 +191,7 @@ class ReconnectingCamera(FrameSource):
             yield SourceNotice(f"{self.description}: back, the deal goes on", False)
 
     def close(self) -> None:
+        self.closed = True
         self.current.close()
 
 

@@ -193,7 +193,7 @@ class DealSetupView(QWidget):
         self._do(self.setup.announce, self.project_seat.currentIndex(), choice)
 
     def record(self) -> None:
-        if self.setup.table_mode:
+        if self.setup.table_mode and self.setup.editing is None:
             if self._do(self.setup.start_deal):
                 self.message.say(self.lang.tr("deal_started"), "saved")
             return
@@ -258,9 +258,10 @@ class DealSetupView(QWidget):
         play = phase == "play"
         for box in (self.raise_box, self.project_box, self.points_box):
             box.setVisible(play)
-        self.points_box.setVisible(play and not s.table_mode)  # the camera counts the points
         self.record_button.setVisible(play)
-        self.record_button.setText(lang.tr("start_deal" if s.table_mode else "record_deal"))
+        on_camera = s.table_mode and s.editing is None
+        self.points_box.setVisible(play and not on_camera)  # the camera counts the points
+        self.record_button.setText(lang.tr("start_deal" if on_camera else "record_deal"))
         self.back_button.setText(lang.tr("undo_call"))
         self.restart_button.setText(lang.tr("restart_deal"))
         if play:

@@ -52,6 +52,8 @@ class MainWindow(QMainWindow):
         self.sound = AlertSound(self)
         self.worker: FeedWorker | None = None
         self.table_run: tuple[int, str, str] | None = None  # table mode: (match id, key, out)
+        self._calibration_source: str | None = None
+        self._on_stop: Any = None
 
         central = QWidget()
         layout = QVBoxLayout(central)
@@ -137,14 +139,24 @@ class MainWindow(QMainWindow):
     def feed_item(self, item: FeedItem) -> None:
         """One item from the pipeline (GUI thread): the frame first, then its events, then (in
         table mode) the match's state, committed to the store."""
+        # The match's state first: a crash after it loses nothing (a deal scored in it that
+        # the sheet has not yet is written at the restart), never a deal counted twice.
+        if item.state is not None and self.table_run is not None:
+            match_id, key, out = self.table_run
+            self.store.save_table_run(match_id, key, out, item.state)
+            first = item.state.get("first_dealer")
+            if self._calibration_source is not None and first is not None:
+                from hakam.gui.start import bind_calibration_seat
+
+                # A calibration clicked for this match: its second click was this match's
+                # first dealer's seat, and says so to the matches after it.
+                bind_calibration_seat(self.store, self._calibration_source, int(first))
+                self._calibration_source = None
         if item.frame is not None:
             self.live.on_frame(item.frame, item.detections)
         if item.events:
             self.live.on_events(item.events)
             self._follow_match(item.events)
-        if item.state is not None and self.table_run is not None:
-            match_id, key, out = self.table_run
-            self.store.save_table_run(match_id, key, out, item.state)
 
     def _follow_match(self, events: list[dict[str, Any]]) -> None:
         """Table mode: the panel comes up when the next deal's open card is read, the live
@@ -188,17 +200,40 @@ class MainWindow(QMainWindow):
         if self.sheet.match_id != match_id:
             self.sheet.open_match(match_id)
         self.table_run = run
-        self.setup.play_on_camera(setups.put)
-        self.setup.restart()
-        if match.next_dealer is not None:
-            self.setup.set_dealer(match.next_dealer)
+        self._catch_up(match)
+        dealer = match.next_dealer if match.next_dealer is not None else self.sheet.next_dealer
+        self.setup.play_on_camera(setups.put, dealer)
         corrections: queue.Queue = queue.Queue()
         self.live.subscribe_corrections(corrections.put)
         self.tabs.setCurrentWidget(self.setup_view if match.current is None else self.live_view)
         return table_feed(match, frames, setups, corrections, hold)
 
-    def start_table(self, *args: Any, max_fps: float | None = None, **kw: Any) -> FeedWorker:
-        """``table_feed`` on the worker thread."""
+    def _catch_up(self, match: Any) -> None:
+        """After a restart: the deals the match scored that the sheet does not have yet (the
+        process ended between the two) go on the sheet as the camera scored them."""
+        from hakam.gui.models import camera_entry
+
+        for row in match.rows[len(self.sheet.sheet.deals) :]:
+            entry = camera_entry(row.dealer, row.contract, row.score, row.penalty,
+                                 (row.setup or {}).get("open_card"),
+                                 tuple((int(s), str(c)) for s, c in (row.setup or {}).get(
+                                     "bids", [])))  # fmt: skip
+            self.sheet.add(entry)
+
+    def start_table(
+        self,
+        *args: Any,
+        max_fps: float | None = None,
+        on_stop: Any = None,
+        calibration_source: str | None = None,
+        **kw: Any,
+    ) -> FeedWorker:
+        """``table_feed`` on the worker thread; ``on_stop`` (closing the camera, so that a
+        camera being waited for stops being waited for) is called when the feed is stopped;
+        ``calibration_source``: the source whose saved calibration was clicked for this match
+        (the seat it marks is bound once the first deal says who dealt it)."""
+        self._on_stop = on_stop
+        self._calibration_source = calibration_source
         return self.start_feed(self.table_feed(*args, **kw), max_fps)
 
     def _stats(self, fps: float, ms: float) -> None:
@@ -215,6 +250,9 @@ class MainWindow(QMainWindow):
         return self.worker
 
     def stop_feed(self) -> None:
+        on_stop, self._on_stop = self._on_stop, None
+        if on_stop is not None and self.worker is not None:
+            on_stop()
         if self.worker is not None:
             self.worker.requestInterruption()
             self.worker.wait(5000)

@@ -94,7 +94,11 @@ class StartView(QDialog):
         self.source.setEditable(True)
         sources = dict.fromkeys([start.source, "0", "1", *(m.source for m in start.matches())])
         self.source.addItems(list(sources))
-        self.source.currentTextChanged.connect(self._source_changed)
+        # Opened when chosen or typed and confirmed, not at every keystroke ("10" is not "1").
+        self.source.activated.connect(lambda _i: self._source_changed(self.source.currentText()))
+        self.source.lineEdit().editingFinished.connect(
+            lambda: self._source_changed(self.source.currentText())
+        )
         self.lang_buttons = [QPushButton("English"), QPushButton("العربية")]
         row.addWidget(self.source_label)
         row.addWidget(self.source, 1)
@@ -131,6 +135,8 @@ class StartView(QDialog):
     # --- actions --------------------------------------------------------------------------
 
     def _source_changed(self, text: str) -> None:
+        if text.strip() == self.start.source and self.frame.image is not None:
+            return
         self.start.set_source(text)
         self.message.clear_line()
         try:

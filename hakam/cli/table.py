@@ -188,7 +188,7 @@ def run_match(
         skip = len(table.state["rows"]) + (table.state.get("current") is not None)
     try:
         match = MatchPipeline(
-            detector, SetupLines(table.lines, skip if args.match != "-" else 0),
+            detector, SetupLines(table.lines, skip),
             first_dealer=table.first_dealer, calibration=calibration, roi=roi,
             settings=settings, out_dir=table.out, fps=source.fps, state=table.state,
         )  # fmt: skip
@@ -219,18 +219,21 @@ def run_match(
     t0 = last = time.monotonic()
     try:
         with source:
-            for ev in match.start_events():
-                emit(ev)
+            started = match.start_events()
             save()
+            for ev in started:
+                emit({**ev, "resumed": True} if table.state is not None else ev)
             for frame in frames_after(live(args, source), table.next_frame - 1):
                 if isinstance(frame, SourceNotice):  # the camera unplugged, or back
                     emit(event("source", source=args.source, text=frame.text, lost=frame.lost))
                     continue
                 events = match.process(frame)
+                if events:  # the state first: a crash after it loses no play, only log lines
+                    save()
                 for ev in events:
                     emit(ev)
-                if events:
-                    save()
+                if match.over:  # nothing after the match counts: stop reading
+                    break
                 now = time.monotonic()
                 if total and now - last > 10 and frame.index < total:
                     last = now
@@ -238,9 +241,10 @@ def run_match(
                     left = (now - t0) / max(done, 1) * (total - frame.index - 1)
                     print(f"[match] frame {frame.index + 1}/{total}, deal {match.next_deal - 1}, "
                           f"about {left:.0f} s left", file=sys.stderr, flush=True)  # fmt: skip
-            for ev in match.finish():
-                emit(ev)
+            end = match.finish()
             save()
+            for ev in end:
+                emit(ev)
     except MatchError as exc:
         save()
         raise UserError(str(exc)) from None
@@ -294,28 +298,31 @@ def _start_screen(args: argparse.Namespace, store: Any) -> Any:
 
 
 def _calibration(args: argparse.Namespace, store: Any) -> Any:
-    """``--calibration FILE``, else the one saved for the source, else two clicks on its first
-    frame (saved for next time; ``--calibrate`` clicks again)."""
+    """``--calibration FILE`` (it marks this match's first dealer), else the one saved for the
+    source, else two clicks on its first frame (saved for next time; ``--calibrate`` clicks
+    again): a ``StartChoice``-like (calibration, the seat it marks or None, saved or not)."""
     from hakam.cli.common import click_points, first_frame, parse_size
     from hakam.gui.start import StartController
     from hakam.vision.seats import Calibration, CalibrationError
 
     try:
         if args.calibration:
-            return Calibration.load(args.calibration)
+            return Calibration.load(args.calibration), None, False
     except CalibrationError as exc:
         raise UserError(str(exc)) from None
     start = StartController(store, args.source)
     if not args.calibrate and start.saved_calibration() is not None:
-        return start.saved_calibration()
+        choice = start.start()
+        return choice.calibration, choice.calibration_seat, True
     image = first_frame(args.source, parse_size(args.camera_size))
     size = (int(image.shape[1]), int(image.shape[0]))
     for x, y in click_points(image):
         start.click(x, y, size)
     try:
-        return start.start().calibration
+        choice = start.start()
     except ValueError as exc:
         raise UserError(str(exc)) from None
+    return choice.calibration, choice.calibration_seat, True
 
 
 def _cmd_table(args: argparse.Namespace) -> int:
@@ -338,9 +345,9 @@ def _cmd_table(args: argparse.Namespace) -> int:
         choice = _start_screen(args, store)
         args.source, args.lang = choice.source, choice.language
         args.new_match = args.new_match or choice.new_match
-        calibration = choice.calibration
+        calibration, seat, saved = choice.calibration, choice.calibration_seat, True
     else:
-        calibration = _calibration(args, store)  # before the camera opens for play
+        calibration, seat, saved = _calibration(args, store)  # before the camera opens
     key = table_key(args.source)
     found = None if args.new_match else store.table_run(key)
     state = None if found is None else found[2]
@@ -356,6 +363,8 @@ def _cmd_table(args: argparse.Namespace) -> int:
             from hakam.vision.oracle import LabelDetector
 
             data = load_json(args.labels, "--labels")
+            if not isinstance(data, dict) or not isinstance(data.get("frames"), list):
+                raise UserError(f"--labels {args.labels}: not a hakam-labels/1 file")
             detector: Any = LabelDetector(data["frames"], start=last + 1)
         else:
             detector = det.make_detector(args.detector, threads=args.threads)
@@ -364,9 +373,17 @@ def _cmd_table(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     if found is not None:
         match_id, out = found[0], Path(found[1])
+        if args.out and Path(args.out).resolve() != out.resolve():
+            source.close()
+            raise UserError(f"--out {args.out}: the match in progress writes to {out} "
+                            "(or add --new-match)")  # fmt: skip
     else:
         out = Path(args.out) if args.out else Path("runs") / time.strftime("table-%Y%m%d-%H%M%S")
-        out.mkdir(parents=True, exist_ok=True)
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            source.close()
+            raise UserError(f"--out {out}: cannot write there ({exc.strerror})") from None
         match_id = store.new_match(0)
     from hakam.gui.table_feed import SetupQueue
     from hakam.gui.views.main_window import MainWindow, make_app
@@ -374,7 +391,7 @@ def _cmd_table(args: argparse.Namespace) -> int:
     setups = SetupQueue()
     try:
         match = MatchPipeline(detector, setups, calibration=calibration, fps=source.fps,
-                              out_dir=out, state=state,
+                              out_dir=out, state=state, calibration_seat=seat,
                               settings=PipelineSettings(read_open_card=True))  # fmt: skip
     except MatchError as exc:
         source.close()
@@ -383,9 +400,12 @@ def _cmd_table(args: argparse.Namespace) -> int:
     window = MainWindow(store, args.lang)
     window.show()
     camera = isinstance(source, CameraSource)
-    frames = frames_after(live(args, source), last)
+    watched = live(args, source)
+    frames = frames_after(watched, last)
+    binds = args.source if saved and seat is None else None  # a calibration not yet played
     window.start_table(match, frames, (match_id, key, str(out)), setups, hold=not camera,
-                       max_fps=None if camera else source.fps)  # fmt: skip
+                       max_fps=None if camera else source.fps, on_stop=watched.close,
+                       calibration_source=binds)  # fmt: skip
     try:
         return app.exec()
     finally:

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QPushButton
 from hakam.engine.bidding import calls_for
 from hakam.engine.contract import Contract
 from hakam.gui.match_store import MatchStore
+from hakam.gui.models import EntryError
 from hakam.gui.table_feed import SetupQueue
 from hakam.gui.views.main_window import MainWindow, make_app
 from hakam.vision.match import MatchPipeline
@@ -100,3 +101,92 @@ def test_a_match_in_the_window_with_the_bids_tapped_in_the_panel(qtbot, data_dir
     again = MatchStore()
     assert [list(r.result) for r in again.load(match_id).rows()] == [list(r.result) for r in rows]
     assert again.table_run("test") is not None
+
+
+def drive(qtbot, w, feed, match5, bid, stop=None):
+    """Feed the window inline, bidding each deal through the panel when the camera has read
+    its open card; returns the deals bid so far. ``stop(w)``: break off there (a crash)."""
+    idle = 0
+    for item in feed:
+        w.feed_item(item)
+        idle = idle + 1 if item.frame is None else 0
+        assert idle < 20, "the feed waits for a set-up the panel did not get"
+        if stop is not None and stop(w):
+            return bid
+        if w.setup.phase == "bidding" and not w.setup.bids and bid < len(match5.deals):
+            assert w.setup.open_card == match5.deals[bid].record["open_card"]
+            bid_in_panel(qtbot, w, match5.deals[bid])
+            bid += 1
+    return bid
+
+
+def window_on(store, match_id, match5, state=None):
+    w = MainWindow(store, "en")
+    w.show()
+    setups = SetupQueue()
+    start = 0 if state is None else state["frame"] + 1
+    match = MatchPipeline(LabelDetector(match5.labels, start=start), setups,
+                          calibration=match5.calibration, fps=match5.fps, state=state,
+                          calibration_seat=match5.deals[0].record["dealer"])  # fmt: skip
+    frames = (Frame(i, i / match5.fps, im) for i, im in enumerate(match5.frames) if i >= start)
+    return w, w.table_feed(match, frames, (match_id, "crash", "out"), setups)
+
+
+def test_a_window_killed_mid_match_goes_on_to_the_same_sheet(qtbot, data_dir, match4):
+    """The window is dropped (as by kill -9) mid deal 2 with deal 1 on the sheet, and again
+    with the bids of deal 4 half tapped, and once its last deal's score is in the store's state
+    but not yet on its sheet: each time a new window on the stored state ends the match with
+    the truth's sheet, the half-tapped bids kept, no deal written twice."""
+    make_app()
+    store = MatchStore()
+    match_id = store.new_match(match4.deals[0].record["dealer"])
+    w, feed = window_on(store, match_id, match4)
+    qtbot.addWidget(w)
+    bid = drive(qtbot, w, feed, match4, 0, stop=lambda w: w.live.current is not None
+                and w.live.current.number == 2 and len(w.live.current.tricks) >= 3)  # fmt: skip
+    assert bid == 2
+    state = store.table_run("crash")[2]
+    w, feed = window_on(MatchStore(), match_id, match4, state)
+    qtbot.addWidget(w)
+    assert len(w.sheet.rows()) == 1
+
+    def half_bid(w):
+        if w.setup.phase == "bidding" and w.setup.open_card == match4.deals[3].record["open_card"]:
+            w.setup.call("pass")  # the first call of deal 4, then the crash
+            return True
+        return False
+
+    bid = drive(qtbot, w, feed, match4, bid, stop=half_bid)
+    assert bid == 3
+    state = store.table_run("crash")[2]
+    w, feed = window_on(MatchStore(), match_id, match4, state)
+    qtbot.addWidget(w)
+    assert len(w.setup.bids) == 1  # the half-tapped bidding was kept
+    w.setup.undo_call()  # the test's panel helper taps the whole bidding
+    bid = drive(qtbot, w, feed, match4, bid, stop=lambda w: len(w.sheet.rows()) == 5)
+    # The last deal scored: take it off the sheet as if the process had died before writing
+    # it (the state has it), then start again.
+    sheet = MatchStore().load(match_id)
+    sheet.deals.pop()
+    MatchStore().save(match_id, sheet, "test", sheet)
+    state = store.table_run("crash")[2]
+    w, feed = window_on(MatchStore(), match_id, match4, state)
+    qtbot.addWidget(w)
+    drive(qtbot, w, feed, match4, bid)
+    truth = match4.sheet()
+    assert [list(r.result) for r in w.sheet.rows()] == [d["result"] for d in truth["deals"]]
+    assert [list(r.result) for r in MatchStore().load(match_id).rows()] == [
+        d["result"] for d in truth["deals"]
+    ]
+
+
+def test_in_table_mode_the_dealer_is_the_rotations(qtbot, data_dir, match4):
+    make_app()
+    store = MatchStore()
+    match_id = store.new_match(match4.deals[0].record["dealer"])
+    w, _ = window_on(store, match_id, match4)
+    qtbot.addWidget(w)
+    first = match4.deals[0].record["dealer"]
+    with pytest.raises(EntryError, match=f"seat {first} deals this deal"):
+        w.setup.set_dealer((first + 1) % 4)
+    assert w.setup.dealer == first

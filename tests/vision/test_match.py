@@ -108,6 +108,25 @@ def test_a_void_deal_is_written_and_its_open_card_is_not_the_next_deals():
     assert [r["status"] for r in match.sheet()["deals"]] == ["final", "final", "final"]
 
 
+def test_a_restart_right_after_a_void_deal_still_waits_for_its_card_to_go():
+    """Killed on the frame the void deal was set up, or while the table cleared: the state
+    says what the match was waiting for, so the void deal's open card is no play of the next."""
+    m = render_match(3, 3, pixels=False, voids={2})
+    truth = results(m.sheet())
+    _, events = referee(m, m.setups())
+    void_at = next(e for e in events if e["type"] == "void")
+    starts = [e["frame"] for e in events if e["type"] == "open_card" and e["deal"] == 3]
+    end_of_1 = next(e["frame"] for e in events if e["type"] == "trick" and e["deal"] == 1
+                    and e["trick"] == 8)  # fmt: skip
+    assert void_at["deal"] == 2 and starts
+    for stop in (end_of_1 + 20, m.deal_frames[1] + 10, m.deal_frames[1] + 40, starts[0] - 5):
+        match, _ = referee(m, m.setups(), stop=stop)
+        state = json.loads(json.dumps(match.checkpoint()))
+        again, events = referee(m, m.setups(), state=state, start=state["frame"] + 1)
+        assert results(again.sheet()) == truth, stop
+        assert not [e for e in events if e["type"] in ("violation", "uncertain")], stop
+
+
 @pytest.mark.parametrize(
     ("data", "message"),
     [
@@ -117,6 +136,10 @@ def test_a_void_deal_is_written_and_its_open_card_is_not_the_next_deals():
         ({"contract": {"kind": "hokum", "trump": "X", "declarer": 0}}, "deal 3: "),
         ({"contract": {"kind": "sun", "declarer": 0, "dealer": 3}}, "contract's dealer is 3"),
         ([1], "a set-up must be a JSON object"),
+        ({"contract": None, "bids": "x"}, "deal 3: bids: must be a list"),
+        ({"contract": None, "open_card": "7H", "bids": [[2, "hokum"]]}, "not finished"),
+        ({"contract": None, "projects": [{"seat": 0}]}, "a void deal .* has no projects"),
+        ({"contract": None, "open_card": "1X"}, "open_card '1X' is not a Baloot card"),
     ],
 )
 def test_a_bad_setup_is_a_one_line_error(data, message):
@@ -137,23 +160,31 @@ def test_setup_lines_skip_blank_and_comment_lines_and_say_which_deal_is_bad():
 
 
 @pytest.fixture(scope="module")
-def clip(match4, tmp_path_factory):
+def match5():
+    """Five deals, the third all passed (the first, second, fourth and fifth: seed 3's)."""
+    return render_match(3, 5, pixels=False, voids={3})
+
+
+@pytest.fixture(scope="module")
+def clip(match5, tmp_path_factory):
     """The labels-only match as files: a black video (the label detector reads no pixels), its
     labels, calibration and ``--match`` lines."""
     folder = tmp_path_factory.mktemp("match")
-    w, h = match4.calibration.frame_size
+    w, h = match5.calibration.frame_size
     writer = cv2.VideoWriter(str(folder / "clip.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), 15, (w, h))
     black = np.zeros((h, w, 3), np.uint8)
-    for _ in match4.frames:
+    for _ in match5.frames:
         writer.write(black)
     writer.release()
-    (folder / "clip.labels.json").write_text(json.dumps({"frames": match4.labels}))
-    (folder / "clip.setup.jsonl").write_text("".join(json.dumps(s) + "\n" for s in match4.setups()))
-    match4.calibration.save(folder / "clip.toml")
+    (folder / "clip.labels.json").write_text(json.dumps({"frames": match5.labels}))
+    (folder / "clip.setup.jsonl").write_text("".join(json.dumps(s) + "\n" for s in match5.setups()))
+    match5.calibration.save(folder / "clip.toml")
     return folder
 
 
-def run_cli(clip, data, out, kill_after_plays=None):
+def run_cli(clip, data, out, kill_after_plays=None, kill_on=None):
+    """Run the headless match; ``kill -9`` it after that many plays, or on the first event of
+    type ``kill_on``."""
     cmd = [*HAKAM, "run", "--source", str(clip / "clip.mp4"), "--headless",
            "--match", str(clip / "clip.setup.jsonl"), "--calibration", str(clip / "clip.toml"),
            "--detector", "oracle", "--labels", str(clip / "clip.labels.json"),
@@ -163,11 +194,11 @@ def run_cli(clip, data, out, kill_after_plays=None):
                             text=True)  # fmt: skip
     plays = 0
     for line in proc.stdout:
-        if json.loads(line)["type"] == "play":
-            plays += 1
-            if plays == kill_after_plays:
-                proc.send_signal(signal.SIGKILL)
-                break
+        kind = json.loads(line)["type"]
+        plays += kind == "play"
+        if (kind == "play" and plays == kill_after_plays) or kind == kill_on:
+            proc.send_signal(signal.SIGKILL)
+            break
     proc.stdout.close()
     err = proc.stderr.read()
     proc.wait()
@@ -183,27 +214,31 @@ def stored_sheet(data):
         store.close()
 
 
-def test_a_headless_match_writes_the_sheet_and_the_windows_store(clip, match4, tmp_path):
+def test_a_headless_match_writes_the_sheet_and_the_windows_store(clip, match5, tmp_path):
     rc, err = run_cli(clip, tmp_path / "data", tmp_path / "out")
     assert rc == 0, err
-    truth = results(match4.sheet())
+    truth = results(match5.sheet())
     assert results(json.loads((tmp_path / "out" / "sheet.json").read_text())) == truth
     assert stored_sheet(tmp_path / "data") == (truth[0], truth[1])
-    for n in range(1, 5):  # one record per deal, the engine's ruling of it
+    for n in (1, 2, 4, 5):  # one record per deal played, the engine's ruling of it
         record = json.loads((tmp_path / "out" / f"deal-{n:02d}" / "deal.json").read_text())
-        assert record["dealer"] == match4.deals[n - 1].record["dealer"]
+        assert record["dealer"] == match5.deals[n - 1].record["dealer"]
         assert sum(len(t["cards"]) for t in record["tricks"]) == 32
+    assert not (tmp_path / "out" / "deal-03").exists()  # all passed: nothing played
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_kill_9_at_a_random_frame_resumes_to_the_same_sheet(clip, match4, tmp_path, seed):
-    kill = random.Random(seed).randrange(1, 4 * 32)  # after a random play of the match
-    rc, _ = run_cli(clip, tmp_path / "data", tmp_path / "out", kill_after_plays=kill)
+@pytest.mark.parametrize("seed", [1, 2, 3, "void"])
+def test_kill_9_at_a_random_frame_resumes_to_the_same_sheet(clip, match5, tmp_path, seed):
+    """Killed after a random play of the match (or as the void deal is written), then the same
+    command again: the same sheet as without the kill, in the file and in the store."""
+    kill = None if seed == "void" else random.Random(seed).randrange(1, 4 * 32)
+    rc, _ = run_cli(clip, tmp_path / "data", tmp_path / "out", kill_after_plays=kill,
+                    kill_on="void" if kill is None else None)  # fmt: skip
     assert rc == -signal.SIGKILL
     rc, err = run_cli(clip, tmp_path / "data", tmp_path / "out")  # the same command again
     assert rc == 0, err
     assert "going on with match" in err
-    truth = results(match4.sheet())
+    truth = results(match5.sheet())
     assert results(json.loads((tmp_path / "out" / "sheet.json").read_text())) == truth, kill
     assert stored_sheet(tmp_path / "data") == (truth[0], truth[1]), kill
 
