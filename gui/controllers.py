@@ -730,6 +730,8 @@ class LiveController(Observable):
         self.mismatches: list[str] = []
         self.match_over: tuple[list[int], int | None] | None = None  # table mode: decided
         self.not_counted: list[int] = []  # deals played after the match was decided
+        # ``restore``: the store's warnings and notices, matched to the events given again
+        self._restoring: list[dict[str, Any]] | None = None
         self._alert: list[Callable[[Warning], None]] = []
         self._frame_listeners: list[Listener] = []
         self._correction_listeners: list[Callable[[dict[str, Any]], None]] = []
@@ -782,8 +784,32 @@ class LiveController(Observable):
             return int(e.deal)
         return self.current.number if self.current else 1
 
+    def restore(self, events: Iterable[dict[str, Any]]) -> None:
+        """After a restart: the deals of the match as the window logged their events (plays,
+        tricks, evidence: the Dispute tab opens them), with their rulings and notices as the
+        store has them, decided or not. Nothing is written: the sheet and the store have it."""
+        self._restoring = self.sheet.store.warnings(self.sheet.match_id)
+        try:
+            for e in events:
+                self._handle(e)
+        finally:
+            self._restoring = None
+        self.notify()
+
+    def _stored(self, deal: int, kind: str, same: Callable[[dict[str, Any]], bool]) -> Any:
+        """While restoring: the store's warning of this event (taken, so each is matched once)."""
+        assert self._restoring is not None
+        for row in self._restoring:
+            if row["deal"] == deal and row["kind"] == kind and same(row["data"]):
+                self._restoring.remove(row)
+                return row
+        return None
+
     def _on_deal(self, e: DealStarted) -> None:
         n = self._deal_no(e)
+        if e.extra.get("resumed") and n in self.deals:  # the deal goes on after a restart
+            self.current = self.deals[n]
+            return
         bids = [(int(s), str(c)) for s, c in e.bids]
         log = DealLog(n, int(e.dealer), e.open_card, bids, e.contract)
         self.deals[n] = log
@@ -813,6 +839,9 @@ class LiveController(Observable):
 
     def _on_void(self, e: DealVoid) -> None:
         log = self.deals.get(self._deal_no(e))
+        if log is not None and self._restoring is not None:
+            self._link(log)
+            return
         if log is None or log.sheet_index is not None or self._after_match(log):
             return
         entry = DealEntry(
@@ -846,14 +875,23 @@ class LiveController(Observable):
         deal = self._deal_no(e)
         data = {"trick": e.trick, "seat": e.seat, "card": e.card, "rule": e.rule,
                 "proof": e.proof, "text": e.text, "status": e.status}  # fmt: skip
-        wid = self.sheet.store.add_warning(self.sheet.match_id, deal, "violation", data)
+        if self._restoring is not None:
+            key = ("trick", "seat", "card", "rule")
+            row = self._stored(deal, "violation", lambda d: all(d[k] == data[k] for k in key))
+            if row is None:
+                return
+            wid, status = int(row["id"]), str(row["status"])
+        else:
+            wid = self.sheet.store.add_warning(self.sheet.match_id, deal, "violation", data)
+            status = "open"
         w = Warning(
             wid, deal, int(e.trick), int(e.seat), str(e.rule), e.card, e.proof, str(e.text),
-            known=e.status, question=e.question,
+            status=status, known=e.status, question=e.question,
         )  # fmt: skip
         self.warnings.append(w)
-        for fn in list(self._alert):
-            fn(w)
+        if self._restoring is None:
+            for fn in list(self._alert):
+                fn(w)
 
     def _same(self, w: Warning, e: ViolationRuled) -> bool:
         key = (e.trick, e.seat, e.rule, e.card)
@@ -866,7 +904,8 @@ class LiveController(Observable):
                 if e.status == "suspected" and w.known == "proven" and w.status == "accepted":
                     # accepted as proven, now resting on a guess: asked again, scoring nothing
                     w.status = "open"
-                    self.sheet.store.decide_warning(w.id, "open")
+                    if self._restoring is None:
+                        self.sheet.store.decide_warning(w.id, "open")
                 w.known, w.question = e.status, e.question
                 self._rescore(w.deal)
 
@@ -879,7 +918,14 @@ class LiveController(Observable):
     def _on_uncertain(self, e: Uncertain) -> None:
         deal = self._deal_no(e)
         data = {"seat": e.seat, "text": e.text, "trick": e.trick}
-        nid = self.sheet.store.add_warning(self.sheet.match_id, deal, "uncertain", data)
+        status = "open"
+        if self._restoring is not None:
+            row = self._stored(deal, "uncertain", lambda d: d.get("text") == e.text)
+            if row is None:
+                return
+            nid, status = int(row["id"]), str(row["status"])
+        else:
+            nid = self.sheet.store.add_warning(self.sheet.match_id, deal, "uncertain", data)
         seat = None if e.seat is None else int(e.seat)
         self.notices.append(
             Notice(
@@ -888,6 +934,7 @@ class LiveController(Observable):
                 seat,
                 str(e.text),
                 e.trick,
+                status=status,
                 guesses=tuple(e.guesses or ()),
                 confirm_trick=e.confirm_trick,
             )
@@ -916,7 +963,13 @@ class LiveController(Observable):
                     "confirmed": "confirmed",
                 }.get(e.by or "", "corrected")
                 n.status, n.card = status, str(e.card)
-                self.sheet.store.decide_warning(n.id, status, {"card": n.card})
+                if self._restoring is None:
+                    self.sheet.store.decide_warning(n.id, status, {"card": n.card})
+
+    def _link(self, log: DealLog) -> None:
+        """While restoring: the sheet's row of the deal (table mode: deal n is row n)."""
+        if log.number <= len(self.sheet.sheet.deals):
+            log.sheet_index = log.number - 1
 
     def _after_match(self, log: DealLog) -> bool:
         """A deal played after the match was decided: said once, never counted."""
@@ -930,7 +983,13 @@ class LiveController(Observable):
         """A complete deal goes on the score sheet (one the camera could not finish waits for
         the table's corrections: its score comes again when they complete it)."""
         log = self.deals.get(self._deal_no(e))
-        if log is None or log.contract is None or self._after_match(log):
+        if log is None or log.contract is None:
+            return
+        if self._restoring is not None:  # on the sheet already: the deal's row is linked
+            self._link(log)
+            log.score = e.to_json()
+            return
+        if self._after_match(log):
             return
         if log.sheet_index is not None:  # scored again after a confirmation or a correction
             self._rescore(log.number, e.status == "provisional")
@@ -965,7 +1024,7 @@ class LiveController(Observable):
     def _rescore(self, deal: int, provisional: bool | None = None) -> None:
         """The deal's line on the sheet again, with its penalty (and status) as now known."""
         log = self.deals.get(deal)
-        if log is None or log.sheet_index is None:
+        if log is None or log.sheet_index is None or self._restoring is not None:
             return
         entry = self.sheet.sheet.deals[log.sheet_index]
         new = replace(entry, penalty=self._penalty(deal))
@@ -1006,7 +1065,8 @@ class LiveController(Observable):
 
     def _decide(self, w: Warning, status: str) -> None:
         w.status = status
-        self.sheet.store.decide_warning(w.id, status)
+        if self._restoring is None:
+            self.sheet.store.decide_warning(w.id, status)
         self._rescore(w.deal)
         self.notify()
 

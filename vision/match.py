@@ -462,5 +462,6 @@ class MatchPipeline:
         if setup is None:
             raise MatchError(f"match state: deal {n} in progress has no contract")
         pipeline = self._open(setup, cur["setup"])
-        self._pending = pipeline.start_events()
+        # Given again after a restart, and said so: a reader that kept the deal goes on with it.
+        self._pending = [{**e, "resumed": True} for e in pipeline.start_events()]
         pipeline.restore(cur["state"])

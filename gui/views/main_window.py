@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,7 @@ class MainWindow(QMainWindow):
         self.table_run: tuple[int, str, str] | None = None  # table mode: (match id, key, out)
         self._calibration_source: str | None = None
         self._on_stop: Any = None
+        self._events_log: Any = None  # table mode: out/events.jsonl, appended
 
         central = QWidget()
         layout = QVBoxLayout(central)
@@ -144,6 +146,10 @@ class MainWindow(QMainWindow):
         if item.state is not None and self.table_run is not None:
             match_id, key, out = self.table_run
             self.store.save_table_run(match_id, key, out, item.state)
+        if item.events and self._events_log is not None:  # the Dispute tab after a restart
+            for e in item.events:
+                self._events_log.write(json.dumps(e, ensure_ascii=False) + "\n")
+            self._events_log.flush()
             first = item.state.get("first_dealer")
             if self._calibration_source is not None and first is not None:
                 from hakam.gui.start import bind_calibration_seat
@@ -201,6 +207,11 @@ class MainWindow(QMainWindow):
             self.sheet.open_match(match_id)
         self.table_run = run
         self._catch_up(match)
+        log = Path(run[2]) / "events.jsonl"
+        if log.is_file() and (match.rows or match.current is not None):
+            self.live.restore(_read_events(log))
+        log.parent.mkdir(parents=True, exist_ok=True)
+        self._events_log = log.open("a", encoding="utf-8")
         dealer = match.next_dealer if match.next_dealer is not None else self.sheet.next_dealer
         self.setup.play_on_camera(setups.put, dealer)
         corrections: queue.Queue = queue.Queue()
@@ -260,7 +271,21 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:
         self.stop_feed()
+        if self._events_log is not None:
+            self._events_log.close()
+            self._events_log = None
         super().closeEvent(event)
+
+
+def _read_events(path: Path) -> list[dict[str, Any]]:
+    """The events a table-mode window logged (a line cut short by a crash is left out)."""
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            out.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return out
 
 
 def make_app(argv: list[str] | None = None) -> QApplication:

@@ -222,7 +222,7 @@ def run_match(
             started = match.start_events()
             save()
             for ev in started:
-                emit({**ev, "resumed": True} if table.state is not None else ev)
+                emit(ev)
             for frame in frames_after(live(args, source), table.next_frame - 1):
                 if isinstance(frame, SourceNotice):  # the camera unplugged, or back
                     emit(event("source", source=args.source, text=frame.text, lost=frame.lost))

@@ -404,3 +404,30 @@ def test_a_sheet_with_a_deal_after_the_decided_one_totals_where_it_was_decided()
     sheet = ScoreSheet(0, entries)
     assert sheet.rows()[-1].match == (0, 220)
     assert sheet.totals == sheet.finished_at().match == (0, 176)
+
+
+def test_a_restored_match_has_its_rulings_as_decided_and_writes_nothing(data_dir):
+    """After a restart the window gives the logged events again (``restore``): the deals open
+    in the Dispute tab with their rulings decided as before; no ruling is added or sounded, no
+    row written again."""
+    sheet = sheet_ctl()
+    live = LiveController(sheet)
+    events = list(demo_events())
+    live.on_events(events)
+    (w,) = live.warnings
+    live.accept(w.id)
+    live.on_event({"event": "uncertain", "deal": 2, "seat": 1, "trick": 3, "text": "seat 1"})
+    events.append({"event": "uncertain", "deal": 2, "seat": 1, "trick": 3, "text": "seat 1"})
+    rows = [r.result for r in sheet.rows()]
+    stored = MatchStore().warnings(sheet.match_id)
+    again = LiveController(ScoreSheetController(MatchStore(), sheet.match_id))
+    alerts = []
+    again.subscribe_alert(alerts.append)
+    again.restore(events)
+    assert [r.result for r in again.sheet.rows()] == rows and not alerts
+    assert MatchStore().warnings(sheet.match_id) == stored
+    assert [(x.id, x.status) for x in again.warnings] == [(w.id, "accepted")]
+    assert [n.status for n in again.notices] == ["open"]
+    dispute = DisputeController(again)
+    assert dispute.deal_numbers() == DisputeController(live).deal_numbers()
+    assert again.deals[w.deal].sheet_index == live.deals[w.deal].sheet_index

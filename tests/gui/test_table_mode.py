@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 
 from hakam.engine.bidding import calls_for
 from hakam.engine.contract import Contract
+from hakam.gui.controllers import DisputeController
 from hakam.gui.match_store import MatchStore
 from hakam.gui.models import EntryError
 from hakam.gui.table_feed import SetupQueue
@@ -121,6 +124,7 @@ def drive(qtbot, w, feed, match5, bid, stop=None):
 
 
 def window_on(store, match_id, match5, state=None):
+    out = Path(store.path).parent / "table-out"
     w = MainWindow(store, "en")
     w.show()
     setups = SetupQueue()
@@ -129,7 +133,7 @@ def window_on(store, match_id, match5, state=None):
                           calibration=match5.calibration, fps=match5.fps, state=state,
                           calibration_seat=match5.deals[0].record["dealer"])  # fmt: skip
     frames = (Frame(i, i / match5.fps, im) for i, im in enumerate(match5.frames) if i >= start)
-    return w, w.table_feed(match, frames, (match_id, "crash", "out"), setups)
+    return w, w.table_feed(match, frames, (match_id, "crash", str(out)), setups)
 
 
 def test_a_window_killed_mid_match_goes_on_to_the_same_sheet(qtbot, data_dir, match4):
@@ -178,6 +182,11 @@ def test_a_window_killed_mid_match_goes_on_to_the_same_sheet(qtbot, data_dir, ma
     assert [list(r.result) for r in MatchStore().load(match_id).rows()] == [
         d["result"] for d in truth["deals"]
     ]
+    # Every deal played opens in the Dispute tab, those before the restarts too.
+    dispute = DisputeController(w.live)
+    assert dispute.deal_numbers() == [1, 2, 4, 5]
+    assert all(len(dispute.tricks(n)) == 8 for n in (1, 2, 4, 5))
+    assert all(dispute.audit(n).agrees for n in (1, 2, 4, 5))
 
 
 def test_in_table_mode_the_dealer_is_the_rotations(qtbot, data_dir, match4):
