@@ -223,6 +223,7 @@ class LiveView(QWidget):
         self.live, self.lang = live, lang
         row = QHBoxLayout(self)
         left = QVBoxLayout()
+        self.left = left
         self.video = VideoWidget(live, lang)
         left.addWidget(self.video, 1)
         row.addLayout(left, 3)
@@ -258,6 +259,11 @@ class LiveView(QWidget):
         live.subscribe_alert(lambda w: self.banner.show_warning(w))
         lang.subscribe(self.refresh)
         self.refresh()
+
+    def dock(self, panel: QWidget) -> None:
+        """Table mode: ``panel`` (the bidding) under the picture, so the table bids while it
+        sees the camera; shown and hidden by the window as the match waits or plays."""
+        self.left.addWidget(panel, 2)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

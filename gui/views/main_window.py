@@ -110,6 +110,10 @@ class MainWindow(QMainWindow):
 
     def edit_deal(self, index: int) -> None:
         self.setup.edit(index)
+        if self.tabs.indexOf(self.setup_view) < 0:  # table mode: the panel is in the live view
+            self.setup_view.show()
+            self.tabs.setCurrentWidget(self.live_view)
+            return
         self.tabs.setCurrentWidget(self.setup_view)
 
     def toggle_language(self) -> None:
@@ -124,8 +128,11 @@ class MainWindow(QMainWindow):
             app.setLayoutDirection(direction)
         self.setLayoutDirection(direction)
         self.setWindowTitle(self.lang.tr("app_title"))
-        for i, key in enumerate(TABS):
-            self.tabs.setTabText(i, self.lang.tr(key))
+        views = (self.live_view, self.setup_view, self.sheet_view, self.dispute_view)
+        for view, key in zip(views, TABS, strict=True):
+            i = self.tabs.indexOf(view)
+            if i >= 0:  # in table mode the bidding is docked in the live view
+                self.tabs.setTabText(i, self.lang.tr(key))
         self.lang_button.setText(self.lang.tr("language"))
         self.totals.refresh()
         self._show_rate()
@@ -175,10 +182,13 @@ class MainWindow(QMainWindow):
             return
         for e in events:
             kind = e.get("type")
-            if kind == "open_card" and e.get("waiting"):
-                self.tabs.setCurrentWidget(self.setup_view)
-            elif kind == "deal" and e.get("contract") is not None:
+            if (kind == "open_card" and e.get("waiting")) or kind in ("end", "void"):
+                # the next deal is bid (its open card read, or to be picked by hand)
                 self.tabs.setCurrentWidget(self.live_view)
+                self.setup_view.show()
+            elif kind == "deal" and e.get("contract") is not None:  # the deal is played
+                self.tabs.setCurrentWidget(self.live_view)
+                self.setup_view.hide()
             elif kind == "source" and e.get("text"):  # the camera lost, or back
                 self.statusBar().showMessage(str(e["text"]))
             elif kind == "match":
@@ -216,7 +226,11 @@ class MainWindow(QMainWindow):
         self.setup.play_on_camera(setups.put, dealer)
         corrections: queue.Queue = queue.Queue()
         self.live.subscribe_corrections(corrections.put)
-        self.tabs.setCurrentWidget(self.setup_view if match.current is None else self.live_view)
+        if self.tabs.indexOf(self.setup_view) >= 0:  # the bidding panel under the picture
+            self.tabs.removeTab(self.tabs.indexOf(self.setup_view))
+            self.live_view.dock(self.setup_view)
+        self.setup_view.setVisible(match.current is None)
+        self.tabs.setCurrentWidget(self.live_view)
         return table_feed(match, frames, setups, corrections, hold)
 
     def _catch_up(self, match: Any) -> None:

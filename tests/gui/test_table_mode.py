@@ -86,7 +86,8 @@ def test_a_match_in_the_window_with_the_bids_tapped_in_the_panel(qtbot, data_dir
             # The camera read the open card on the stock and the panel opened with it.
             assert w.setup.open_card == deal.record["open_card"] == w.setup.camera_open_card
             assert w.setup.dealer == deal.record["dealer"]
-            assert w.tabs.currentWidget() is w.setup_view
+            assert w.tabs.currentWidget() is w.live_view and w.setup_view.isVisible()
+            assert w.tabs.indexOf(w.setup_view) < 0  # docked under the picture
             bid_in_panel(qtbot, w, deal)
             bid += 1
     assert bid == 5
