@@ -824,6 +824,7 @@ class LiveController(Observable):
             and e.open_card
             and log.contract is None
             and not (self.setup.table_mode)
+            and self._restoring is None
         ):
             if self.setup.phase in ("dealer", "open"):
                 self.setup.set_dealer(log.dealer)
@@ -831,7 +832,7 @@ class LiveController(Observable):
 
     def _on_open_card(self, e: OpenCardSeen) -> None:
         """Table mode: the next deal's open card read while the table bids: the panel has it."""
-        if e.waiting and self.setup is not None:
+        if e.waiting and self.setup is not None and self._restoring is None:
             self.setup.on_camera_open_card(e.card)
 
     def _on_match(self, e: MatchOver) -> None:

@@ -222,8 +222,8 @@ class MainWindow(QMainWindow):
             self.live.restore(_read_events(log))
         log.parent.mkdir(parents=True, exist_ok=True)
         self._events_log = log.open("a", encoding="utf-8")
-        dealer = match.next_dealer if match.next_dealer is not None else self.sheet.next_dealer
-        self.setup.play_on_camera(setups.put, dealer)
+        # The rotation's dealer; the first deal's is the table's choice (tapped in the panel).
+        self.setup.play_on_camera(setups.put, match.next_dealer)
         corrections: queue.Queue = queue.Queue()
         self.live.subscribe_corrections(corrections.put)
         if self.tabs.indexOf(self.setup_view) >= 0:  # the bidding panel under the picture

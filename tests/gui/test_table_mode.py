@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -119,6 +120,9 @@ def drive(qtbot, w, feed, match5, bid, stop=None):
             return bid
         if w.setup.phase == "bidding" and not w.setup.bids and bid < len(match5.deals):
             assert w.setup.open_card == match5.deals[bid].record["open_card"]
+            if w.setup.dealer != match5.deals[bid].record["dealer"]:
+                assert bid == 0  # the first deal's dealer is the table's to tap, then it rotates
+                w.setup.set_dealer(match5.deals[bid].record["dealer"])
             bid_in_panel(qtbot, w, match5.deals[bid])
             bid += 1
     return bid
@@ -191,12 +195,65 @@ def test_a_window_killed_mid_match_goes_on_to_the_same_sheet(qtbot, data_dir, ma
 
 
 def test_in_table_mode_the_dealer_is_the_rotations(qtbot, data_dir, match4):
+    """The first deal's dealer is the table's choice; after it the deal passes to the right."""
     make_app()
     store = MatchStore()
-    match_id = store.new_match(match4.deals[0].record["dealer"])
+    match_id = store.new_match(0)
     w, _ = window_on(store, match_id, match4)
     qtbot.addWidget(w)
-    first = match4.deals[0].record["dealer"]
-    with pytest.raises(EntryError, match=f"seat {first} deals this deal"):
-        w.setup.set_dealer((first + 1) % 4)
-    assert w.setup.dealer == first
+    deal = match4.deals[0].record
+    first = deal["dealer"]
+    w.setup.set_dealer(first)  # any seat may deal first
+    w.setup.set_open_card(deal["open_card"])
+    for _, call in calls_for(Contract.from_json(deal["contract"]), deal["open_card"][-1]):
+        w.setup.call(call)
+    w.setup.start_deal()
+    assert w.setup.dealer == (first + 1) % 4
+    with pytest.raises(EntryError, match=f"seat {(first + 1) % 4} deals this deal"):
+        w.setup.set_dealer(first)
+    assert w.setup.dealer == (first + 1) % 4
+
+
+def test_hakam_table_on_a_video_runs_the_match_in_the_window(qtbot, data_dir, tmp_path,
+                                                              monkeypatch):  # fmt: skip
+    """``hakam table --source VIDEO --calibration T`` end to end: the store's match, the window
+    fed (inline here, bids through the panel), the sheet; run again, it goes on with it."""
+    import cv2
+    import numpy as np
+
+    import hakam.gui.views.main_window as main_window
+    from hakam.cli import main
+
+    m = render_match(3, 2, pixels=False)
+    w_, h_ = m.calibration.frame_size
+    video = tmp_path / "clip.mp4"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"mp4v"), 15, (w_, h_))
+    for _ in m.frames:
+        writer.write(np.zeros((h_, w_, 3), np.uint8))
+    writer.release()
+    (tmp_path / "clip.labels.json").write_text(json.dumps({"frames": m.labels}))
+    m.calibration.save(tmp_path / "clip.toml")
+    windows = []
+
+    def start_table(self, *args, max_fps=None, on_stop=None, calibration_source=None, **kw):
+        windows.append(self)
+        drive(qtbot, self, self.table_feed(*args, **kw), m, 0)
+
+    monkeypatch.setattr(main_window.MainWindow, "start_table", start_table)
+    monkeypatch.setattr(main_window.QApplication, "exec", lambda self: 0)
+    args = ["table", "--source", str(video), "--calibration", str(tmp_path / "clip.toml"),
+            "--detector", "oracle", "--labels", str(tmp_path / "clip.labels.json"),
+            "--out", str(tmp_path / "out")]  # fmt: skip
+    assert main(args) == 0
+    truth = m.sheet()
+    assert [list(r.result) for r in windows[0].sheet.rows()] == [
+        d["result"] for d in truth["deals"]
+    ]
+    assert (tmp_path / "out" / "deal-02" / "deal.json").is_file()
+    assert (tmp_path / "out" / "events.jsonl").is_file()
+    store = MatchStore()
+    assert store.table_run(f"table|{video}") is not None
+    assert main(args) == 0  # again: the same match, nothing more to play, nothing added
+    assert [list(r.result) for r in windows[1].sheet.rows()] == [
+        d["result"] for d in truth["deals"]
+    ]
