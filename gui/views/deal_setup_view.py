@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
+    QFrame,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
@@ -14,6 +15,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -41,7 +43,9 @@ class DealSetupView(QWidget):
     def __init__(self, setup: DealSetupController, lang: Language, parent=None) -> None:
         super().__init__(parent)
         self.setup, self.lang = setup, lang
-        root = QVBoxLayout(self)
+        # The steps scroll; the actions and the status line stay in sight below them.
+        body = QWidget()
+        root = QVBoxLayout(body)
         # dealer
         self.dealer_box = QGroupBox()
         dealer_row = QHBoxLayout(self.dealer_box)
@@ -157,10 +161,16 @@ class DealSetupView(QWidget):
         actions.addWidget(self.restart_button)
         actions.addStretch(1)
         actions.addWidget(self.record_button)
-        root.addLayout(actions)
-        self.message = StatusLine()
-        root.addWidget(self.message)
         root.addStretch(1)
+        self.steps = QScrollArea()
+        self.steps.setWidgetResizable(True)
+        self.steps.setFrameShape(QFrame.Shape.NoFrame)
+        self.steps.setWidget(body)
+        outer = QVBoxLayout(self)
+        outer.addWidget(self.steps, 1)
+        outer.addLayout(actions)
+        self.message = StatusLine()
+        outer.addWidget(self.message)
         setup.subscribe(self.refresh)
         lang.subscribe(self.refresh)
         self.refresh()

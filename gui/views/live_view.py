@@ -41,7 +41,7 @@ class VideoWidget(QWidget):
         super().__init__(parent)
         self.live, self.lang = live, lang
         self.image: QImage | None = None
-        self.setMinimumSize(480, 300)
+        self.setMinimumSize(400, 225)  # 16:9; the bidding panel may sit below it
         live.subscribe_frame(self._new_frame)
 
     def _new_frame(self) -> None:

@@ -11,9 +11,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
+    QFrame,
     QLabel,
     QMainWindow,
     QPushButton,
+    QScrollArea,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -39,6 +41,45 @@ from hakam.gui.views.worker import FeedWorker
 TABS = ("tab_live", "tab_setup", "tab_sheet", "tab_dispute")
 
 
+def scrolling(view: QWidget) -> QScrollArea:
+    """``view`` in a scroll area that fills what room there is and scrolls when there is
+    less: a panel taller than the screen never grows the window past it."""
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setWidget(view)
+    return area
+
+
+class Pages(QTabWidget):
+    """Tabs whose pages scroll (``scrolling``); asked by page, answered by page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.areas: dict[QWidget, QScrollArea] = {}
+
+    def add_page(self, view: QWidget, scroll: bool = True) -> None:
+        """``scroll`` False: a page that scrolls its own part (the New deal steps, above their
+        buttons) and keeps the rest in sight."""
+        self.areas[view] = scrolling(view) if scroll else view
+        self.addTab(self.areas[view], "")
+
+    def take_page(self, view: QWidget) -> QWidget:
+        """The page out of the tabs, in its scroll area (table mode docks it elsewhere)."""
+        self.removeTab(self.indexOf(view))
+        return self.areas[view]
+
+    def indexOf(self, widget: QWidget) -> int:
+        return super().indexOf(self.areas.get(widget, widget))
+
+    def setCurrentWidget(self, widget: QWidget) -> None:
+        super().setCurrentWidget(self.areas.get(widget, widget))
+
+    def currentWidget(self) -> QWidget:
+        area = super().currentWidget()
+        return next((v for v, a in self.areas.items() if a is area), area)
+
+
 class MainWindow(QMainWindow):
     """Builds the controllers on one match store and wires the views to them."""
 
@@ -62,13 +103,14 @@ class MainWindow(QMainWindow):
         layout.setContentsMargins(6, 6, 6, 0)
         self.totals = TotalsBar(self.sheet, self.lang)
         layout.addWidget(self.totals)
-        self.tabs = QTabWidget()
+        self.tabs = Pages()
         self.live_view = LiveView(self.live, self.lang)
         self.setup_view = DealSetupView(self.setup, self.lang)
         self.sheet_view = ScoreSheetView(self.sheet, self.lang, on_edit=self.edit_deal)
         self.dispute_view = DisputeView(self.live, self.lang)
         for view in (self.live_view, self.setup_view, self.sheet_view, self.dispute_view):
-            self.tabs.addTab(view, "")
+            # The live view fits as it is (its picture shrinks); New deal scrolls its steps.
+            self.tabs.add_page(view, scroll=view not in (self.live_view, self.setup_view))
         layout.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
 
@@ -111,7 +153,7 @@ class MainWindow(QMainWindow):
     def edit_deal(self, index: int) -> None:
         self.setup.edit(index)
         if self.tabs.indexOf(self.setup_view) < 0:  # table mode: the panel is in the live view
-            self.setup_view.show()
+            self._panel(True)
             self.tabs.setCurrentWidget(self.live_view)
             return
         self.tabs.setCurrentWidget(self.setup_view)
@@ -185,10 +227,10 @@ class MainWindow(QMainWindow):
             if (kind == "open_card" and e.get("waiting")) or kind in ("end", "void"):
                 # the next deal is bid (its open card read, or to be picked by hand)
                 self.tabs.setCurrentWidget(self.live_view)
-                self.setup_view.show()
+                self._panel(True)
             elif kind == "deal" and e.get("contract") is not None:  # the deal is played
                 self.tabs.setCurrentWidget(self.live_view)
-                self.setup_view.hide()
+                self._panel(False)
             elif kind == "source" and e.get("text"):  # the camera lost, or back
                 self.statusBar().showMessage(str(e["text"]))
             elif kind == "match":
@@ -227,11 +269,15 @@ class MainWindow(QMainWindow):
         corrections: queue.Queue = queue.Queue()
         self.live.subscribe_corrections(corrections.put)
         if self.tabs.indexOf(self.setup_view) >= 0:  # the bidding panel under the picture
-            self.tabs.removeTab(self.tabs.indexOf(self.setup_view))
-            self.live_view.dock(self.setup_view)
-        self.setup_view.setVisible(match.current is None)
+            self.live_view.dock(self.tabs.take_page(self.setup_view))
+        self._panel(match.current is None)
         self.tabs.setCurrentWidget(self.live_view)
         return table_feed(match, frames, setups, corrections, hold)
+
+    def _panel(self, shown: bool) -> None:
+        """Table mode: the bidding panel docked under the picture, up or away."""
+        area = self.tabs.areas[self.setup_view]
+        area.setVisible(shown)
 
     def _catch_up(self, match: Any) -> None:
         """After a restart: the deals the match scored that the sheet does not have yet (the

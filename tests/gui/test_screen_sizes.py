@@ -1,0 +1,132 @@
+"""The window fits a laptop's screen: at 1366x768 and 1280x720 (100% scale), in English and
+Arabic, every tab and every step of the New deal panel keeps the window within the screen, and
+every button is in sight or in a panel that scrolls to it."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QEvent, QRect
+from PySide6.QtWidgets import QApplication, QPushButton, QScrollArea, QWidget
+
+from hakam.engine.contract import Contract
+from hakam.gui.match_store import MatchStore
+from hakam.gui.models import manual_entry
+from hakam.gui.views.main_window import MainWindow, make_app
+
+SIZES = [(1366, 768), (1280, 720)]
+
+
+def rect_in(widget: QWidget, window: QWidget) -> QRect:
+    top_left = widget.mapTo(window, widget.rect().topLeft())
+    return QRect(top_left, widget.size())
+
+
+def scroller(widget: QWidget) -> QScrollArea | None:
+    parent = widget.parentWidget()
+    while parent is not None:
+        if isinstance(parent, QScrollArea):
+            return parent
+        parent = parent.parentWidget()
+    return None
+
+
+def settle() -> None:
+    """Lay out, and delete the buttons of the last step (Qt deletes them later)."""
+    QApplication.processEvents()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    QApplication.processEvents()
+
+
+def unreachable(window: MainWindow, size: tuple[int, int]) -> list[str]:
+    """The visible buttons that lie outside the screen and no panel scrolls into sight."""
+    screen = QRect(0, 0, *size)
+    out = []
+    for b in window.findChildren(QPushButton):
+        if not b.isVisible():
+            continue
+        if screen.contains(rect_in(b, window)):
+            continue
+        area = scroller(b)
+        if area is not None and screen.contains(rect_in(area.viewport(), window)):
+            # In the panel's content, and the panel's view can show it whole: scrolled to.
+            content, view = area.widget(), area.viewport()
+            if (
+                QRect(0, 0, content.width(), content.height()).contains(rect_in(b, content))
+                and b.width() <= view.width()
+                and b.height() <= view.height()
+            ):
+                continue
+        out.append(b.text() or b.objectName())
+    return out
+
+
+def states(w: MainWindow):
+    """Every tab, and every step of the deal set-up (the tallest: Hokum bought, the doubling,
+    projects and points shown), one after another."""
+    for n in range(w.tabs.count()):
+        w.tabs.setCurrentIndex(n)
+        yield f"tab {n}"
+    w.tabs.setCurrentWidget(w.setup_view)
+    w.setup.restart()
+    yield "dealer"
+    w.setup.set_dealer(0)
+    yield "open card"
+    w.setup.set_open_card("9H")
+    yield "bidding"
+    w.setup.call("hokum")
+    for _ in range(3):
+        w.setup.call("pass")
+    w.setup.say_raise(w.setup.raise_options()[0])
+    yield "play"
+    w.setup.restart()
+    w.setup.set_dealer(0)
+    w.setup.set_open_card("9H")
+    for _ in range(8):
+        w.setup.call("pass")
+    yield "void"
+    w.setup.restart()
+    w.edit_deal(0)
+    yield "editing deal 1"
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_tab_and_step_fits_the_screen(qtbot, data_dir, size, language):
+    make_app()
+    store = MatchStore()
+    w = MainWindow(store, language)
+    qtbot.addWidget(w)
+    for dealer in range(3):  # a sheet with rows
+        w.sheet.add(manual_entry(dealer, Contract("sun", 1, dealer), "70", 0))
+    w.show()
+    for state in states(w):
+        w.resize(*size)
+        settle()
+        assert w.width() <= size[0] and w.height() <= size[1], (state, w.size())
+        assert unreachable(w, size) == [], state
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_table_mode_with_the_bidding_under_the_picture_fits_the_screen(qtbot, data_dir, size):
+    from hakam.gui.table_feed import SetupQueue
+    from hakam.vision.match import MatchPipeline
+    from hakam.vision.oracle import LabelDetector
+
+    make_app()
+    store = MatchStore()
+    w = MainWindow(store, "en")
+    qtbot.addWidget(w)
+    setups = SetupQueue()
+    match = MatchPipeline(LabelDetector([]), setups)
+    w.table_feed(match, iter(()), (store.new_match(0), "sizes", str(data_dir / "out")), setups)
+    w.show()
+    steps = [lambda: w.setup.set_dealer(0), lambda: w.setup.set_open_card("9H"),
+             lambda: w.setup.call("hokum")] + [lambda: w.setup.call("pass")] * 3  # fmt: skip
+    for step in steps:
+        step()
+        w.resize(*size)
+        settle()
+        assert w.tabs.currentWidget() is w.live_view and w.setup_view.isVisible()
+        assert w.width() <= size[0] and w.height() <= size[1], w.size()
+        assert unreachable(w, size) == []
+    assert w.setup.phase == "play" and w.setup_view.record_button.isVisible()
