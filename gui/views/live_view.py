@@ -7,6 +7,7 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QDialog,
     QFrame,
     QGridLayout,
@@ -221,7 +222,8 @@ class LiveView(QWidget):
     def __init__(self, live: LiveController, lang: Language, parent=None) -> None:
         super().__init__(parent)
         self.live, self.lang = live, lang
-        row = QHBoxLayout(self)
+        row = QBoxLayout(QBoxLayout.Direction.LeftToRight, self)
+        self.row = row  # side by side; one above the other on a portrait screen (resizeEvent)
         left = QVBoxLayout()
         self.left = left
         self.video = VideoWidget(live, lang)
@@ -267,6 +269,10 @@ class LiveView(QWidget):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
+        portrait = self.height() > self.width()
+        want = QBoxLayout.Direction.TopToBottom if portrait else QBoxLayout.Direction.LeftToRight
+        if self.row.direction() != want:
+            self.row.setDirection(want)
         self._place_banner()
 
     def _place_banner(self) -> None:

@@ -52,6 +52,7 @@ class TotalsBar(QWidget):
         for team in (0, 1):
             box = QVBoxLayout()
             name = QLabel()
+            name.setWordWrap(True)  # a narrow (portrait) screen puts the seats below the name
             name.setStyleSheet(f"color: {theme.TEAM_COLOURS[team]}; font-size: 18pt;")
             total = QLabel("0")
             total.setProperty("role", "big")
@@ -71,6 +72,7 @@ class TotalsBar(QWidget):
             self.bars.append(bar)
             if team == 0:
                 self.middle = QLabel()
+                self.middle.setWordWrap(True)
                 self.middle.setAlignment(Qt.AlignmentFlag.AlignCenter)
                 self.middle.setProperty("role", "title")
                 row.addWidget(self.middle, 2)
