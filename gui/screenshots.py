@@ -97,13 +97,44 @@ def table_mode(out: Path, tmp: Path, deals: int = 2) -> None:
     window.close()
 
 
+SCREENS = ((1366, 768), (1280, 720), (800, 1280))  # laptops at 100% scale, a portrait tablet
+
+
+def screen_sizes(out: Path, tmp: Path) -> None:
+    """The window at each screen size, in both languages: New deal with a Hokum deal bought
+    (its tallest step) and the score sheet."""
+    from hakam.engine.contract import Contract
+    from hakam.gui.models import manual_entry
+
+    for code in ("en", "ar"):
+        window = MainWindow(MatchStore(tmp / f"sizes-{code}.sqlite3"), code)
+        for dealer in range(3):
+            window.sheet.add(manual_entry(dealer, Contract("sun", 1, dealer), "70", 0))
+        window.show()
+        window.setup.set_dealer(3)
+        window.setup.set_open_card("9H")
+        window.setup.call("hokum")
+        for _ in range(3):
+            window.setup.call("pass")
+        for w, h in SCREENS:
+            window.resize(w, h)
+            for view, name in ((window.setup_view, "setup"), (window.sheet_view, "sheet")):
+                window.tabs.setCurrentWidget(view)
+                shoot(window, out / f"screen_{w}x{h}_{code}_{name}.png")
+        window.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--only-table", action="store_true", help="table mode's shots only")
+    parser.add_argument("--only-sizes", action="store_true", help="the screen sizes only")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     make_app()
+    screen_sizes(args.out, Path(tempfile.mkdtemp(prefix="hakam-sizes-")))
+    if args.only_sizes:
+        return 0
     table_mode(args.out, Path(tempfile.mkdtemp(prefix="hakam-table-")))
     if args.only_table:
         return 0
