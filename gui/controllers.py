@@ -29,6 +29,7 @@ from hakam.gui.models import (
     camera_entry,
     check_entry,
     manual_entry,
+    score_entry,
     team_of,
 )
 from hakam.vision.event_types import (
@@ -283,6 +284,37 @@ class DealSetupController(Observable):
                     continue
                 out.append(RaiseOption(seat, call, locked))
         return out
+
+    def raise_refused(self) -> str | None:
+        """Why no raise is offered now (the engine's reason, as for a double by the first
+        defender), or None when one is."""
+        c = self.contract()
+        if c is None or self.raise_options():
+            return None
+        if c.level == LEVELS[-1]:
+            return f"{c.level}: the highest raise"
+        try:
+            raise_contract(c, (c.declarer + 1) % 4, LEVELS[LEVELS.index(c.level) + 1], False,
+                           self.match_before())  # fmt: skip
+        except DoublingError as exc:
+            return str(exc)
+        return None
+
+    def preview(self) -> tuple[int, int] | str | None:
+        """The deal's result on the sheet as the points stand typed (game points, both
+        teams), or the one-line reason it cannot be scored yet; None before the play step."""
+        if self.phase != "play" or not self.points_text.strip():
+            return None
+        contract = self.contract()
+        assert contract is not None and self.dealer is not None
+        try:
+            entry = manual_entry(
+                self.dealer, contract, self.points_text, self.points_team, self.kaboot,
+                self.projects, self.baloot,
+            )  # fmt: skip
+            return score_entry(entry, self.match_before()).result
+        except EntryError as exc:
+            return str(exc)
 
     def project_choices(self, kind: str) -> list[ProjectEntry]:
         """The shapes a project of ``kind`` can have in this contract (seat 0 as template)."""

@@ -46,6 +46,18 @@ class DealSetupView(QWidget):
         # The steps scroll; the actions and the status line stay in sight below them.
         body = QWidget()
         root = QVBoxLayout(body)
+        # editing a written deal: said, with a way out
+        self.edit_bar = QWidget()
+        edit_row = QHBoxLayout(self.edit_bar)
+        edit_row.setContentsMargins(0, 0, 0, 0)
+        self.edit_label = QLabel()
+        self.edit_label.setProperty("role", "title")
+        self.edit_cancel = QPushButton()
+        self.edit_cancel.setObjectName("cancel-edit")
+        self.edit_cancel.clicked.connect(lambda: self._do(self.setup.restart))
+        edit_row.addWidget(self.edit_label, 1)
+        edit_row.addWidget(self.edit_cancel)
+        root.addWidget(self.edit_bar)
         # dealer
         self.dealer_box = QGroupBox()
         dealer_row = QHBoxLayout(self.dealer_box)
@@ -90,6 +102,10 @@ class DealSetupView(QWidget):
         raise_layout.addWidget(self.contract_label)
         self.raise_row = QHBoxLayout()
         raise_layout.addLayout(self.raise_row)
+        self.raise_refused = QLabel()  # why no doubling is offered (the engine's reason)
+        self.raise_refused.setWordWrap(True)
+        self.raise_refused.setProperty("role", "muted")
+        raise_layout.addWidget(self.raise_refused)
         root.addWidget(self.raise_box)
         # projects and Baloot
         self.project_box = QGroupBox()
@@ -106,10 +122,13 @@ class DealSetupView(QWidget):
         proj.addLayout(pick)
         self.project_list = QListWidget()
         self.project_list.setMaximumHeight(110)
-        self.project_list.itemDoubleClicked.connect(
-            lambda _i: self._do(self.setup.remove_project, self.project_list.currentRow())
-        )
+        self.project_list.itemDoubleClicked.connect(lambda _i: self._remove_project())
+        self.project_list.currentRowChanged.connect(lambda _r: self._project_chosen())
         proj.addWidget(self.project_list)
+        self.project_remove = QPushButton()
+        self.project_remove.setObjectName("remove-project")
+        self.project_remove.clicked.connect(self._remove_project)
+        proj.addWidget(self.project_remove)
         self.baloot_row = QHBoxLayout()
         self.baloot_label = QLabel()
         self.baloot_row.addWidget(self.baloot_label)
@@ -147,6 +166,9 @@ class DealSetupView(QWidget):
         self.kaboot_combo.activated.connect(self._kaboot_chosen)
         pts.addWidget(self.kaboot_combo)
         pts.addStretch(1)
+        self.preview = QLabel()  # the sheet's line as the points are typed
+        self.preview.setProperty("role", "title")
+        pts.addWidget(self.preview)
         root.addWidget(self.points_box)
         # actions
         actions = QHBoxLayout()
@@ -196,6 +218,14 @@ class DealSetupView(QWidget):
     def _kaboot_chosen(self, index: int) -> None:
         self._do(self.setup.set_kaboot, None if index == 0 else index - 1)
 
+    def _remove_project(self) -> None:
+        row = self.project_list.currentRow()
+        if row >= 0:
+            self._do(self.setup.remove_project, row)
+
+    def _project_chosen(self) -> None:
+        self.project_remove.setEnabled(self.project_list.currentRow() >= 0)
+
     def _add_project(self) -> None:
         choice = self.project_shape.currentData()
         if choice is None:
@@ -235,7 +265,11 @@ class DealSetupView(QWidget):
             self.message.say(s.message, "error")
         elif self.message.kind == "error":  # the refusal was put right
             self.message.clear_line()
-        self.dealer_box.setTitle(lang.tr("dealer") + ("" if s.editing is None else " ✎"))
+        self.dealer_box.setTitle(lang.tr("dealer"))
+        self.edit_bar.setVisible(s.editing is not None)
+        if s.editing is not None:
+            self.edit_label.setText("✎ " + lang.tr("editing_deal", n=s.editing + 1))
+            self.edit_cancel.setText(lang.tr("cancel_edit"))
         for seat, b in enumerate(self.dealer_buttons):
             b.setText(f"{lang.seat(seat)}\n{lang.tr(f'dir{seat}')}")
             b.setChecked(s.dealer == seat)
@@ -291,6 +325,9 @@ class DealSetupView(QWidget):
             b.clicked.connect(lambda _c=False, o=option: self._do(s.say_raise, o))
             self.raise_row.addWidget(b)
         self.raise_row.addStretch(1)
+        refused = s.raise_refused()
+        self.raise_refused.setVisible(refused is not None)
+        self.raise_refused.setText(lang.tr("raise_refused", why=refused or ""))
         self.project_box.setTitle(lang.tr("step_projects"))
         seat_index = max(0, self.project_seat.currentIndex())
         self.project_seat.clear()
@@ -309,6 +346,9 @@ class DealSetupView(QWidget):
         for p in s.projects:
             shape = f"{lang.tr('four_of')} {p.four_of}" if p.four_of else card_label(p.top)
             self.project_list.addItem(f"{lang.seat(p.seat)}: {lang.tr(p.kind)} ({shape})")
+        self.project_remove.setText(lang.tr("remove_project"))
+        self.project_remove.setVisible(bool(s.projects))
+        self.project_remove.setEnabled(self.project_list.currentRow() >= 0)
         sun = contract is not None and contract.is_sun
         self.baloot_label.setText(lang.tr("baloot_by"))
         for seat, b in enumerate(self.baloot_buttons):
@@ -327,3 +367,8 @@ class DealSetupView(QWidget):
         self.kaboot_combo.clear()
         self.kaboot_combo.addItems([lang.tr("none"), lang.team(0), lang.team(1)])
         self.kaboot_combo.setCurrentIndex(0 if s.kaboot is None else s.kaboot + 1)
+        shown = s.preview()
+        if isinstance(shown, tuple):
+            self.preview.setText(lang.tr("preview", us=shown[0], them=shown[1]))
+        else:  # nothing typed yet (None), or why what is typed is not a score yet
+            self.preview.setText(shown or "")

@@ -246,3 +246,35 @@ def test_shortcuts_undo_delete_with_a_question_export_and_full_screen(
     assert w.isFullScreen()
     qtbot.keyClick(w, Qt.Key.Key_F11)
     assert not w.isFullScreen()
+
+
+def test_editing_is_announced_with_cancel_and_the_result_previewed(qtbot, window):
+    """Issue 50, point 8: "Editing deal 1" with Cancel; a project removed with a visible
+    button; in Sun the doubling box says why it offers nothing; the sheet's line previewed as
+    the points are typed."""
+    from hakam.engine.contract import Contract
+    from hakam.gui.models import ProjectEntry, manual_entry
+
+    w, view = window, window.setup_view
+    w.sheet.add(manual_entry(0, Contract("sun", 1, 0), "70", 0))
+    w.edit_deal(0)
+    assert view.edit_bar.isVisible() and view.edit_label.text() == "✎ Editing deal 1"
+    qtbot.mouseClick(view.edit_cancel, Qt.MouseButton.LeftButton)
+    assert w.setup.editing is None and not view.edit_bar.isVisible()
+    assert len(w.sheet.rows()) == 1  # the deal as it was
+    w.setup.set_dealer(0)
+    w.setup.set_open_card("9H")
+    w.setup.call("sun")
+    for _ in range(3):
+        w.setup.call("pass")
+    assert view.raise_refused.isVisible()
+    assert "Sun may be doubled only when" in view.raise_refused.text()
+    w.setup.announce(1, ProjectEntry(1, "siri", "9S"))
+    assert view.project_remove.isVisible() and not view.project_remove.isEnabled()
+    view.project_list.setCurrentRow(0)
+    qtbot.mouseClick(view.project_remove, Qt.MouseButton.LeftButton)
+    assert w.setup.projects == []
+    qtbot.keyClicks(view.points_edit, "70")
+    assert view.preview.text() == "On the sheet: Us 26 – Them 0"
+    qtbot.keyClicks(view.points_edit, "0")  # 700: not a score, and the preview says why
+    assert "700" in view.preview.text() and "130" in view.preview.text()
