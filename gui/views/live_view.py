@@ -3,6 +3,8 @@ and seat directions, the current trick, whose turn it is, the contract, and the 
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QPolygonF
@@ -26,6 +28,13 @@ from hakam.gui.feed import PLAY_AREA
 from hakam.gui.i18n import Language, card_label
 from hakam.gui.models import EntryError
 from hakam.gui.views import theme
+
+CARD_TOKEN = re.compile(r"\b(10|[7-9JQKA])([CDHS])\b")
+
+
+def cards_as_symbols(text: str) -> str:
+    """The engine's card names in a sentence (10S, 8H) as the window writes cards (10♠, 8♥)."""
+    return CARD_TOKEN.sub(lambda m: card_label(m.group(0)), text)
 
 
 def to_qimage(frame: np.ndarray) -> QImage:
@@ -105,21 +114,25 @@ class VideoWidget(QWidget):
                 p.fillRect(rect.adjusted(30, 2, -30, -2), QColor(255, 211, 77, 60))
             p.setPen(QColor(theme.ACCENT if on_turn else theme.TEXT))
             p.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
-        # read cards
-        font.setPointSize(13)
+        # read cards: the card's name large, white on black, framed in the read's colour (sure
+        # green, unsure amber), to be read from two metres; the size follows the picture's
+        font.setPointSize(max(16, round(target.height() / 26)))
         p.setFont(font)
+        metrics = p.fontMetrics()
         for d in self.live.detections:
             bx1, by1, bx2, by2 = d.box
             box = QRectF(pt(bx1, by1), pt(bx2, by2))
             colour = QColor(theme.OK if d.conf >= 0.8 else theme.ACCENT)
-            p.setPen(QPen(colour, 3))
+            p.setPen(QPen(colour, 4))
             p.drawRect(box)
-            label = f"{card_label(d.card)} · {self.lang.seat(d.seat)} · {d.conf:.2f}"
-            metrics = p.fontMetrics()
-            w = metrics.horizontalAdvance(label) + 12
-            tag = QRectF(box.center().x() - w / 2, box.top() - 28, w, 26)
-            p.fillRect(tag, QColor(0, 0, 0, 190))
-            p.setPen(colour)
+            label = card_label(d.card)
+            w, h = metrics.horizontalAdvance(label) + 20, metrics.height() + 8
+            tag = QRectF(box.center().x() - w / 2, box.top() - h - 4, w, h)
+            tag.moveTop(max(tag.top(), target.top()))
+            p.fillRect(tag, QColor("#000000"))
+            p.setPen(QPen(colour, 3))
+            p.drawRect(tag)
+            p.setPen(QColor(theme.SUIT_RED if d.card[-1:] in "DH" else "#ffffff"))
             p.drawText(tag, Qt.AlignmentFlag.AlignCenter, label)
 
 
@@ -176,7 +189,7 @@ class Banner(QFrame):
         )
         self.setProperty("known", w.known)
         self.setStyleSheet(self._style(suspected))
-        text = lang.violation(w.as_violation())
+        text = cards_as_symbols(lang.violation(w.as_violation()))
         if suspected and w.question:  # asked, not asserted: no score counts it yet
             text += "\n" + w.question
         self.text.setText(text)
@@ -229,7 +242,9 @@ class LiveView(QWidget):
         self.video = VideoWidget(live, lang)
         left.addWidget(self.video, 1)
         row.addLayout(left, 3)
-        self.banner = Banner(live, lang, self.video)
+        # The banner goes under the picture, not over it: it covers no seat and no card.
+        self.banner = Banner(live, lang)
+        left.addWidget(self.banner)
         side = QVBoxLayout()
         self.contract = QLabel()
         self.contract.setProperty("role", "title")
@@ -273,20 +288,12 @@ class LiveView(QWidget):
         want = QBoxLayout.Direction.TopToBottom if portrait else QBoxLayout.Direction.LeftToRight
         if self.row.direction() != want:
             self.row.setDirection(want)
-        self._place_banner()
-
-    def _place_banner(self) -> None:
-        w = self.video.width()
-        self.banner.setFixedWidth(max(300, w - 40))
-        self.banner.adjustSize()
-        self.banner.move(20, 16)
 
     def _show_item(self, item: QListWidgetItem) -> None:
         wid = item.data(Qt.ItemDataRole.UserRole)
         w = next((x for x in self.live.warnings if x.id == wid), None)
         if w is not None and w.status == "open":
             self.banner.show_warning(w)
-            self._place_banner()
 
     def correct(self, nid: int, card: str | None = None, sure: bool = False) -> None:
         """Open the picker (or take ``card`` directly, as the tests do) for an uncertain read;
@@ -365,4 +372,3 @@ class LiveView(QWidget):
             self.banner.show_warning(nxt)
         elif current is not None:
             self.banner.show_warning(current)
-        self._place_banner()

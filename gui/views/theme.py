@@ -11,6 +11,7 @@ TEAM_COLOURS = ("#4fc3f7", "#ff8a65")  # Us, Them
 DANGER = "#d32f2f"
 NOTICE = "#5c6bc0"
 OK = "#43a047"
+SUIT_RED = "#ff6b6b"  # hearts and diamonds on black
 
 BASE_PT = 16
 
@@ -31,10 +32,11 @@ QPushButton[role="ok"] {{ background: {OK}; font-weight: bold; }}
 QLineEdit, QComboBox, QSpinBox {{ background: #0b0e11; border: 1px solid #46525e;
                                    padding: 6px; font-size: 20pt; }}
 QTableWidget {{ background: #0b0e11; gridline-color: #333d47; font-size: 16pt; }}
-QHeaderView::section {{ background: {PANEL}; color: {MUTED}; padding: 6px; font-size: 13pt; }}
+QHeaderView::section {{ background: {PANEL}; color: {TEXT}; padding: 6px; font-size: 16pt;
+                        font-weight: bold; }}
 QListWidget {{ background: #0b0e11; font-size: 15pt; }}
 QProgressBar {{ background: #0b0e11; border: 1px solid #46525e; border-radius: 6px;
-                height: 22px; text-align: center; font-size: 12pt; }}
+                height: 26px; text-align: center; font-size: 15pt; }}
 QLabel[role="big"] {{ font-size: 40pt; font-weight: bold; }}
 QLabel[role="title"] {{ font-size: 20pt; font-weight: bold; color: {ACCENT}; }}
 QLabel[role="muted"] {{ color: {MUTED}; }}
@@ -42,7 +44,7 @@ QLabel[role="error"] {{ color: #ff6b6b; font-weight: bold; }}
 QLabel[role="status"][kind="error"] {{ color: #ff6b6b; font-weight: bold; }}
 QLabel[role="status"][kind="saved"] {{ color: #7bd88f; font-weight: bold; }}
 QLabel[role="status"][kind="info"] {{ color: {TEXT}; }}
-QStatusBar {{ background: {PANEL}; color: {MUTED}; font-size: 13pt; }}
+QStatusBar {{ background: {PANEL}; color: {TEXT}; font-size: 16pt; }}
 QGroupBox {{ border: 1px solid #333d47; border-radius: 8px; margin-top: 18px; padding: 10px; }}
 QGroupBox::title {{ subcontrol-origin: margin; left: 12px; color: {ACCENT}; }}
 """

@@ -66,6 +66,15 @@ def states(w: MainWindow):
     for n in range(w.tabs.count()):
         w.tabs.setCurrentIndex(n)
         yield f"tab {n}"
+    text = "Seat 1 played 7S in trick 1, held 7C: played in trick 2."
+    w.live.on_event({"event": "violation", "deal": 1, "trick": 1, "seat": 1, "card": "7S",
+                     "rule": "follow-suit", "proof": {"trick": 2, "card": "7C"},
+                     "text": text})  # fmt: skip
+    w.tabs.setCurrentWidget(w.live_view)
+    assert w.live_view.banner.isVisible()
+    if w.lang.code == "en":  # the engine's sentence, its cards as the window writes them
+        assert "7♠" in w.live_view.banner.text.text() and "7S" not in w.live_view.banner.text.text()
+    yield "live, a violation's banner under the picture"
     w.tabs.setCurrentWidget(w.setup_view)
     w.setup.restart()
     yield "dealer"
