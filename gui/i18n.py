@@ -300,11 +300,19 @@ def card_label(card: str | None) -> str:
     return card[:-1] + SUIT_SYMBOL.get(card[-1], card[-1])
 
 
-class Language:
-    """The current language and its direction; listeners are called after a switch."""
+ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+WESTERN = str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789")
+DIGITS = ("western", "arabic")  # 0-9, or ٠-٩ (Arabic only)
 
-    def __init__(self, code: str = "en") -> None:
+
+class Language:
+    """The current language, its direction and (in Arabic) its digits; listeners are called
+    after a switch. ``digits``: ``western`` (0-9) or ``arabic`` (٠-٩), the user's choice, one
+    style everywhere the window writes a number in Arabic."""
+
+    def __init__(self, code: str = "en", digits: str = "western") -> None:
         self.code = code if code in LANGUAGES else "en"
+        self.digits = digits if digits in DIGITS else "western"
         self._listeners: list[Callable[[], None]] = []
 
     @property
@@ -325,10 +333,30 @@ class Language:
     def toggle(self) -> None:
         self.set("ar" if self.code == "en" else "en")
 
+    def set_digits(self, digits: str) -> None:
+        if digits not in DIGITS:
+            raise ValueError(f"digits: must be one of {', '.join(DIGITS)}")
+        if digits != self.digits:
+            self.digits = digits
+            for fn in list(self._listeners):
+                fn()
+
+    def num(self, text: Any) -> str:
+        """``text`` with its digits in the chosen style (Arabic only; English is 0-9)."""
+        text = str(text)
+        if self.code == "ar" and self.digits == "arabic":
+            return text.translate(ARABIC_INDIC)
+        return text.translate(WESTERN)
+
+    def card(self, card: str | None) -> str:
+        """``card_label``, kept left to right inside Arabic text (``A♣``, not ``♣A``)."""
+        label = card_label(card)
+        return f"\u2066{self.num(label)}\u2069" if self.rtl and card else label
+
     def tr(self, key: str, **kw: Any) -> str:
         pair = STRINGS.get(key)
         text = key if pair is None else pair[LANGUAGES.index(self.code)]
-        return text.format(**kw) if kw else text
+        return self.num(text.format(**kw) if kw else text)
 
     def seat(self, seat: int | None) -> str:
         return "—" if seat is None else self.tr("seat", n=seat)
@@ -377,10 +405,12 @@ class Language:
             return str(v.get("text", ""))
         proof = v.get("proof") or {}
         template = RULE_TEXT_AR.get(v["rule"], "{seat}: {card}")
-        return template.format(
-            seat=self.seat(v["seat"]),
-            card=card_label(v.get("card")),
-            trick=v["trick"],
-            proof=card_label(proof.get("card")),
-            pt=proof.get("trick", "—"),
+        return self.num(
+            template.format(
+                seat=self.seat(v["seat"]),
+                card=self.card(v.get("card")),
+                trick=v["trick"],
+                proof=self.card(proof.get("card")),
+                pt=proof.get("trick", "—"),
+            )
         )

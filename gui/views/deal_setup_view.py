@@ -254,7 +254,7 @@ class DealSetupView(QWidget):
             text = (
                 f"{self.lang.tr('four_of')} {p.four_of}"
                 if p.four_of
-                else f"{self.lang.tr('top_card')} {card_label(p.top)}"
+                else f"{self.lang.tr('top_card')} {self.lang.card(p.top)}"
             )
             self.project_shape.addItem(text, p)
 
@@ -277,7 +277,9 @@ class DealSetupView(QWidget):
         self.open_box.setTitle(lang.tr("step_open"))
         # bidding
         self.bid_box.setVisible(s.open_card is not None and s.base_contract is None)
-        opened = card_label(s.open_card)
+        opened = lang.card(s.open_card)
+        for name, b in self.card_buttons.items():
+            b.setText(lang.card(name))
         if s.camera_open_card and s.camera_open_card == s.open_card:
             opened += " " + lang.tr("from_camera")
         title = lang.tr("step_bidding", seat=lang.seat(s.turn)) if phase == "bidding" else ""
@@ -344,7 +346,7 @@ class DealSetupView(QWidget):
         self.project_add.setText(lang.tr("add_project"))
         self.project_list.clear()
         for p in s.projects:
-            shape = f"{lang.tr('four_of')} {p.four_of}" if p.four_of else card_label(p.top)
+            shape = f"{lang.tr('four_of')} {p.four_of}" if p.four_of else lang.card(p.top)
             self.project_list.addItem(f"{lang.seat(p.seat)}: {lang.tr(p.kind)} ({shape})")
         self.project_remove.setText(lang.tr("remove_project"))
         self.project_remove.setVisible(bool(s.projects))

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from hakam.gui.controllers import DisputeController, LiveController
-from hakam.gui.i18n import Language, card_label
+from hakam.gui.i18n import Language
 from hakam.gui.models import EntryError
 from hakam.gui.views import theme
 from hakam.gui.views.deal_setup_view import clear
@@ -141,7 +141,7 @@ class DisputeView(QWidget):
                 image.setWordWrap(True)
                 image.setProperty("role", "muted")
             image.setObjectName(f"evidence-{play.card}")
-            caption = QLabel(f"{lang.seat(play.seat)}\n{card_label(play.card)}")
+            caption = QLabel(f"{lang.seat(play.seat)}\n{lang.card(play.card)}")
             caption.setAlignment(Qt.AlignmentFlag.AlignCenter)
             caption.setStyleSheet("font-size: 18pt; font-weight: bold;")
             box.addWidget(image)

@@ -125,7 +125,7 @@ class VideoWidget(QWidget):
             colour = QColor(theme.OK if d.conf >= 0.8 else theme.ACCENT)
             p.setPen(QPen(colour, 4))
             p.drawRect(box)
-            label = card_label(d.card)
+            label = self.lang.card(d.card)
             w, h = metrics.horizontalAdvance(label) + 20, metrics.height() + 8
             tag = QRectF(box.center().x() - w / 2, box.top() - h - 4, w, h)
             tag.moveTop(max(tag.top(), target.top()))
@@ -195,10 +195,10 @@ class Banner(QFrame):
         self.text.setText(text)
         if w.proof:
             self.proof.setText(
-                lang.tr("proof", card=card_label(w.proof.get("card")), trick=w.proof.get("trick"))
+                lang.tr("proof", card=lang.card(w.proof.get("card")), trick=w.proof.get("trick"))
             )
         else:
-            self.proof.setText(card_label(w.card))
+            self.proof.setText(lang.card(w.card))
         self.accept_button.setText(lang.tr("confirm" if suspected else "accept"))
         self.dismiss_button.setText(lang.tr("dismiss"))
         self.show()
@@ -219,7 +219,7 @@ class CardPicker(QDialog):
         self.setWindowTitle(lang.tr("correct"))
         grid = QGridLayout(self)
         for i, name in enumerate(cards):
-            b = QPushButton(card_label(name))
+            b = QPushButton(lang.card(name))
             b.setObjectName(f"pick-{name}")
             b.clicked.connect(lambda _c=False, n=name: self._pick(n))
             grid.addWidget(b, i // 8, i % 8)
@@ -338,7 +338,7 @@ class LiveView(QWidget):
         else:
             ekka = " " + lang.tr("ekka")
             cards = "\n".join(
-                f"{lang.seat(p.seat)}: {card_label(p.card)}{ekka if p.ekka else ''}"
+                f"{lang.seat(p.seat)}: {lang.card(p.card)}{ekka if p.ekka else ''}"
                 for p in trick.plays
             )
             done = ""

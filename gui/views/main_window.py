@@ -87,7 +87,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.store = store or MatchStore()
         code = language or self.store.setting("language", "en") or "en"
-        self.lang = Language(code)
+        self.lang = Language(code, self.store.setting("digits", "western") or "western")
         self.sheet = ScoreSheetController(self.store)
         self.setup = DealSetupController(self.sheet)
         self.live = LiveController(self.sheet, self.setup)
@@ -118,7 +118,11 @@ class MainWindow(QMainWindow):
         self.lang_button = QPushButton()
         self.lang_button.setObjectName("language")
         self.lang_button.clicked.connect(self.toggle_language)
+        self.digits_button = QPushButton()  # Arabic: ٠-٩ or 0-9, the user's choice
+        self.digits_button.setObjectName("digits")
+        self.digits_button.clicked.connect(self.toggle_digits)
         self.statusBar().addWidget(self.rate, 1)
+        self.statusBar().addPermanentWidget(self.digits_button)
         self.statusBar().addPermanentWidget(self.lang_button)
         self.live.subscribe_alert(self._alert)
         self.lang.subscribe(self.retranslate)
@@ -158,6 +162,10 @@ class MainWindow(QMainWindow):
             return
         self.tabs.setCurrentWidget(self.setup_view)
 
+    def toggle_digits(self) -> None:
+        self.lang.set_digits("western" if self.lang.digits == "arabic" else "arabic")
+        self.store.set_setting("digits", self.lang.digits)
+
     def toggle_language(self) -> None:
         self.lang.toggle()
         self.store.set_setting("language", self.lang.code)
@@ -176,6 +184,9 @@ class MainWindow(QMainWindow):
             if i >= 0:  # in table mode the bidding is docked in the live view
                 self.tabs.setTabText(i, self.lang.tr(key))
         self.lang_button.setText(self.lang.tr("language"))
+        self.digits_button.setVisible(self.lang.rtl)
+        # the button shows the style it switches to
+        self.digits_button.setText("0-9" if self.lang.digits == "arabic" else "٠-٩")
         self.totals.refresh()
         self._show_rate()
 

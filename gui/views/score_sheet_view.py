@@ -83,7 +83,7 @@ class TotalsBar(QWidget):
         totals = self.sheet.totals
         for team in (0, 1):
             self.names[team].setText(self.lang.tr(f"team{team}_seats"))
-            self.totals[team].setText(str(totals[team]))
+            self.totals[team].setText(self.lang.num(totals[team]))
             self.bars[team].setValue(min(MATCH_TARGET, max(0, totals[team])))
             self.bars[team].setFormat(self.lang.tr("to_target", total=totals[team]))
         done = self.sheet.finished
@@ -187,7 +187,7 @@ class ScoreSheetView(QWidget):
                 "total": f"{row.match[0]} – {row.match[1]}",
             }
             for c, (_, key) in enumerate(COLUMNS):
-                item = QTableWidgetItem(values[key])
+                item = QTableWidgetItem(lang.num(values[key]))
                 item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 if key == "winner" and row.winner_team is not None:
                     item.setForeground(QColor(theme.TEAM_COLOURS[row.winner_team]))

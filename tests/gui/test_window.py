@@ -278,3 +278,42 @@ def test_editing_is_announced_with_cancel_and_the_result_previewed(qtbot, window
     assert view.preview.text() == "On the sheet: Us 26 – Them 0"
     qtbot.keyClicks(view.points_edit, "0")  # 700: not a score, and the preview says why
     assert "700" in view.preview.text() and "130" in view.preview.text()
+
+
+def test_arabic_writes_numbers_in_one_digit_style_the_user_chooses(qtbot, window):
+    """Issue 50, point 4: one digit style in Arabic (the team names were ٠+٢ and the rest
+    0-9), chosen with a button and kept; cards stay rank then suit inside Arabic text."""
+    from PySide6.QtWidgets import QLabel, QTableWidget
+
+    from hakam.engine.contract import Contract
+    from hakam.gui.models import manual_entry
+
+    w = window
+    w.sheet.add(manual_entry(0, Contract("sun", 1, 0), "70", 0))
+    w.toggle_language()
+    assert w.digits_button.isVisible()
+
+    def shown() -> str:
+        texts = [x.text() for x in w.findChildren(QLabel) if x.isVisible()]
+        texts += [
+            b.text()
+            for b in w.findChildren(QPushButton)
+            if b.isVisible() and b is not w.digits_button
+        ]  # (it shows the other style)
+        table = w.sheet_view.findChild(QTableWidget)
+        texts += [table.item(r, c).text() for r in range(table.rowCount())
+                  for c in range(table.columnCount()) if table.item(r, c)]  # fmt: skip
+        return " ".join(texts)
+
+    w.tabs.setCurrentWidget(w.sheet_view)
+    western = shown()
+    assert any(d in western for d in "0123456789") and not any(d in western for d in "٠١٢٣٤٥٦٧٨٩")
+    qtbot.mouseClick(w.digits_button, Qt.MouseButton.LeftButton)
+    arabic = shown()
+    assert any(d in arabic for d in "٠١٢٣٤٥٦٧٨٩")
+    assert not any(d in arabic for d in "0123456789")
+    assert MatchStore().setting("digits") == "arabic"
+    w.tabs.setCurrentWidget(w.setup_view)
+    w.setup.set_dealer(0)
+    label = w.setup_view.card_buttons["AC"].text()
+    assert label == "\u2066A♣\u2069"  # isolated: read A♣ in a right-to-left line
