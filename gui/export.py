@@ -79,6 +79,10 @@ def to_html(rows: Sequence[ScoredDeal], lang: Language, title: str = "") -> str:
         "deal", "dealer", "contract", "card_points_0", "card_points_1", "projects", "baloot",
         "kaboot", "winner", "result_0", "result_1", "total_0", "total_1",
     )  # fmt: skip
+    # Each column as wide as its longest words need (a header never breaks inside a word).
+    widths = (4, 8, 12, 8, 8, 10, 8, 8, 6, 5, 7, 8, 8)
+    if lang.rtl:  # the first column on the right: the table mirrored, as an Arabic sheet is
+        heads, keys, widths = heads[::-1], keys[::-1], widths[::-1]
     esc = html.escape
     body = []
     for row in rows:
@@ -101,14 +105,16 @@ def to_html(rows: Sequence[ScoredDeal], lang: Language, title: str = "") -> str:
 <html lang="{lang.code}" dir="{direction}"><head><meta charset="utf-8">
 <title>{esc(title or lang.tr("tab_sheet"))}</title>
 <style>
-body {{ font-family: "DejaVu Sans", "Noto Sans Arabic", sans-serif; font-size: 13pt; }}
+body {{ font-family: "DejaVu Sans", "Noto Sans Arabic", sans-serif; font-size: 11pt; }}
 table {{ border-collapse: collapse; width: 100%; }}
 th, td {{ border: 1px solid #444; padding: 4px 6px; text-align: center; }}
 th {{ background: #ddd; }}
 tfoot td {{ font-size: 16pt; font-weight: bold; }}
 </style></head><body>
 <h1>{esc(title or lang.tr("tab_sheet"))}</h1>
-<table><thead><tr>{"".join(f"<th>{esc(h)}</th>" for h in heads)}</tr></thead>
+<table width="100%"><thead><tr>{
+        "".join(f'<th width="{w}%">{esc(h)}</th>' for h, w in zip(heads, widths, strict=True))
+    }</tr></thead>
 <tbody>
 {chr(10).join(body)}
 </tbody>

@@ -124,6 +124,31 @@ def screen_sizes(out: Path, tmp: Path) -> None:
         window.close()
 
 
+def pdf_pages(out: Path, tmp: Path) -> None:
+    """The PDF sheet in both languages as images (pypdfium2, a dev package, reads it back)."""
+    import pypdfium2 as pdfium
+
+    from hakam.engine.contract import Contract
+    from hakam.gui.export import to_html
+    from hakam.gui.i18n import Language
+    from hakam.gui.models import ProjectEntry, ScoreSheet, manual_entry
+    from hakam.gui.views.score_sheet_view import print_pdf
+
+    entries = [
+        manual_entry(0, Contract("sun", 1, 0), "70", 0),
+        manual_entry(1, Contract("hokum", 2, 1, trump="H"), "90", 0,
+                     projects=[ProjectEntry(2, "siri", "9H")]),
+        manual_entry(2, Contract("sun", 3, 2), "130", 1, kaboot=1),
+    ]  # fmt: skip
+    for code in ("en", "ar"):
+        pdf = print_pdf(to_html(ScoreSheet(0, entries).rows(), Language(code), "Hakam"),
+                        tmp / f"sheet-{code}.pdf")  # fmt: skip
+        image = pdfium.PdfDocument(str(pdf))[0].render(scale=1.2).to_pil()
+        path = out / f"sheet_pdf_{code}.png"
+        image.crop((0, 0, image.width, image.height // 2)).save(path)
+        print(path)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT)
@@ -132,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     make_app()
+    pdf_pages(args.out, Path(tempfile.mkdtemp(prefix="hakam-pdf-")))
     screen_sizes(args.out, Path(tempfile.mkdtemp(prefix="hakam-sizes-")))
     if args.only_sizes:
         return 0

@@ -281,6 +281,10 @@ def print_pdf(html: str, path: Path) -> Path:
     printer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
     printer.setPageOrientation(QPageLayout.Orientation.Landscape)
     doc = QTextDocument()
+    if ' dir="rtl"' in html[:300]:  # Arabic: every paragraph and the table right to left
+        option = doc.defaultTextOption()
+        option.setTextDirection(Qt.LayoutDirection.RightToLeft)
+        doc.setDefaultTextOption(option)
     doc.setHtml(html)
     doc.print_(printer)
     return path
