@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QLibraryInfo, Qt, QTranslator
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
@@ -176,6 +176,7 @@ class MainWindow(QMainWindow):
         app = QApplication.instance()
         if isinstance(app, QApplication):
             app.setLayoutDirection(direction)
+            use_qt_language(self.lang.code)
         self.setLayoutDirection(direction)
         self.setWindowTitle(self.lang.tr("app_title"))
         views = (self.live_view, self.setup_view, self.sheet_view, self.dispute_view)
@@ -357,6 +358,26 @@ def _read_events(path: Path) -> list[dict[str, Any]]:
         except json.JSONDecodeError:
             continue
     return out
+
+
+_QT_TRANSLATOR: list[QTranslator] = []  # Qt's own strings (file dialogs, message boxes)
+
+
+def use_qt_language(code: str) -> bool:
+    """Qt's own dialogs in ``code`` (its translations ship with PySide6); True if found."""
+    app = QApplication.instance()
+    for old in _QT_TRANSLATOR:
+        app.removeTranslator(old)
+    _QT_TRANSLATOR.clear()
+    if code == "en":
+        return True
+    translator = QTranslator()
+    folder = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    if not translator.load(f"qtbase_{code}", folder):
+        return False
+    app.installTranslator(translator)
+    _QT_TRANSLATOR.append(translator)
+    return True
 
 
 def make_app(argv: list[str] | None = None) -> QApplication:

@@ -317,3 +317,15 @@ def test_arabic_writes_numbers_in_one_digit_style_the_user_chooses(qtbot, window
     w.setup.set_dealer(0)
     label = w.setup_view.card_buttons["AC"].text()
     assert label == "\u2066A♣\u2069"  # isolated: read A♣ in a right-to-left line
+
+
+def test_qt_own_dialogs_speak_the_windows_language(window):
+    """Issue 50, point 4: the save dialog was English in Arabic: Qt's own translations now."""
+    from PySide6.QtCore import QCoreApplication
+
+    assert QCoreApplication.translate("QFileDialog", "&Save") in ("&Save", "Save")
+    window.toggle_language()
+    arabic = QCoreApplication.translate("QFileDialog", "&Save")
+    assert arabic != "&Save" and any("\u0600" <= ch <= "\u06ff" for ch in arabic)
+    window.toggle_language()
+    assert QCoreApplication.translate("QFileDialog", "&Save") == "&Save"
