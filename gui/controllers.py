@@ -934,6 +934,9 @@ class LiveController(Observable):
         """A ruling's footing changed: a play it rests on was named or confirmed."""
         for w in self.warnings:
             if self._same(w, e) and w.status in ("open", "accepted"):
+                if self._restoring is not None:  # the store has what the table decided since
+                    w.known, w.question = e.status, e.question
+                    continue
                 if e.status == "suspected" and w.known == "proven" and w.status == "accepted":
                     # accepted as proven, now resting on a guess: asked again, scoring nothing
                     w.status = "open"

@@ -65,8 +65,12 @@ def to_csv(rows: Sequence[ScoredDeal], lang: Language) -> str:
     return buf.getvalue()
 
 
-def to_html(rows: Sequence[ScoredDeal], lang: Language, title: str = "") -> str:
-    """A printable sheet: big numbers, one line per deal, totals and the winner at the bottom."""
+def to_html(
+    rows: Sequence[ScoredDeal], lang: Language, title: str = "", for_pdf: bool = False
+) -> str:
+    """A printable sheet: big numbers, one line per deal, totals and the winner at the bottom.
+    ``for_pdf``: for Qt's printing, which lays a table out left to right whatever its ``dir``:
+    an Arabic sheet's columns are then given in mirrored order (a browser mirrors them)."""
     t0, t1 = lang.team(0), lang.team(1)
     heads = [
         lang.tr("col_deal"), lang.tr("col_dealer"), lang.tr("col_contract"),
@@ -81,19 +85,21 @@ def to_html(rows: Sequence[ScoredDeal], lang: Language, title: str = "") -> str:
     )  # fmt: skip
     # Each column as wide as its longest words need (a header never breaks inside a word).
     widths = (4, 8, 12, 8, 8, 10, 8, 8, 6, 5, 7, 8, 8)
-    if lang.rtl:  # the first column on the right: the table mirrored, as an Arabic sheet is
+    if lang.rtl and for_pdf:  # the first column on the right, as an Arabic sheet has it
         heads, keys, widths = heads[::-1], keys[::-1], widths[::-1]
     esc = html.escape
     body = []
     for row in rows:
         cells = row_cells(row, lang)
         note = f"<br><small>{esc(cells['penalty'])}</small>" if cells["penalty"] else ""
-        tds = [f"<td>{esc(cells[k])}{note if k == 'contract' else ''}</td>" for k in keys]
+        tds = [f"<td>{esc(lang.num(cells[k]))}{note if k == 'contract' else ''}</td>"
+               for k in keys]  # fmt: skip
         body.append("<tr>" + "".join(tds) + "</tr>")
-    totals = rows[-1].match if rows else (0, 0)
+    decided = next((r for r in rows if r.match_over), None)  # nothing after it counts
+    totals = decided.match if decided else rows[-1].match if rows else (0, 0)
     winner = next((r for r in rows if r.match_over), None)
     foot = " &nbsp;·&nbsp; ".join(
-        f"{esc(lang.team(t))} {totals[t]} / {MATCH_TARGET}" for t in (0, 1)
+        f"{esc(lang.team(t))} {lang.num(totals[t])} / {lang.num(MATCH_TARGET)}" for t in (0, 1)
     )
     if winner is not None and winner.match_winner is not None:
         foot += "<br><b>" + esc(

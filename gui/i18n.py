@@ -7,6 +7,7 @@ Arabic terms are those said at a Saudi Baloot table (حكم، صن، أشكل، 
 
 from __future__ import annotations
 
+import string
 from collections.abc import Callable
 from typing import Any
 
@@ -356,7 +357,18 @@ class Language:
     def tr(self, key: str, **kw: Any) -> str:
         pair = STRINGS.get(key)
         text = key if pair is None else pair[LANGUAGES.index(self.code)]
-        return self.num(text.format(**kw) if kw else text)
+        # The text and its numbers in the chosen digits; other values (a file's path, a card's
+        # name) as they are.
+        out = []
+        for literal, field, spec, conversion in string.Formatter().parse(text):
+            out.append(self.num(literal))
+            if field is not None:
+                value = kw[field] if field else ""
+                if conversion:
+                    value = str(value) if conversion == "s" else repr(value)
+                shown = format(value, spec or "")
+                out.append(self.num(shown) if isinstance(value, int | float) else shown)
+        return "".join(out)
 
     def seat(self, seat: int | None) -> str:
         return "—" if seat is None else self.tr("seat", n=seat)

@@ -141,7 +141,7 @@ def pdf_pages(out: Path, tmp: Path) -> None:
         manual_entry(2, Contract("sun", 3, 2), "130", 1, kaboot=1),
     ]  # fmt: skip
     for code in ("en", "ar"):
-        pdf = print_pdf(to_html(ScoreSheet(0, entries).rows(), Language(code), "Hakam"),
+        pdf = print_pdf(to_html(ScoreSheet(0, entries).rows(), Language(code), "Hakam", True),
                         tmp / f"sheet-{code}.pdf")  # fmt: skip
         image = pdfium.PdfDocument(str(pdf))[0].render(scale=1.2).to_pil()
         path = out / f"sheet_pdf_{code}.png"

@@ -189,4 +189,4 @@ class DisputeView(QWidget):
                 f"{lang.tr('col_result')}: {lang.team(0)} {report.result[0]} · "
                 f"{lang.team(1)} {report.result[1]}"
             )
-        self.audit.setText("\n".join(lines))
+        self.audit.setText(lang.num("\n".join(lines)))

@@ -353,7 +353,7 @@ class LiveView(QWidget):
                 status = lang.tr("suspected")
             item = QListWidgetItem(
                 f"{lang.rule(w.rule)} — {lang.seat(w.seat)} · {lang.tr('trick_n', n=w.trick)}"
-                f" · {lang.tr('pick_deal')} {w.deal} [{status}]"
+                f" · {lang.tr('pick_deal')} {lang.num(w.deal)} [{status}]"
             )
             item.setData(Qt.ItemDataRole.UserRole, w.id)
             if w.status == "open":

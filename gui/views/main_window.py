@@ -207,10 +207,6 @@ class MainWindow(QMainWindow):
         if item.state is not None and self.table_run is not None:
             match_id, key, out = self.table_run
             self.store.save_table_run(match_id, key, out, item.state)
-        if item.events and self._events_log is not None:  # the Dispute tab after a restart
-            for e in item.events:
-                self._events_log.write(json.dumps(e, ensure_ascii=False) + "\n")
-            self._events_log.flush()
             first = item.state.get("first_dealer")
             if self._calibration_source is not None and first is not None:
                 from hakam.gui.start import bind_calibration_seat
@@ -219,6 +215,10 @@ class MainWindow(QMainWindow):
                 # first dealer's seat, and says so to the matches after it.
                 bind_calibration_seat(self.store, self._calibration_source, int(first))
                 self._calibration_source = None
+        if item.events and self._events_log is not None:  # the Dispute tab after a restart
+            for e in item.events:
+                self._events_log.write(json.dumps(e, ensure_ascii=False) + "\n")
+            self._events_log.flush()
         if item.frame is not None:
             self.live.on_frame(item.frame, item.detections)
         if item.events:
@@ -245,7 +245,8 @@ class MainWindow(QMainWindow):
                 self._panel(False)
             elif kind == "source" and e.get("text"):  # the camera lost, or back
                 self.statusBar().showMessage(str(e["text"]))
-            elif kind == "match":
+            elif kind == "match":  # decided: no deal after it, no panel for one
+                self._panel(False)
                 a, b = e["match"]
                 team = self.lang.team(int(e["winner"]))
                 self.statusBar().showMessage(self.lang.tr("match_won", team=team, a=a, b=b))
@@ -271,7 +272,7 @@ class MainWindow(QMainWindow):
             self.sheet.open_match(match_id)
         self.table_run = run
         self._catch_up(match)
-        log = Path(run[2]) / "events.jsonl"
+        log = Path(run[2]) / f"match-{run[0]}.events.jsonl"  # this match's, not another's
         if log.is_file() and (match.rows or match.current is not None):
             self.live.restore(_read_events(log))
         log.parent.mkdir(parents=True, exist_ok=True)

@@ -261,7 +261,7 @@ class ScoreSheetView(QWidget):
             if kind == "csv":
                 out = write_text(path, to_csv(rows, self.lang))
             else:
-                html = to_html(rows, self.lang, self.lang.tr("app_title"))
+                html = to_html(rows, self.lang, self.lang.tr("app_title"), for_pdf=kind == "pdf")
                 out = write_text(path, html) if kind == "html" else print_pdf(html, Path(path))
         except OSError as exc:
             self.message.say(f"export: {exc.strerror or exc}", "error")

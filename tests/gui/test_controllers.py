@@ -416,6 +416,15 @@ def test_a_restored_match_has_its_rulings_as_decided_and_writes_nothing(data_dir
     live.on_events(events)
     (w,) = live.warnings
     live.accept(w.id)
+    # Restated as suspected (asked again), then the table accepted it again: the store says
+    # accepted, and so must the restored ruling.
+    restated = {"event": "violation_status", "deal": w.deal, "trick": w.trick, "seat": w.seat,
+                "rule": w.rule, "card": w.card, "status": "suspected",
+                "question": "Did?"}  # fmt: skip
+    live.on_event(restated)
+    events.append(restated)
+    assert live.warnings[0].status == "open"
+    live.accept(w.id)
     live.on_event({"event": "uncertain", "deal": 2, "seat": 1, "trick": 3, "text": "seat 1"})
     events.append({"event": "uncertain", "deal": 2, "seat": 1, "trick": 3, "text": "seat 1"})
     rows = [r.result for r in sheet.rows()]

@@ -24,7 +24,7 @@ def sheet_pdf(tmp_path, code):
         ),
         manual_entry(2, Contract("sun", 3, 2), "130", 1, kaboot=1),
     ]
-    path = print_pdf(to_html(ScoreSheet(0, entries).rows(), Language(code), "Hakam"),
+    path = print_pdf(to_html(ScoreSheet(0, entries).rows(), Language(code), "Hakam", True),
                      tmp_path / f"sheet-{code}.pdf")  # fmt: skip
     page = pdfium.PdfDocument(str(path))[0]
     return page, page.get_textpage()
@@ -52,3 +52,14 @@ def test_the_arabic_sheet_is_mirrored(tmp_path):
     width = page.get_width()
     assert where(text, "#") > 0.8 * width  # the deal number on the right
     assert where(text, "152") is not None
+
+
+def test_the_arabic_html_is_mirrored_by_the_browser_not_twice():
+    """In HTML the page's ``dir="rtl"`` mirrors the table; only for Qt's printing (which does
+    not) are the columns given in mirrored order."""
+    rows = ScoreSheet(0, [manual_entry(0, Contract("sun", 1, 0), "70", 0)]).rows()
+    page = to_html(rows, Language("ar"))
+    printed = to_html(rows, Language("ar"), for_pdf=True)
+    assert 'dir="rtl"' in page
+    heads = page.split("<th ")[1:]
+    assert ">#<" in heads[0] and ">#<" in printed.split("<th ")[-1]

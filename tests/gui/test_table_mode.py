@@ -250,10 +250,25 @@ def test_hakam_table_on_a_video_runs_the_match_in_the_window(qtbot, data_dir, tm
         d["result"] for d in truth["deals"]
     ]
     assert (tmp_path / "out" / "deal-02" / "deal.json").is_file()
-    assert (tmp_path / "out" / "events.jsonl").is_file()
+    assert list((tmp_path / "out").glob("match-*.events.jsonl"))  # the Dispute tab's log
     store = MatchStore()
     assert store.table_run(f"table|{video}") is not None
     assert main(args) == 0  # again: the same match, nothing more to play, nothing added
     assert [list(r.result) for r in windows[1].sheet.rows()] == [
         d["result"] for d in truth["deals"]
     ]
+
+
+def test_a_lost_camera_is_said_in_table_mode(qtbot, data_dir, match4):
+    """A feed item with events and no state (the camera unplugged, or a correction taken while
+    the table bids) is shown, not dropped by an error."""
+    from hakam.gui.feed import FeedItem
+
+    make_app()
+    store = MatchStore()
+    w, _ = window_on(store, store.new_match(0), match4)
+    qtbot.addWidget(w)
+    text = "camera 0: stopped delivering frames after 12: the deal waits for the camera"
+    w.feed_item(FeedItem(None, [], [{"type": "source", "event": "source", "text": text,
+                                      "lost": True}], None, None))  # fmt: skip
+    assert w.statusBar().currentMessage() == text

@@ -313,6 +313,8 @@ def test_arabic_writes_numbers_in_one_digit_style_the_user_chooses(qtbot, window
     assert any(d in arabic for d in "٠١٢٣٤٥٦٧٨٩")
     assert not any(d in arabic for d in "0123456789")
     assert MatchStore().setting("digits") == "arabic"
+    said = w.lang.tr("exported", path="/home/a/2026/hakam-match.pdf")
+    assert "/home/a/2026/hakam-match.pdf" in said  # a path keeps its digits
     w.tabs.setCurrentWidget(w.setup_view)
     w.setup.set_dealer(0)
     label = w.setup_view.card_buttons["AC"].text()
