@@ -205,7 +205,7 @@ class DealSetupView(QWidget):
         try:
             fn(*args)
         except EntryError as exc:
-            self.message.say(str(exc), "error")
+            self.message.say(self.lang.error(str(exc)), "error")
             return False
         return True
 
@@ -262,7 +262,7 @@ class DealSetupView(QWidget):
         s, lang = self.setup, self.lang
         phase = s.phase
         if s.message:
-            self.message.say(s.message, "error")
+            self.message.say(lang.error(s.message), "error")
         elif self.message.kind == "error":  # the refusal was put right
             self.message.clear_line()
         self.dealer_box.setTitle(lang.tr("dealer"))

@@ -226,7 +226,7 @@ class ScoreSheetView(QWidget):
         try:
             self.sheet.delete(index)
         except EntryError as exc:
-            self.message.say(str(exc), "error")
+            self.message.say(self.lang.error(str(exc)), "error")
             return
         self.message.say(self.lang.tr("deleted", n=index + 1), "saved")
 

@@ -169,7 +169,7 @@ class StartView(QDialog):
         try:
             self.choice = self.start.start()
         except EntryError as exc:
-            self.message.say(str(exc), "error")
+            self.message.say(self.lang.error(str(exc)), "error")
             return
         self.accept()
 

@@ -1,0 +1,77 @@
+"""The one-line errors the window shows, in Arabic: a catalogue of the messages the panels and
+the engine give, each an English pattern and its Arabic sentence.
+
+The controllers and the engine speak English (their messages are also the command line's and
+the tests'); the window says them in the table's language. A message the catalogue does not
+know keeps its English detail after its field's Arabic name, so nothing is ever hidden.
+"""
+
+from __future__ import annotations
+
+import re
+
+SEAT = "اللاعب {0}"
+
+# (English pattern, Arabic sentence): groups are put into the sentence in order.
+CATALOGUE: tuple[tuple[str, str], ...] = (
+    (r"card points: type the card points of one team", "الأبناط: اكتب أبناط أحد الفريقين"),
+    (r"card points: '?(.*?)'? is not a whole number", "الأبناط: «{0}» ليس عددًا صحيحًا"),
+    (r"card points: (-?\d+) is below 0 \(0 to (\d+)\)", "الأبناط: {0} أقل من الصفر (من 0 إلى {1})"),
+    (r"card points: (\d+) is more than the (\d+) of a deal", "الأبناط: {0} أكثر من {1} في الجولة"),
+    (r"card points: must add up to (\d+)", "الأبناط: يجب أن يكون المجموع {0}"),
+    (r"card points: missing", "الأبناط: ناقصة"),
+    (r"card points: kaboot gives team (\d) all (\d+)", "الأبناط: الكبوت يعطي الفريق {0} كل الـ{1}"),
+    (r"open card: choose the dealer first", "الورقة المكشوفة: اختر الموزّع أولًا"),
+    (r"bidding: the bidding is not open", "المزايدة: المزايدة غير مفتوحة"),
+    (r"bidding: the bidding is over", "المزايدة: انتهت المزايدة"),
+    (r"bidding: seat (\d) spoke out of turn; seat (\d) speaks",
+     "المزايدة: " + SEAT.format("{0}") + " تكلّم قبل دوره؛ الدور على " + SEAT.format("{1}")),
+    (r"bidding: '(.+)' is not allowed for seat (\d) now",
+     "المزايدة: «{0}» غير مسموح لـ" + SEAT.format("{1}") + " الآن"),
+    (r"bidding: round 2 Hokum must name a suit other than the open card's",
+     "المزايدة: حكم الدورة الثانية يكون بلون غير لون الورقة المكشوفة"),
+    (r"doubling: (\w+) by seat (\d) is not allowed now",
+     "الدبل: {0} من " + SEAT.format("{1}") + " غير مسموح الآن"),
+    (r"projects: no contract yet", "المشاريع: لا مشترى بعد"),
+    (r"project: a card cannot be in two projects", "المشروع: لا تكون الورقة في مشروعين"),
+    (r"baloot: only in Hokum", "البلوت: في الحكم فقط"),
+    (r"baloot: there is no Baloot in Sun", "البلوت: لا بلوت في الصن"),
+    (r"deal: finish the bidding first", "الجولة: أكمل المزايدة أولًا"),
+    (r"deal: no camera to play it \(table mode is off\)",
+     "الجولة: لا كاميرا تلعبها (وضع الطاولة غير مفعّل)"),
+    (r"deal (\d+): no such deal", "الجولة {0}: غير موجودة"),
+    (r"dealer: seat (\d) out of range", "الموزّع: " + SEAT.format("{0}") + " خارج المدى"),
+    (r"dealer: seat (\d) deals this deal \(the deal passes to the right\)",
+     "الموزّع: " + SEAT.format("{0}") + " يوزّع هذه الجولة (التوزيع ينتقل إلى اليمين)"),
+    (r"the match is over at deal (\d+) \((\d+)-(\d+)\): start a new match",
+     "انتهت المباراة في الجولة {0} ({1}-{2}): ابدأ مباراة جديدة"),
+    (r"calibration: click the table's centre, then the first dealer's seat, on the frame",
+     "المعايرة: انقر وسط الطاولة ثم مقعد الموزّع الأول في الصورة"),
+    (r"calibration: click the table's centre, then the first dealer's seat",
+     "المعايرة: انقر وسط الطاولة ثم مقعد الموزّع الأول"),
+    (r"source: give a camera number \(0, 1, \.\.\.\) or a video file",
+     "المصدر: اكتب رقم الكاميرا (0، 1، ...) أو ملف فيديو"),
+)  # fmt: skip
+
+# A message's field, when the whole message is not in the catalogue.
+FIELDS = {
+    "card points": "الأبناط", "open card": "الورقة المكشوفة", "bidding": "المزايدة",
+    "doubling": "الدبل", "projects": "المشاريع", "project": "المشروع", "baloot": "البلوت",
+    "deal": "الجولة", "dealer": "الموزّع", "contract": "المشترى", "correction": "التصحيح",
+    "calibration": "المعايرة", "source": "المصدر", "export": "التصدير", "language": "اللغة",
+}  # fmt: skip
+
+_COMPILED = [(re.compile(rf"^{pattern}$"), text) for pattern, text in CATALOGUE]
+
+
+def arabic(message: str) -> str:
+    """``message`` in Arabic: the catalogue's sentence, else its field's name and the English
+    detail (isolated left to right, so it reads as written)."""
+    for pattern, text in _COMPILED:
+        found = pattern.match(message)
+        if found:
+            return text.format(*found.groups())
+    field, sep, detail = message.partition(": ")
+    if sep and field in FIELDS:
+        return f"{FIELDS[field]}: \u2066{detail}\u2069"
+    return f"\u2066{message}\u2069"

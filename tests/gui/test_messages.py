@@ -1,0 +1,85 @@
+"""The window's one-line errors in Arabic: every message a table can cause in the panels is
+in the catalogue (read from the controllers, not written out here), and one it does not know
+keeps its English detail after its field's Arabic name."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from hakam.engine.contract import Contract
+from hakam.gui.controllers import DealSetupController, ScoreSheetController
+from hakam.gui.match_store import MatchStore
+from hakam.gui.messages import arabic
+from hakam.gui.models import EntryError, manual_entry
+
+
+def refusal(fn, *args) -> str:
+    with pytest.raises(EntryError) as info:
+        fn(*args)
+    return str(info.value)
+
+
+def setup_in_play(setup: DealSetupController, kind: str = "hokum") -> None:
+    setup.set_dealer(0)
+    setup.set_open_card("9H")
+    setup.call(kind)
+    for _ in range(3):
+        setup.call("pass")
+
+
+def table_messages(data_dir) -> list[str]:
+    sheet = ScoreSheetController(MatchStore())
+    setup = DealSetupController(sheet)
+    out = [refusal(setup.set_open_card, "9H") if setup.dealer is None else ""]
+    setup.set_dealer(0)
+    out.append(refusal(setup.call, "pass"))  # no open card yet: the bidding is not open
+    setup.set_open_card("9H")
+    out.append(refusal(setup.record))  # the bidding is not finished
+    out.append(refusal(setup.call, "ashkal"))  # the first speaker may not say Ashkal
+    setup.restart()
+    setup_in_play(setup, "sun")
+    out.append(refusal(setup.toggle_baloot, 1))
+    for text in ("", "abc", "-10", "700"):
+        setup.set_points(0, text)
+        out.append(refusal(setup.record))
+    setup.restart()
+    setup.play_on_camera(lambda line: None, 2)
+    out.append(refusal(setup.set_dealer, 0))
+    dealer = 0
+    while sheet.finished is None:
+        sheet.add(manual_entry(dealer, Contract("sun", 0, dealer), "130", 0, kaboot=0))
+        dealer = sheet.next_dealer
+    out.append(refusal(sheet.add, manual_entry(dealer, Contract("sun", 1, dealer), "70", 0)))
+    return [m for m in out if m]
+
+
+def test_every_message_a_table_can_cause_is_in_the_catalogue(data_dir):
+    messages = table_messages(data_dir)
+    assert len(messages) >= 9
+    for message in messages:
+        said = arabic(message)
+        assert "\u2066" not in said, f"not in the catalogue: {message!r}"
+        assert any("\u0600" <= ch <= "\u06ff" for ch in said), message
+        assert not any(w in said for w in ("card", "bidding", "seat", "deal", "points")), said
+
+
+def test_a_message_not_in_the_catalogue_keeps_its_detail():
+    said = arabic("project: siri of 9S needs 7S, 8S, 9S")
+    assert said.startswith("المشروع: ") and "siri of 9S needs 7S, 8S, 9S" in said
+
+
+def test_the_panel_says_a_refusal_in_arabic(qtbot, data_dir):
+    from hakam.gui.views.main_window import MainWindow, make_app
+
+    make_app()
+    w = MainWindow(MatchStore(), "ar")
+    qtbot.addWidget(w)
+    w.show()
+    w.tabs.setCurrentWidget(w.setup_view)
+    setup_in_play(w.setup)
+    view = w.setup_view
+    qtbot.keyClicks(view.points_edit, "abc")
+    qtbot.keyClick(view.points_edit, Qt.Key.Key_Return)
+    assert view.message.kind == "error"
+    assert view.message.text() == "الأبناط: «abc» ليس عددًا صحيحًا"
