@@ -10,6 +10,11 @@ from __future__ import annotations
 
 import re
 
+from hakam.gui.i18n import STRINGS, SUIT_SYMBOL, card_label
+from hakam.vision.provenance import NAMED_BY, RENAMED
+
+CARD = re.compile(r"^(10|[7-9JQKA])[CDHS]$")
+
 SEAT = "اللاعب {0}"
 
 # (English pattern, Arabic sentence): groups are put into the sentence in order.
@@ -51,6 +56,22 @@ CATALOGUE: tuple[tuple[str, str], ...] = (
      "المعايرة: انقر وسط الطاولة ثم مقعد الموزّع الأول"),
     (r"source: give a camera number \(0, 1, \.\.\.\) or a video file",
      "المصدر: اكتب رقم الكاميرا (0، 1، ...) أو ملف فيديو"),
+    # the questions of a suspected ruling (hakam.vision.provenance.question)
+    (r"Did seat (\d) break the rule in trick (\d)\? The ruling depends on it",
+     "هل خالف " + SEAT.format("{0}") + " القاعدة في الأكلة {1}؟ الحكم يتوقف على ذلك"),
+    (r"Did seat (\d) play (\S+) in trick (\d)\? The ruling depends on it \(read, but not "
+     r"lying clearly in front of a seat\)",
+     "هل لعب " + SEAT.format("{0}") + " الورقة {1} في الأكلة {2}؟ الحكم يتوقف على ذلك "
+     "(قُرئت، لكنها لم تكن أمام مقعد بوضوح)"),
+    (r"Did seat (\d) play (\S+) in trick (\d)\? The ruling depends on it \(read in front of "
+     r"a seat not on turn\)",
+     "هل لعب " + SEAT.format("{0}") + " الورقة {1} في الأكلة {2}؟ الحكم يتوقف على ذلك "
+     "(قُرئت أمام مقعد ليس عليه الدور)"),
+    (r"Did seat (\d) play (\S+) in trick (\d)\? The ruling depends on it \(not read: (.*)\)",
+     "هل لعب " + SEAT.format("{0}") + " الورقة {1} في الأكلة {2}؟ الحكم يتوقف على ذلك "
+     "({3})"),
+    (r"Did seat (\d) play (\S+) in trick (\d)\? The ruling depends on it \(confirmed\)",
+     "هل لعب " + SEAT.format("{0}") + " الورقة {1} في الأكلة {2}؟ الحكم يتوقف على ذلك (مؤكَّدة)"),
 )  # fmt: skip
 
 # A message's field, when the whole message is not in the catalogue.
@@ -64,13 +85,47 @@ FIELDS = {
 _COMPILED = [(re.compile(rf"^{pattern}$"), text) for pattern, text in CATALOGUE]
 
 
+# Why the pipeline named a card it did not read (``NAMED_BY``, ``RENAMED``), in Arabic.
+REASONS = {
+    NAMED_BY["elimination"]: "لم تُقرأ، وهي الورقة الوحيدة الباقية",
+    NAMED_BY["exchange"]: "بُدّلت بورقة لم تُقرأ: تقلّ المخالفات بذلك",
+    NAMED_BY["rules"]: "لم تُقرأ؛ الوحيدة من الباقي التي لا تخالف قاعدة",
+    NAMED_BY["reader"]: "لم تُقرأ بثقة؛ من الطرق التي لا تخالف قاعدة، التي سمّتها القراءات أكثر",
+    NAMED_BY["same-result"]: "لم تُقرأ؛ واحدة من عدة أوراق لا تخالف قاعدة وتعطي النتيجة نفسها",
+    NAMED_BY["fewest"]: "لم تُقرأ بثقة؛ لا طريقة تحفظ كل القواعد: التي تخالف أقلها وسمّتها "
+    "القراءات أكثر",
+    RENAMED: "قُرئت كورقة رُئيت ثانية في مكان آخر؛ سُمّيت بأرجح ورقة لم تُلعب",
+    "named by the rules": "سمّتها القواعد",
+}
+
+
+def _card(text: str) -> str:
+    """A card's name (``AC``) as the window writes it, kept left to right (``A♣``); a reason
+    a card was named, in Arabic (else as it is, left to right)."""
+    if CARD.match(text):
+        return f"\u2066{card_label(text)}\u2069"
+    if text in REASONS:
+        return REASONS[text]
+    if text.startswith("hokum:") and text[6:] in SUIT_SYMBOL:  # a call: Hokum in a suit
+        return f"{STRINGS['hokum'][1]} {SUIT_SYMBOL[text[6:]]}"
+    if text in STRINGS:  # a call or a raise (pass, sun, ashkal, double...)
+        return STRINGS[text][1]
+    return text if text.isdigit() or not text.isascii() else f"\u2066{text}\u2069"
+
+
+def known(message: str) -> bool:
+    """The catalogue has ``message`` (the tests ask it of every message a table can cause)."""
+    return any(pattern.match(message) for pattern, _ in _COMPILED)
+
+
 def arabic(message: str) -> str:
     """``message`` in Arabic: the catalogue's sentence, else its field's name and the English
     detail (isolated left to right, so it reads as written)."""
     for pattern, text in _COMPILED:
         found = pattern.match(message)
         if found:
-            return text.format(*found.groups())
+            groups = [_card(g) for g in found.groups()]
+            return text.format(*groups)
     field, sep, detail = message.partition(": ")
     if sep and field in FIELDS:
         return f"{FIELDS[field]}: \u2066{detail}\u2069"

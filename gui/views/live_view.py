@@ -191,7 +191,7 @@ class Banner(QFrame):
         self.setStyleSheet(self._style(suspected))
         text = cards_as_symbols(lang.violation(w.as_violation()))
         if suspected and w.question:  # asked, not asserted: no score counts it yet
-            text += "\n" + w.question
+            text += "\n" + lang.error(w.question)
         self.text.setText(text)
         if w.proof:
             self.proof.setText(

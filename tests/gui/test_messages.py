@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from hakam.engine.contract import Contract
 from hakam.gui.controllers import DealSetupController, ScoreSheetController
 from hakam.gui.match_store import MatchStore
-from hakam.gui.messages import arabic
+from hakam.gui.messages import arabic, known
 from hakam.gui.models import EntryError, manual_entry
 
 
@@ -59,7 +59,7 @@ def test_every_message_a_table_can_cause_is_in_the_catalogue(data_dir):
     assert len(messages) >= 9
     for message in messages:
         said = arabic(message)
-        assert "\u2066" not in said, f"not in the catalogue: {message!r}"
+        assert known(message), f"not in the catalogue: {message!r}"
         assert any("\u0600" <= ch <= "\u06ff" for ch in said), message
         assert not any(w in said for w in ("card", "bidding", "seat", "deal", "points")), said
 
@@ -82,4 +82,19 @@ def test_the_panel_says_a_refusal_in_arabic(qtbot, data_dir):
     qtbot.keyClicks(view.points_edit, "abc")
     qtbot.keyClick(view.points_edit, Qt.Key.Key_Return)
     assert view.message.kind == "error"
-    assert view.message.text() == "الأبناط: «abc» ليس عددًا صحيحًا"
+    assert view.message.text() == "الأبناط: «\u2066abc\u2069» ليس عددًا صحيحًا"
+
+
+def test_the_questions_of_a_suspected_ruling_are_asked_in_arabic():
+    """The banner's question (``hakam.vision.provenance.question``) for each way a play can be
+    in doubt, with every reason a card is named."""
+    from hakam.vision.provenance import NAMED_BY, RENAMED
+
+    hows = ["read, but not lying clearly in front of a seat", "read in front of a seat not on turn",
+            "confirmed"] + [f"not read: {r}" for r in [*NAMED_BY.values(), RENAMED]]  # fmt: skip
+    for how in hows:
+        said = arabic(f"Did seat 2 play AS in trick 1? The ruling depends on it ({how})")
+        assert said.startswith("هل لعب اللاعب 2 الورقة \u2066A♠\u2069 في الأكلة 1؟"), how
+        assert not any(w in said for w in ("read", "seat", "rule", "card")), said
+    said = arabic("Did seat 3 break the rule in trick 2? The ruling depends on it")
+    assert said == "هل خالف اللاعب 3 القاعدة في الأكلة 2؟ الحكم يتوقف على ذلك"
