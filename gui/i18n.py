@@ -349,15 +349,6 @@ class Language:
             return text.translate(ARABIC_INDIC)
         return text.translate(WESTERN)
 
-    def error(self, message: str) -> str:
-        """A one-line error as the window says it: in Arabic from the catalogue
-        (``hakam.gui.messages``), in the chosen digits."""
-        if not self.rtl:
-            return message
-        from hakam.gui.messages import arabic
-
-        return self.num(arabic(message))
-
     def card(self, card: str | None) -> str:
         """``card_label``, kept left to right inside Arabic text (``A♣``, not ``♣A``)."""
         label = card_label(card)

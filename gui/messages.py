@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from hakam.gui.i18n import STRINGS, SUIT_SYMBOL, card_label
+from hakam.gui.i18n import STRINGS, SUIT_SYMBOL, Language, card_label
 from hakam.vision.provenance import NAMED_BY, RENAMED
 
 CARD = re.compile(r"^(10|[7-9JQKA])[CDHS]$")
@@ -111,6 +111,12 @@ def _card(text: str) -> str:
     if text in STRINGS:  # a call or a raise (pass, sun, ashkal, double...)
         return STRINGS[text][1]
     return text if text.isdigit() or not text.isascii() else f"\u2066{text}\u2069"
+
+
+def say(lang: Language, message: str) -> str:
+    """A one-line message (an error, a question) as the window says it: in Arabic from the
+    catalogue in an Arabic window, in its digits; as it is in English."""
+    return lang.num(arabic(message)) if lang.rtl else message
 
 
 def known(message: str) -> bool:

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from hakam.engine.cards import CARD_NAMES
 from hakam.gui.controllers import DealSetupController
 from hakam.gui.i18n import Language, card_label
+from hakam.gui.messages import say
 from hakam.gui.models import EntryError
 from hakam.gui.views.status_line import StatusLine
 
@@ -205,7 +206,7 @@ class DealSetupView(QWidget):
         try:
             fn(*args)
         except EntryError as exc:
-            self.message.say(self.lang.error(str(exc)), "error")
+            self.message.say(say(self.lang, str(exc)), "error")
             return False
         return True
 
@@ -262,7 +263,7 @@ class DealSetupView(QWidget):
         s, lang = self.setup, self.lang
         phase = s.phase
         if s.message:
-            self.message.say(lang.error(s.message), "error")
+            self.message.say(say(lang, s.message), "error")
         elif self.message.kind == "error":  # the refusal was put right
             self.message.clear_line()
         self.dealer_box.setTitle(lang.tr("dealer"))

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from hakam.gui.controllers import LiveController, Notice, Warning, all_cards
 from hakam.gui.feed import PLAY_AREA
 from hakam.gui.i18n import Language, card_label
+from hakam.gui.messages import say
 from hakam.gui.models import EntryError
 from hakam.gui.views import theme
 
@@ -191,7 +192,7 @@ class Banner(QFrame):
         self.setStyleSheet(self._style(suspected))
         text = cards_as_symbols(lang.violation(w.as_violation()))
         if suspected and w.question:  # asked, not asserted: no score counts it yet
-            text += "\n" + lang.error(w.question)
+            text += "\n" + say(lang, w.question)
         self.text.setText(text)
         if w.proof:
             self.proof.setText(

@@ -26,6 +26,7 @@ from hakam.gui.controllers import ScoreSheetController
 from hakam.gui.export import row_cells, to_csv, to_html, write_text
 from hakam.gui.i18n import Language
 from hakam.gui.match_store import exports_dir
+from hakam.gui.messages import say
 from hakam.gui.models import MATCH_TARGET, EntryError
 from hakam.gui.views import theme
 from hakam.gui.views.status_line import StatusLine
@@ -226,7 +227,7 @@ class ScoreSheetView(QWidget):
         try:
             self.sheet.delete(index)
         except EntryError as exc:
-            self.message.say(self.lang.error(str(exc)), "error")
+            self.message.say(say(self.lang, str(exc)), "error")
             return
         self.message.say(self.lang.tr("deleted", n=index + 1), "saved")
 

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from hakam.gui.i18n import Language
+from hakam.gui.messages import say
 from hakam.gui.models import EntryError
 from hakam.gui.start import StartChoice, StartController
 from hakam.gui.views.live_view import to_qimage
@@ -169,7 +170,7 @@ class StartView(QDialog):
         try:
             self.choice = self.start.start()
         except EntryError as exc:
-            self.message.say(self.lang.error(str(exc)), "error")
+            self.message.say(say(self.lang, str(exc)), "error")
             return
         self.accept()
 
