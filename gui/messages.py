@@ -56,6 +56,20 @@ CATALOGUE: tuple[tuple[str, str], ...] = (
      "المعايرة: انقر وسط الطاولة ثم مقعد الموزّع الأول"),
     (r"source: give a camera number \(0, 1, \.\.\.\) or a video file",
      "المصدر: اكتب رقم الكاميرا (0، 1، ...) أو ملف فيديو"),
+    # the pipeline's notices (``uncertain`` events) shown in the live view
+    (r"card in front of seat (\d) not read \(trick (\d)\); the deal waits for it \(\)? ?held\)",
+     "ورقة أمام " + SEAT.format("{0}") + " لم تُقرأ (الأكلة {1})؛ الجولة تنتظرها"),
+    (r"card in front of seat (\d) not read \(trick (\d)\); the deal waits for it \((.+) held\)",
+     "ورقة أمام " + SEAT.format("{0}") + " لم تُقرأ (الأكلة {1})؛ الجولة تنتظرها "
+     "(محجوزة: {2})"),
+    (r"a card reads as (\S+), which seat (\d) played in trick (\d): one of the two reads is wrong",
+     "ورقة تُقرأ {0}، وقد لعبها " + SEAT.format("{1}") + " في الأكلة {2}: إحدى القراءتين خطأ"),
+    (r"trick (\d) \((.+)\): a card may be read at the wrong seat; the score is provisional "
+     r"until a person confirms the trick or corrects it",
+     "الأكلة {0} ({1}): قد تكون ورقة قُرئت عند مقعد خطأ؛ النتيجة مؤقتة حتى يؤكد أحد الأكلة "
+     "أو يصححها"),
+    (r"(\S+) seen after the deal's 8 tricks; not counted",
+     "{0} رُئيت بعد أكلات الجولة الثماني؛ لا تُحتسب"),
     # the questions of a suspected ruling (hakam.vision.provenance.question)
     (r"Did seat (\d) break the rule in trick (\d)\? The ruling depends on it",
      "هل خالف " + SEAT.format("{0}") + " القاعدة في الأكلة {1}؟ الحكم يتوقف على ذلك"),

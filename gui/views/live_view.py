@@ -363,7 +363,7 @@ class LiveView(QWidget):
         self.notices_title.setText(lang.tr("notices"))
         self.notices.clear()
         for n in live.open_notices():
-            item = QListWidgetItem(lang.tr("uncertain", text=n.text))
+            item = QListWidgetItem(lang.tr("uncertain", text=say(lang, n.text)))
             item.setData(Qt.ItemDataRole.UserRole, n.id)
             item.setForeground(QColor("#9fa8da"))
             self.notices.addItem(item)

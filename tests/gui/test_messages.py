@@ -98,3 +98,26 @@ def test_the_questions_of_a_suspected_ruling_are_asked_in_arabic():
         assert not any(w in said for w in ("read", "seat", "rule", "card")), said
     said = arabic("Did seat 3 break the rule in trick 2? The ruling depends on it")
     assert said == "هل خالف اللاعب 3 القاعدة في الأكلة 2؟ الحكم يتوقف على ذلك"
+
+
+def test_the_pipelines_notices_are_said_in_arabic(data_dir):
+    """The live view's notices come from the pipeline in English: the usual ones are in the
+    catalogue (a card not read, a card read twice, a trick in doubt)."""
+    from hakam.vision.matchvideo import render_match
+    from hakam.vision.oracle import LabelDetector, ReadNoise
+    from hakam.vision.pipeline import Pipeline
+    from hakam.vision.settings import DealSetup
+    from hakam.vision.sources import Frame
+
+    m = render_match(3, 1, pixels=False)
+    setup = DealSetup.from_record(m.deals[0].record)
+    texts = set()
+    for seed in range(3):  # reads dropped and misread: the pipeline asks about some cards
+        p = Pipeline(setup, LabelDetector(m.labels, ReadNoise(drop=0.4, misread=0.05), seed),
+                     calibration=m.calibration)  # fmt: skip
+        events = [e for i, im in enumerate(m.frames) for e in p.process(Frame(i, i / 15, im))]
+        texts |= {e["text"] for e in events + p.finish() if e["type"] == "uncertain"}
+    waits = [t for t in texts if t.startswith("card in front of seat")]
+    assert waits, texts
+    for text in waits + [t for t in texts if t.startswith("a card reads as")]:
+        assert known(text), text
