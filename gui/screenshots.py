@@ -101,8 +101,9 @@ SCREENS = ((1366, 768), (1280, 720), (800, 1280))  # laptops at 100% scale, a po
 
 
 def screen_sizes(out: Path, tmp: Path) -> None:
-    """The window at each screen size, in both languages: New deal with a Hokum deal bought
-    (its tallest step) and the score sheet."""
+    """The window at each screen size, in both languages: the live view with a violation's
+    banner, New deal with a Hokum deal bought (its tallest step), the score sheet and the
+    dispute view."""
     from hakam.engine.contract import Contract
     from hakam.gui.models import manual_entry
 
@@ -116,9 +117,16 @@ def screen_sizes(out: Path, tmp: Path) -> None:
         window.setup.call("hokum")
         for _ in range(3):
             window.setup.call("pass")
+        window.live.on_event({"event": "violation", "deal": 1, "trick": 1, "seat": 1,
+                              "card": "7S", "rule": "follow-suit",
+                              "proof": {"trick": 2, "card": "7C"},
+                              "text": "Seat 1 played 7S in trick 1 without following hearts, "
+                                      "but he held 7C, which he played in trick 2."})  # fmt: skip
+        views = ((window.live_view, "live"), (window.setup_view, "setup"),
+                 (window.sheet_view, "sheet"), (window.dispute_view, "dispute"))  # fmt: skip
         for w, h in SCREENS:
             window.resize(w, h)
-            for view, name in ((window.setup_view, "setup"), (window.sheet_view, "sheet")):
+            for view, name in views:
                 window.tabs.setCurrentWidget(view)
                 shoot(window, out / f"screen_{w}x{h}_{code}_{name}.png")
         window.close()

@@ -139,3 +139,25 @@ def test_table_mode_with_the_bidding_under_the_picture_fits_the_screen(qtbot, da
         assert w.width() <= size[0] and w.height() <= size[1], w.size()
         assert unreachable(w, size) == []
     assert w.setup.phase == "play" and w.setup_view.record_button.isVisible()
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_one_window_turned_from_a_laptop_to_a_portrait_tablet_fits_each(qtbot, data_dir,
+                                                                         language):  # fmt: skip
+    """The same window resized through the screens, a long ruling on its banner: the banner
+    and the side panel wrap their lines rather than keep the window wider than the screen
+    (it stayed 837 px wide on the tablet)."""
+    make_app()
+    w = MainWindow(MatchStore(), language)
+    qtbot.addWidget(w)
+    w.show()
+    w.live.on_event({"event": "violation", "deal": 1, "trick": 1, "seat": 1, "card": "7S",
+                     "rule": "follow-suit", "proof": {"trick": 2, "card": "7C"},
+                     "text": "Seat 1 played 7S in trick 1 without following hearts, but he held "
+                             "7C, which he played in trick 2."})  # fmt: skip
+    w.tabs.setCurrentWidget(w.live_view)
+    for size in SIZES:
+        w.resize(*size)
+        settle()
+        assert w.width() <= size[0] and w.height() <= size[1], (size, w.size())
+        assert unreachable(w, size) == [], size
