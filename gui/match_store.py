@@ -120,15 +120,21 @@ class MatchStore:
 
     def save(self, match_id: int, sheet: ScoreSheet, action: str, before: ScoreSheet) -> None:
         """Write the whole sheet and the undo snapshot of ``before`` in one transaction."""
+        with self._db:
+            self._write_with_history(match_id, sheet, action, before)
+
+    def _write_with_history(
+        self, match_id: int, sheet: ScoreSheet, action: str, before: ScoreSheet
+    ) -> None:
+        """The sheet, and ``before`` as the snapshot undo goes back to (inside a transaction)."""
         snapshot = json.dumps(
             {"first_dealer": before.first_dealer, "deals": [d.to_json() for d in before.deals]}
         )
-        with self._db:
-            self._write(match_id, sheet)
-            self._db.execute(
-                "INSERT INTO history (match_id, action, snapshot, at) VALUES (?, ?, ?, ?)",
-                (match_id, action, snapshot, _now()),
-            )
+        self._write(match_id, sheet)
+        self._db.execute(
+            "INSERT INTO history (match_id, action, snapshot, at) VALUES (?, ?, ?, ?)",
+            (match_id, action, snapshot, _now()),
+        )
 
     def _write(self, match_id: int, sheet: ScoreSheet) -> None:
         self._db.execute(
@@ -200,12 +206,7 @@ class MatchStore:
             if sheet is not None:
                 before = self.load(match_id)
                 if before.deals != sheet.deals:
-                    self._write(match_id, sheet)
-                    self._db.execute(
-                        "INSERT INTO history (match_id, action, snapshot, at) VALUES (?,?,?,?)",
-                        (match_id, "camera", json.dumps({"first_dealer": before.first_dealer,
-                         "deals": [d.to_json() for d in before.deals]}), _now()),
-                    )  # fmt: skip
+                    self._write_with_history(match_id, sheet, "camera", before)
             self._db.execute(
                 "INSERT INTO table_run (match_id, key, out, state, over, updated) "
                 "VALUES (?,?,?,?,?,?) ON CONFLICT(match_id) DO UPDATE SET state=excluded.state, "

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import re
 
+from hakam.engine.cards import CARD_NAMES
 from hakam.gui.i18n import STRINGS, SUIT_SYMBOL, Language, card_label
 from hakam.vision.provenance import NAMED_BY, RENAMED
-
-CARD = re.compile(r"^(10|[7-9JQKA])[CDHS]$")
 
 SEAT = "اللاعب {0}"
 
@@ -116,7 +115,7 @@ REASONS = {
 def _card(text: str) -> str:
     """A card's name (``AC``) as the window writes it, kept left to right (``A♣``); a reason
     a card was named, in Arabic (else as it is, left to right)."""
-    if CARD.match(text):
+    if text in CARD_NAMES:
         return f"\u2066{card_label(text)}\u2069"
     if text in REASONS:
         return REASONS[text]

@@ -159,6 +159,15 @@ def camera_entry(
     )
 
 
+def row_entry(row: Any) -> DealEntry:
+    """A table-mode match's sheet row (``hakam.vision.match.SheetRow``) as a sheet line: its
+    score, penalty, and the open card and bids it was set up with."""
+    setup = row.setup or {}
+    bids = tuple((int(s), str(c)) for s, c in setup.get("bids", []))
+    return camera_entry(row.dealer, row.contract, row.score, row.penalty,
+                        setup.get("open_card"), bids)  # fmt: skip
+
+
 @dataclass(frozen=True, slots=True)
 class ScoredDeal:
     """A sheet row: the entry, its engine outcome (None for void or penalty) and the totals."""

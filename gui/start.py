@@ -3,8 +3,8 @@ a new one, and the table's calibration (two clicks on a frame of the source). No
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
-from typing import Any
 
 from hakam.gui.match_store import MatchStore
 from hakam.gui.models import EntryError
@@ -79,8 +79,6 @@ class StartController:
         text = self.store.setting(f"calibration|{table_key(self.source)}")
         if not text:
             return None
-        import json
-
         try:
             return Calibration.from_dict(json.loads(text), "saved calibration")
         except (CalibrationError, ValueError):
@@ -117,7 +115,9 @@ class StartController:
                 calibration = Calibration(self.points[0], self.points[1], False, self.frame_size)
             except CalibrationError as exc:
                 raise EntryError(f"calibration: {exc}") from None
-            self.store.set_setting(f"calibration|{table_key(self.source)}", _cal_json(calibration))
+            self.store.set_setting(
+                f"calibration|{table_key(self.source)}", json.dumps(calibration.to_dict())
+            )
             bind_calibration_seat(self.store, self.source, None)  # a new one: not played yet
         elif self.points:
             raise EntryError("calibration: click the table's centre, then the first dealer's seat")
@@ -127,13 +127,3 @@ class StartController:
             )
         seat = calibration_seat(self.store, self.source)
         return StartChoice(self.source, self.language, self.new_match, calibration, seat)
-
-
-def _cal_json(cal: Calibration) -> str:
-    import json
-
-    data: dict[str, Any] = {"centre": list(cal.centre), "dealer": list(cal.dealer),
-                            "mirrored": cal.mirrored}  # fmt: skip
-    if cal.frame_size is not None:
-        data["frame_size"] = list(cal.frame_size)
-    return json.dumps(data)

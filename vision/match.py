@@ -149,6 +149,12 @@ class SheetRow:
     def to_json(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k != "score"} | {"score": self.score}
 
+    def take(self, score: dict[str, Any]) -> None:
+        """The deal's score event (scored at its end, or again after the table's answer)."""
+        self.result, self.card_points = score.get("result"), score.get("card_points")
+        self.penalty, self.status = score.get("penalty"), score.get("status", "final")
+        self.score = score
+
 
 class MatchPipeline:
     """Deals refereed one after another from one camera; ``process`` each frame, then
@@ -363,9 +369,7 @@ class MatchPipeline:
         n = p.setup.deal
         row = SheetRow(n, p.setup.dealer, self.lines[n], p.setup.contract.to_json())
         if score is not None:
-            row.result, row.card_points = score.get("result"), score.get("card_points")
-            row.penalty, row.status = score.get("penalty"), score.get("status", "final")
-            row.score = score
+            row.take(score)
         row.record = end.get("record")
         self.rows.append(row)
         self.current = None
@@ -403,8 +407,7 @@ class MatchPipeline:
         score = next((e for e in reversed(events) if e["type"] == "score"), None)
         row = next((r for r in self.rows if r.deal == p.setup.deal), None)
         if score is not None and row is not None:
-            row.result, row.card_points = score.get("result"), score.get("card_points")
-            row.penalty, row.status, row.score = score.get("penalty"), score.get("status"), score
+            row.take(score)
         return events
 
     # --- restart --------------------------------------------------------------------------

@@ -51,6 +51,14 @@ class Calibration:
             lines.append(f"frame_size = [{self.frame_size[0]}, {self.frame_size[1]}]")
         return "\n".join(lines) + "\n"
 
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as ``from_dict`` reads them (JSON-ready)."""
+        out: dict[str, Any] = {"centre": list(self.centre), "dealer": list(self.dealer),
+                               "mirrored": self.mirrored}  # fmt: skip
+        if self.frame_size is not None:
+            out["frame_size"] = list(self.frame_size)
+        return out
+
     def fitted(self, width: int, height: int) -> Calibration:
         """This calibration for frames of ``width`` x ``height``: the same, or scaled when it was
         made on frames of another size but the same shape (a camera asked for another

@@ -295,14 +295,10 @@ class MainWindow(QMainWindow):
     def _catch_up(self, match: Any) -> None:
         """After a restart: the deals the match scored that the sheet does not have yet (the
         process ended between the two) go on the sheet as the camera scored them."""
-        from hakam.gui.models import camera_entry
+        from hakam.gui.models import row_entry
 
         for row in match.rows[len(self.sheet.sheet.deals) :]:
-            entry = camera_entry(row.dealer, row.contract, row.score, row.penalty,
-                                 (row.setup or {}).get("open_card"),
-                                 tuple((int(s), str(c)) for s, c in (row.setup or {}).get(
-                                     "bids", [])))  # fmt: skip
-            self.sheet.add(entry)
+            self.sheet.add(row_entry(row))
 
     def start_table(
         self,

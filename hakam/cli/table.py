@@ -178,7 +178,7 @@ def run_match(
 ) -> int:  # fmt: skip
     """Referee the match on ``source`` headless: one JSON line per event (also appended to
     ``events.jsonl``), the match state committed after every frame that gave events."""
-    from hakam.gui.models import ScoreSheet, camera_entry
+    from hakam.gui.models import ScoreSheet, row_entry
     from hakam.vision.events import event
     from hakam.vision.match import MatchError, MatchPipeline, SetupLines
     from hakam.vision.sources import SourceError, SourceNotice
@@ -207,7 +207,7 @@ def run_match(
         sheet = None
         if len(match.rows) != scored:  # a deal went on the sheet
             scored = len(match.rows)
-            sheet = ScoreSheet(match.first_dealer, [_entry(r, camera_entry) for r in match.rows])
+            sheet = ScoreSheet(match.first_dealer, [row_entry(r) for r in match.rows])
             _write_json(table.out / "sheet.json", match.sheet())
         table.store.save_table_run(table.match_id, table.key, str(table.out),
                                    match.checkpoint(), sheet)  # fmt: skip
@@ -265,11 +265,6 @@ def run_match(
         print(f"[match] the clip's truth sheet ({truth.name}): "
               f"{'the same, deal for deal' if same else 'DIFFERENT'}", file=sys.stderr)  # fmt: skip
     return 0
-
-
-def _entry(row: Any, camera_entry: Any) -> Any:
-    open_card = (row.setup or {}).get("open_card")
-    return camera_entry(row.dealer, row.contract, row.score, row.penalty, open_card)
 
 
 def _write_json(path: Path, data: Any) -> None:
