@@ -18,14 +18,20 @@ $(ART_STAMP): datasets/install_art.sh
 	bash datasets/install_art.sh
 	touch $(ART_STAMP)
 
-install: $(STAMP) $(ART_STAMP)
+# The broker and browser of the tournament board's tests, from Debian packages.
+BOARD_STAMP := .art/.board-installed
+$(BOARD_STAMP): board/install_debian.sh
+	bash board/install_debian.sh
+	mkdir -p .art && touch $(BOARD_STAMP)
+
+install: $(STAMP) $(ART_STAMP) $(BOARD_STAMP)
 
 ## Install, then run the main job on its built-in default (the demo match, table mode).
 run: $(STAMP) $(ART_STAMP)
 	$(VENV)/bin/hakam run --match demo --headless
 
 ## Install, then lint and run the whole test suite.
-test: $(STAMP) $(ART_STAMP)
+test: $(STAMP) $(ART_STAMP) $(BOARD_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q

@@ -767,6 +767,7 @@ class LiveController(Observable):
         self._alert: list[Callable[[Warning], None]] = []
         self._frame_listeners: list[Listener] = []
         self._correction_listeners: list[Callable[[dict[str, Any]], None]] = []
+        self._decision_listeners: list[Callable[[dict[str, Any]], None]] = []
         self._deal_offset = 0
 
     # --- listeners ----------------------------------------------------------------------
@@ -782,6 +783,11 @@ class LiveController(Observable):
     def subscribe_corrections(self, fn: Callable[[dict[str, Any]], None]) -> None:
         """The pipeline listens here for the table's corrections of uncertain reads."""
         self._correction_listeners.append(fn)
+
+    def subscribe_decisions(self, fn: Callable[[dict[str, Any]], None]) -> None:
+        """Called with a ``violation_status`` event when the table accepts or dismisses a
+        ruling (a tournament's board hears it)."""
+        self._decision_listeners.append(fn)
 
     # --- input --------------------------------------------------------------------------
 
@@ -1103,6 +1109,17 @@ class LiveController(Observable):
         w.status = status
         if self._restoring is None:
             self.sheet.store.decide_warning(w.id, status)
+            decision = {
+                "type": "violation_status",
+                "deal": w.deal,
+                "trick": w.trick,
+                "seat": w.seat,
+                "rule": w.rule,
+                "card": w.card,
+                "status": status,
+            }
+            for fn in list(self._decision_listeners):
+                fn(decision)
         self._rescore(w.deal)
         self.notify()
 

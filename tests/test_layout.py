@@ -23,6 +23,7 @@ PACKAGES = {
     "hakam.gui": ROOT / "gui",
     "hakam.datasets": ROOT / "datasets",
     "hakam.training": ROOT / "training",
+    "hakam.board": ROOT / "board",
 }
 SCRIPTS = {"benchmarks": ROOT / "benchmarks"}  # run from the repository, never installed
 

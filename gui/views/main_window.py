@@ -97,6 +97,7 @@ class MainWindow(QMainWindow):
         self._calibration_source: str | None = None
         self._on_stop: Any = None
         self._events_log: Any = None  # table mode: out/events.jsonl, appended
+        self.publisher: Any = None  # table mode with --publish: the tournament's broker
 
         central = QWidget()
         layout = QVBoxLayout(central)
@@ -219,6 +220,8 @@ class MainWindow(QMainWindow):
             for e in item.events:
                 self._events_log.write(json.dumps(e, ensure_ascii=False) + "\n")
             self._events_log.flush()
+        if item.events and self.publisher is not None:  # after the state: a tournament's board
+            self.publisher.update(item.events)
         if item.frame is not None:
             self.live.on_frame(item.frame, item.detections)
         if item.events:
@@ -299,6 +302,12 @@ class MainWindow(QMainWindow):
 
         for row in match.rows[len(self.sheet.sheet.deals) :]:
             self.sheet.add(row_entry(row))
+
+    def publish_to(self, publisher: Any) -> None:
+        """Table mode in a tournament: the match's events and the table's decisions on rulings
+        go to ``publisher`` (``hakam.board.publisher.Publisher``)."""
+        self.publisher = publisher
+        self.live.subscribe_decisions(lambda ev: publisher.update([ev]))
 
     def start_table(
         self,

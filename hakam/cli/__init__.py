@@ -21,6 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "hakam.cli.table",
     "hakam.cli.gui",
     "hakam.cli.model",
+    "hakam.cli.board",
 )
 
 

@@ -88,3 +88,51 @@ def parse_size(text: str, option: str = "--size") -> tuple[int, int]:
     if not (160 <= w <= 3840 and 120 <= h <= 2160):
         raise _cli_error(f"{option}: {w}x{h} out of range (160x120 .. 3840x2160)")
     return w, h
+
+
+def add_publish_args(parser: Any) -> None:
+    """``--publish`` and its companions: the table's match sent to a tournament's broker."""
+    g = parser.add_argument_group("tournament (needs the board extra: pip install 'hakam[board]')")
+    g.add_argument("--publish", default=None, metavar="mqtt://HOST[:PORT]",
+                   help="publish this table's match to the broker (mqtts:// for TLS; "
+                   "mqtt://USER:PASSWORD@HOST to log in)")  # fmt: skip
+    g.add_argument("--table-id", default=None, help="this table's id in the tournament")
+    g.add_argument("--tournament", default="main", help="the tournament's name (default: main)")
+    g.add_argument("--teams", default=None, metavar="A,B", help="the two teams' names")
+    g.add_argument("--mqtt-ca", default=None, help="CA certificate of a TLS broker")
+    g.add_argument(
+        "--evidence-url",
+        default=None,
+        help="where the board may link this table's deal folders (shared evidence)",
+    )
+
+
+def publisher(args: Any, match_id: Any) -> Any:
+    """The table's ``Publisher`` for ``--publish`` (None without it); its outbox in the data
+    folder, ``board/TOURNAMENT/TABLE``. A bad address or id is a one-line error."""
+    if getattr(args, "publish", None) is None:
+        return None
+    if not args.table_id:
+        raise _cli_error("--publish: needs --table-id ID (this table's id in the tournament)")
+    try:
+        from hakam.board.mqtt import Broker, BrokerError, check_name
+        from hakam.board.outbox import OutboxError
+        from hakam.board.publisher import Publisher
+    except ModuleNotFoundError as exc:
+        raise _cli_error(f"--publish: needs the board extra ({exc.name} is missing): "
+                         "pip install 'hakam[board]'") from None  # fmt: skip
+    from hakam.gui.match_store import data_dir
+
+    teams = None
+    if args.teams is not None:
+        teams = [t.strip() for t in args.teams.split(",")]
+        if len(teams) != 2 or not all(teams):
+            raise _cli_error(f"--teams {args.teams!r}: two names with a comma between them")
+    try:
+        broker = Broker.parse(args.publish, args.mqtt_ca)
+        table = check_name(args.table_id, "--table-id")
+        tournament = check_name(args.tournament, "--tournament")
+        folder = data_dir() / "board" / tournament / table
+        return Publisher(broker, table, folder, tournament, teams, match_id, args.evidence_url)
+    except (BrokerError, OutboxError) as exc:
+        raise _cli_error(str(exc)) from None

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hakam.cli.common import add_publish_args, publisher
 from hakam.errors import UserError
 
 
@@ -194,6 +195,7 @@ def run_match(
         )  # fmt: skip
     except MatchError as exc:
         raise UserError(str(exc)) from None
+    pub = publisher(args, table.match_id)
     log = (table.out / "events.jsonl").open("a", encoding="utf-8")
     scored = len(match.rows)
 
@@ -201,7 +203,8 @@ def run_match(
         log.write(json.dumps(ev, ensure_ascii=False) + "\n")
         print(json.dumps(ev, ensure_ascii=False), flush=True)
 
-    def save() -> None:
+    def save(events: list[dict[str, Any]]) -> None:
+        """The match state, then the tournament's outbox (``--publish``), then the events."""
         nonlocal scored
         log.flush()
         sheet = None
@@ -211,6 +214,8 @@ def run_match(
             _write_json(table.out / "sheet.json", match.sheet())
         table.store.save_table_run(table.match_id, table.key, str(table.out),
                                    match.checkpoint(), sheet)  # fmt: skip
+        if pub is not None:
+            pub.update(events)
 
     emit(event("source", source=args.source, text=source.description, fps=source.fps,
                detector=getattr(detector, "name", type(detector).__name__), out=str(table.out),
@@ -220,7 +225,7 @@ def run_match(
     try:
         with source:
             started = match.start_events()
-            save()
+            save(started)
             for ev in started:
                 emit(ev)
             for frame in frames_after(live(args, source), table.next_frame - 1):
@@ -229,7 +234,7 @@ def run_match(
                     continue
                 events = match.process(frame)
                 if events:  # the state first: a crash after it loses no play, only log lines
-                    save()
+                    save(events)
                 for ev in events:
                     emit(ev)
                 if match.over:  # nothing after the match counts: stop reading
@@ -242,17 +247,19 @@ def run_match(
                     print(f"[match] frame {frame.index + 1}/{total}, deal {match.next_deal - 1}, "
                           f"about {left:.0f} s left", file=sys.stderr, flush=True)  # fmt: skip
             end = match.finish()
-            save()
+            save(end)
             for ev in end:
                 emit(ev)
     except MatchError as exc:
-        save()
+        save([])
         raise UserError(str(exc)) from None
     except SourceError as exc:
-        save()
+        save([])
         raise UserError(str(exc)) from None
     finally:
         log.close()
+        if pub is not None:
+            pub.close(timeout=5.0)  # what the broker has not taken waits on disk
     _write_json(table.out / "sheet.json", match.sheet())
     sheet = match.sheet()
     how = f"team {sheet['match_winner']} wins" if sheet["match_over"] else "match goes on"
@@ -391,8 +398,15 @@ def _cmd_table(args: argparse.Namespace) -> int:
     except MatchError as exc:
         source.close()
         raise UserError(str(exc)) from None
+    try:
+        pub = publisher(args, match_id)
+    except UserError:
+        source.close()
+        raise
     app = make_app()
     window = MainWindow(store, args.lang)
+    if pub is not None:
+        window.publish_to(pub)
     window.show()
     camera = isinstance(source, CameraSource)
     watched = live(args, source)
@@ -406,6 +420,8 @@ def _cmd_table(args: argparse.Namespace) -> int:
     finally:
         window.stop_feed()
         source.close()
+        if pub is not None:
+            pub.close(timeout=5.0)  # what the broker has not taken waits on disk
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -441,4 +457,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     t.add_argument("--fps", type=float, default=None, help="frame rate of a file or folder")
     t.add_argument("--camera-size", default="1280x720", help="frame size to ask a camera for")
     t.add_argument("--threads", type=int, default=0, help="detector CPU threads (0: auto)")
+    add_publish_args(t)
     t.set_defaults(func=_cmd_table)

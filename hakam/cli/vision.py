@@ -14,7 +14,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from hakam.cli.common import click_points, first_frame, has_display, load_json, parse_size
+from hakam.cli.common import (
+    add_publish_args,
+    click_points,
+    first_frame,
+    has_display,
+    load_json,
+    parse_size,
+)
 
 
 def _cli_error(message: str) -> Exception:
@@ -137,6 +144,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
     camera_size = parse_size(args.camera_size, "--camera-size")
     if args.stdin_corrections and not args.headless:
         raise _cli_error("--stdin-corrections: with --headless (the window takes a click)")
+    if args.publish and args.match is None:
+        raise _cli_error("--publish: with --match (a whole match) or `hakam table`")
     if args.match is not None:
         if not args.headless:
             raise _cli_error("--match: with --headless (in the window the table bids on screen)")
@@ -553,6 +562,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="with --match: start a new match, not the one in progress",
     )
+    add_publish_args(run)
     run.set_defaults(func=_cmd_run)
 
     cal = subparsers.add_parser("calibrate", help="mark the table centre and the dealer's seat")

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -18,7 +17,7 @@ from hakam.gui.models import EntryError
 from hakam.gui.table_feed import SetupQueue
 from hakam.gui.views.main_window import MainWindow, make_app
 from hakam.vision.match import MatchPipeline
-from hakam.vision.matchvideo import render_match
+from hakam.vision.matchvideo import render_match, write_match_clip
 from hakam.vision.oracle import LabelDetector
 from hakam.vision.sources import Frame
 
@@ -218,21 +217,12 @@ def test_hakam_table_on_a_video_runs_the_match_in_the_window(qtbot, data_dir, tm
                                                               monkeypatch):  # fmt: skip
     """``hakam table --source VIDEO --calibration T`` end to end: the store's match, the window
     fed (inline here, bids through the panel), the sheet; run again, it goes on with it."""
-    import cv2
-    import numpy as np
-
     import hakam.gui.views.main_window as main_window
     from hakam.cli import main
 
     m = render_match(3, 2, pixels=False)
-    w_, h_ = m.calibration.frame_size
     video = tmp_path / "clip.mp4"
-    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"mp4v"), 15, (w_, h_))
-    for _ in m.frames:
-        writer.write(np.zeros((h_, w_, 3), np.uint8))
-    writer.release()
-    (tmp_path / "clip.labels.json").write_text(json.dumps({"frames": m.labels}))
-    m.calibration.save(tmp_path / "clip.toml")
+    write_match_clip(m, video)
     windows = []
 
     def start_table(self, *args, max_fps=None, on_stop=None, calibration_source=None, **kw):

@@ -12,12 +12,11 @@ import sys
 from pathlib import Path
 
 import cv2
-import numpy as np
 import pytest
 
 from hakam.gui.match_store import MatchStore
 from hakam.vision.match import MatchError, MatchPipeline, SetupLines, SheetRow, parse_setup
-from hakam.vision.matchvideo import render_match
+from hakam.vision.matchvideo import render_match, write_match_clip
 from hakam.vision.oracle import LabelDetector
 from hakam.vision.sources import Frame
 
@@ -170,15 +169,7 @@ def clip(match5, tmp_path_factory):
     """The labels-only match as files: a black video (the label detector reads no pixels), its
     labels, calibration and ``--match`` lines."""
     folder = tmp_path_factory.mktemp("match")
-    w, h = match5.calibration.frame_size
-    writer = cv2.VideoWriter(str(folder / "clip.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), 15, (w, h))
-    black = np.zeros((h, w, 3), np.uint8)
-    for _ in match5.frames:
-        writer.write(black)
-    writer.release()
-    (folder / "clip.labels.json").write_text(json.dumps({"frames": match5.labels}))
-    (folder / "clip.setup.jsonl").write_text("".join(json.dumps(s) + "\n" for s in match5.setups()))
-    match5.calibration.save(folder / "clip.toml")
+    write_match_clip(match5, folder / "clip.mp4")
     return folder
 
 

@@ -1,0 +1,1 @@
+"""A tournament: tables publish their matches to an MQTT broker; ``hakam board`` shows them."""
