@@ -85,3 +85,12 @@ def test_the_arabic_page_reads_right_to_left(hall):
     # right to left: the first team's name lies right of its score
     name, score = browser.find_elements("css selector", "[data-table=T1] .teams > span")[:2]
     assert name.location["x"] > score.location["x"]
+    left_of = ("const r = document.createRange(), t = arguments[0].firstChild;"
+               " r.setStart(t, arguments[1]); r.setEnd(t, arguments[1] + 1);"
+               " return r.getBoundingClientRect().left;")  # fmt: skip
+    # drawn: the rank left of the suit, inside the Arabic line
+    rank, suit = (browser.execute_script(left_of, card, i) for i in (0, 1))
+    assert rank < suit
+    tables[1].update(deal_events(1, [0, 26], ruling="suspected"))
+    browser.get(server.url + "/director?lang=ar")
+    wait_for(lambda: "هل لعب اللاعب 2" in browser.find_element("id", "main").text)
