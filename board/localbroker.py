@@ -33,7 +33,10 @@ class LocalBroker:
     """``start``, ``stop`` (a clean stop: it writes its store), ``restart``; ``url``."""
 
     def __init__(self, folder: Path | str | None = None, port: int | None = None,
-                 extra: str = "") -> None:  # fmt: skip
+                 users: dict[str, str] | None = None, acl: str | None = None,
+                 tls: tuple[str, str, str] | None = None) -> None:  # fmt: skip
+        """``users``: name -> password (anonymous refused); ``acl``: the access-control file's
+        text; ``tls``: (CA, certificate, key) files, the listener then speaks TLS only."""
         program = mosquitto()
         if program is None:
             raise FileNotFoundError("mosquitto is not installed (Debian package mosquitto)")
@@ -42,9 +45,22 @@ class LocalBroker:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.port = port or free_port()
         self.conf = self.folder / "mosquitto.conf"
+        extra = ""
+        if users:
+            extra += f"password_file {self.folder}/passwords\n"
+            lines = "".join(f"{name}:{password}\n" for name, password in users.items())
+            (self.folder / "passwords").write_text(lines)
+            subprocess.run(["mosquitto_passwd", "-U", str(self.folder / "passwords")],
+                           check=True, capture_output=True)  # fmt: skip
+        if acl is not None:
+            (self.folder / "acl").write_text(acl)
+            extra += f"acl_file {self.folder}/acl\n"
+        if tls is not None:
+            extra += f"cafile {tls[0]}\ncertfile {tls[1]}\nkeyfile {tls[2]}\n"
+        self.tls = tls is not None
         self.conf.write_text(
             f"listener {self.port} 127.0.0.1\n"
-            "allow_anonymous true\n"
+            f"allow_anonymous {'false' if users else 'true'}\n"
             "persistence true\n"
             f"persistence_location {self.folder}/\n"
             "max_queued_messages 0\n"  # no limit: a board away misses nothing
@@ -57,7 +73,7 @@ class LocalBroker:
 
     @property
     def url(self) -> str:
-        return f"mqtt://127.0.0.1:{self.port}"
+        return f"{'mqtts' if self.tls else 'mqtt'}://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 10.0) -> LocalBroker:
         self.process = subprocess.Popen(

@@ -331,3 +331,35 @@ def test_qt_own_dialogs_speak_the_windows_language(window):
     assert arabic != "&Save" and any("\u0600" <= ch <= "\u06ff" for ch in arabic)
     window.toggle_language()
     assert QCoreApplication.translate("QFileDialog", "&Save") == "&Save"
+
+
+def test_a_tournament_table_publishes_the_feeds_events_and_its_decisions(qtbot, window):
+    """``hakam table --publish``: the events of each feed item go to the publisher (the board
+    takes the ones it needs), and so does the table's accepting or dismissing a ruling."""
+
+    class Publisher:  # records what a ``hakam.board.publisher.Publisher`` would be given
+        def __init__(self):
+            self.got = []
+
+        def update(self, events):
+            self.got.append(list(events))
+
+    w = window
+    pub = Publisher()
+    w.publish_to(pub)
+    w.feed_item(next(iter(demo_feed())))
+    ruling = {"event": "violation", "deal": 1, "trick": 1, "seat": 1, "card": "7S",
+              "rule": "follow-suit", "proof": {"trick": 2, "card": "7C"}, "text": "no clubs",
+              "status": "suspected", "question": "Did seat 1 play 7S in trick 1?"}  # fmt: skip
+    w.feed_item(FeedItem(None, [], [ruling]))
+    assert pub.got[-1] == [ruling]
+    w.live.dismiss(w.live.warnings[0].id)
+    said = {"type": "violation_status", "deal": 1, "trick": 1, "seat": 1, "rule": "follow-suit",
+            "card": "7S", "status": "dismissed"}  # fmt: skip
+    assert pub.got[-1] == [said]
+    w.live.accept(w.live.warnings[0].id)
+    assert pub.got[-1][0]["status"] == "accepted"
+    from hakam.board.tables import board_events
+
+    assert [e["status"] for e in board_events([ruling, *pub.got[-2], *pub.got[-1]])] == [
+        "suspected", "dismissed", "accepted"]  # fmt: skip
