@@ -203,6 +203,10 @@ class MainWindow(QMainWindow):
     def feed_item(self, item: FeedItem) -> None:
         """One item from the pipeline (GUI thread): the frame first, then its events, then (in
         table mode) the match's state, committed to the store."""
+        # A tournament's outbox first: a crash before the state is committed makes the same
+        # events again (the frames are read again), which the board takes once.
+        if item.events and self.publisher is not None:
+            self.publisher.update(item.events)
         # The match's state first: a crash after it loses nothing (a deal scored in it that
         # the sheet has not yet is written at the restart), never a deal counted twice.
         if item.state is not None and self.table_run is not None:
@@ -220,8 +224,6 @@ class MainWindow(QMainWindow):
             for e in item.events:
                 self._events_log.write(json.dumps(e, ensure_ascii=False) + "\n")
             self._events_log.flush()
-        if item.events and self.publisher is not None:  # after the state: a tournament's board
-            self.publisher.update(item.events)
         if item.frame is not None:
             self.live.on_frame(item.frame, item.detections)
         if item.events:

@@ -204,8 +204,11 @@ def run_match(
         print(json.dumps(ev, ensure_ascii=False), flush=True)
 
     def save(events: list[dict[str, Any]]) -> None:
-        """The match state, then the tournament's outbox (``--publish``), then the events."""
+        """The tournament's outbox (``--publish``), then the match state, then the events: a
+        crash between the two makes the same events again, which the board takes once."""
         nonlocal scored
+        if pub is not None:
+            pub.update(events)
         log.flush()
         sheet = None
         if len(match.rows) != scored:  # a deal went on the sheet
@@ -214,8 +217,6 @@ def run_match(
             _write_json(table.out / "sheet.json", match.sheet())
         table.store.save_table_run(table.match_id, table.key, str(table.out),
                                    match.checkpoint(), sheet)  # fmt: skip
-        if pub is not None:
-            pub.update(events)
 
     emit(event("source", source=args.source, text=source.description, fps=source.fps,
                detector=getattr(detector, "name", type(detector).__name__), out=str(table.out),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -148,6 +149,38 @@ def test_hakam_run_match_publishes_its_sheet(broker, tmp_path):
         assert shown["deals"] == 3 and sheet["match"] == m.sheet()["match"]
         outbox = tmp_path / "data" / "board" / "cup" / "hall-3"
         assert (outbox / "acked").read_text() == str(shown["seq"])  # all acknowledged
+    finally:
+        feed.stop()
+
+
+def test_a_table_killed_mid_match_and_run_again_gives_the_board_its_sheet(broker, tmp_path):
+    """``kill -9`` after a random play, the same command again: the board's totals are the
+    sheet's, each deal once (the events made again after the crash are taken as repeats)."""
+    m = render_match(3, 3, pixels=False)
+    clip = write_match_clip(m, tmp_path / "clip.mp4")
+    feed = feed_of(broker)
+    cmd = [sys.executable, "-m", "hakam", "run", "--source", clip["video"], "--headless",
+           "--match", clip["setup"], "--calibration", clip["calibration"],
+           "--detector", "oracle", "--labels", clip["labels"], "--out", str(tmp_path / "out"),
+           "--publish", broker.url, "--table-id", "T5", "--tournament", "cup"]  # fmt: skip
+    env = {**os.environ, "HAKAM_DATA_DIR": str(tmp_path / "data")}
+    try:
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                text=True)  # fmt: skip
+        plays = 0
+        for line in proc.stdout:
+            plays += json.loads(line)["type"] == "play"
+            if plays == 45:  # in deal 2
+                proc.send_signal(signal.SIGKILL)
+                break
+        proc.stdout.close()
+        proc.wait()
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        want = m.sheet()["match"]
+        wait_for(lambda: feed.snapshot()["tables"]
+                 and feed.snapshot()["tables"][0]["totals"] == want)  # fmt: skip
+        assert feed.snapshot()["tables"][0]["deals"] == 3
     finally:
         feed.stop()
 
