@@ -208,3 +208,19 @@ def test_bad_publish_options_are_one_line_errors(tmp_path, extra, message, capsy
     err = capsys.readouterr().err.strip()
     assert message in err and "\n" not in err
     assert not (tmp_path / "data" / "board").exists()
+
+
+def test_a_ruling_links_its_deals_shared_evidence(broker, tmp_path):
+    feed = feed_of(broker)
+    pub = Publisher(address(broker), "T6", tmp_path / "T6", "cup", None, 1,
+                    evidence_url="http://10.0.0.6:8000/runs/tonight/")  # fmt: skip
+    try:
+        pub.update(deal_events(4, [0, 26], ruling="proven"))
+        wait_for(lambda: feed.snapshot()["tables"]
+                 and feed.snapshot()["tables"][0]["last_ruling"] is not None)  # fmt: skip
+        ruling = feed.snapshot()["tables"][0]["last_ruling"]
+        assert ruling["evidence"] == "http://10.0.0.6:8000/runs/tonight/deal-04/"
+        assert ruling["status"] == "proven" and ruling["card"] == "AC"
+    finally:
+        pub.close()
+        feed.stop()
