@@ -330,7 +330,8 @@ class DealSetupView(QWidget):
         self.raise_row.addStretch(1)
         refused = s.raise_refused()
         self.raise_refused.setVisible(refused is not None)
-        self.raise_refused.setText(lang.tr("raise_refused", why=refused or ""))
+        why = say(lang, refused) if refused else ""
+        self.raise_refused.setText(lang.tr("raise_refused", why=why))
         self.project_box.setTitle(lang.tr("step_projects"))
         seat_index = max(0, self.project_seat.currentIndex())
         self.project_seat.clear()

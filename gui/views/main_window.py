@@ -30,6 +30,7 @@ from hakam.gui.controllers import (
 from hakam.gui.feed import FeedItem
 from hakam.gui.i18n import Language
 from hakam.gui.match_store import MatchStore
+from hakam.gui.messages import say
 from hakam.gui.views import theme
 from hakam.gui.views.deal_setup_view import DealSetupView
 from hakam.gui.views.dispute_view import DisputeView
@@ -244,7 +245,7 @@ class MainWindow(QMainWindow):
                 self.tabs.setCurrentWidget(self.live_view)
                 self._panel(False)
             elif kind == "source" and e.get("text"):  # the camera lost, or back
-                self.statusBar().showMessage(str(e["text"]))
+                self.statusBar().showMessage(say(self.lang, str(e["text"])))
             elif kind == "match":  # decided: no deal after it, no panel for one
                 self._panel(False)
                 a, b = e["match"]
