@@ -43,7 +43,7 @@ class VideoWidget(QWidget):
         super().__init__(parent)
         self.live, self.lang = live, lang
         self.image: QImage | None = None
-        self.setMinimumSize(400, 225)  # 16:9; the bidding panel may sit below it
+        self.setMinimumSize(256, 144)  # 16:9, small: the bidding panel may sit below it
         live.subscribe_frame(self._new_frame)
 
     def _new_frame(self) -> None:
@@ -77,9 +77,10 @@ class VideoWidget(QWidget):
             x1, y1, x2, y2 = PLAY_AREA
             area = QRectF(pt(x1 * iw, y1 * ih), pt(x2 * iw, y2 * ih))
             p.drawRoundedRect(area, 18, 18)
-        # seat directions
+        # seat directions, smaller in a small picture (the bidding docked under it) so that
+        # two seats' names do not run into each other
         font = QFont(p.font())
-        font.setPointSize(15)
+        font.setPointSize(max(9, min(15, round(target.height() / 24))))
         font.setBold(True)
         p.setFont(font)
         turn = self.live.turn

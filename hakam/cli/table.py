@@ -393,7 +393,7 @@ def _cmd_table(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     app = make_app()
     window = MainWindow(store, args.lang)
-    window.show()
+    window.show_on_screen()
     camera = isinstance(source, CameraSource)
     watched = live(args, source)
     frames = frames_after(watched, last)
