@@ -4,7 +4,9 @@
 #  gimp-data (photographic wood, cloth and stone patterns for table textures),
 #  npm cardsJS (LGPL) and @heruka_urgyen/react-playing-cards (CC0) unpacked under .art/npm;
 #  and typefaces for the corner indices drawn by hakam.training.lettering (fonts-liberation,
-#  fonts-freefont-ttf, fonts-urw-base35, fonts-texgyre).
+#  fonts-freefont-ttf, fonts-urw-base35, fonts-texgyre); and, for the window's check under a
+#  real window manager (tests/gui/test_window_manager.py), xvfb, openbox and libxcb-cursor0
+#  (which Qt's xcb platform needs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ART="${HAKAM_ART_DIR:-.art}"
@@ -17,6 +19,9 @@ command -v rsvg-convert >/dev/null || need+=(librsvg2-bin)
 [ -d /usr/share/fonts/truetype/freefont ] || need+=(fonts-freefont-ttf)
 [ -d /usr/share/fonts/opentype/urw-base35 ] || need+=(fonts-urw-base35)
 [ -d /usr/share/texmf/fonts/opentype/public/tex-gyre ] || need+=(fonts-texgyre)
+command -v xvfb-run >/dev/null || need+=(xvfb xauth)
+command -v openbox >/dev/null || need+=(openbox)
+ls /usr/lib/*/libxcb-cursor.so.0 >/dev/null 2>&1 || need+=(libxcb-cursor0)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
   $SUDO apt-get update -qq

@@ -1,102 +1,33 @@
-"""The one-line errors the window shows, in Arabic: a catalogue of the messages the panels and
-the engine give, each an English pattern and its Arabic sentence.
+"""The one-line messages the window shows, said in the table's language: the panels' errors,
+the pipeline's notices, a suspected ruling's question, the referee's rulings.
 
-The controllers and the engine speak English (their messages are also the command line's and
-the tests'); the window says them in the table's language. A message the catalogue does not
-know keeps its English detail after its field's Arabic name, so nothing is ever hidden.
+The controllers, the pipeline and the engine speak English (their messages are also the command
+line's and the tests'); the window says them in Arabic from a catalogue (``hakam.gui.catalogue``)
+of English patterns and Arabic sentences. What a pattern leaves open (a card, a list of cards,
+a call, why a card was named, a message of its own) is said in Arabic too. A message the
+catalogue does not know keeps its English detail after its field's Arabic name, so nothing is
+ever hidden. Cards read rank then suit in both languages (``10♠``), isolated left to right
+inside Arabic.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from hakam.engine.cards import CARD_NAMES
-from hakam.gui.i18n import STRINGS, SUIT_SYMBOL, Language, card_label
+from hakam.gui.catalogue import CATALOGUE, DETAILS, FIELDS, NAMED_FIELDS, OS_ERRORS, SEAT
+from hakam.gui.i18n import RULE_NAMES, STRINGS, SUIT_SYMBOL, Language, card_label
 from hakam.vision.provenance import NAMED_BY, RENAMED
 
-SEAT = "اللاعب {0}"
-
-# (English pattern, Arabic sentence): groups are put into the sentence in order.
-CATALOGUE: tuple[tuple[str, str], ...] = (
-    (r"card points: type the card points of one team", "الأبناط: اكتب أبناط أحد الفريقين"),
-    (r"card points: '?(.*?)'? is not a whole number", "الأبناط: «{0}» ليس عددًا صحيحًا"),
-    (r"card points: (-?\d+) is below 0 \(0 to (\d+)\)", "الأبناط: {0} أقل من الصفر (من 0 إلى {1})"),
-    (r"card points: (\d+) is more than the (\d+) of a deal", "الأبناط: {0} أكثر من {1} في الجولة"),
-    (r"card points: must add up to (\d+)", "الأبناط: يجب أن يكون المجموع {0}"),
-    (r"card points: missing", "الأبناط: ناقصة"),
-    (r"card points: kaboot gives team (\d) all (\d+)", "الأبناط: الكبوت يعطي الفريق {0} كل الـ{1}"),
-    (r"open card: choose the dealer first", "الورقة المكشوفة: اختر الموزّع أولًا"),
-    (r"bidding: the bidding is not open", "المزايدة: المزايدة غير مفتوحة"),
-    (r"bidding: the bidding is over", "المزايدة: انتهت المزايدة"),
-    (r"bidding: seat (\d) spoke out of turn; seat (\d) speaks",
-     "المزايدة: " + SEAT.format("{0}") + " تكلّم قبل دوره؛ الدور على " + SEAT.format("{1}")),
-    (r"bidding: '(.+)' is not allowed for seat (\d) now",
-     "المزايدة: «{0}» غير مسموح لـ" + SEAT.format("{1}") + " الآن"),
-    (r"bidding: round 2 Hokum must name a suit other than the open card's",
-     "المزايدة: حكم الدورة الثانية يكون بلون غير لون الورقة المكشوفة"),
-    (r"doubling: (\w+) by seat (\d) is not allowed now",
-     "الدبل: {0} من " + SEAT.format("{1}") + " غير مسموح الآن"),
-    (r"projects: no contract yet", "المشاريع: لا مشترى بعد"),
-    (r"project: a card cannot be in two projects", "المشروع: لا تكون الورقة في مشروعين"),
-    (r"baloot: only in Hokum", "البلوت: في الحكم فقط"),
-    (r"baloot: there is no Baloot in Sun", "البلوت: لا بلوت في الصن"),
-    (r"deal: finish the bidding first", "الجولة: أكمل المزايدة أولًا"),
-    (r"deal: no camera to play it \(table mode is off\)",
-     "الجولة: لا كاميرا تلعبها (وضع الطاولة غير مفعّل)"),
-    (r"deal (\d+): no such deal", "الجولة {0}: غير موجودة"),
-    (r"dealer: seat (\d) out of range", "الموزّع: " + SEAT.format("{0}") + " خارج المدى"),
-    (r"dealer: seat (\d) deals this deal \(the deal passes to the right\)",
-     "الموزّع: " + SEAT.format("{0}") + " يوزّع هذه الجولة (التوزيع ينتقل إلى اليمين)"),
-    (r"the match is over at deal (\d+) \((\d+)-(\d+)\): start a new match",
-     "انتهت المباراة في الجولة {0} ({1}-{2}): ابدأ مباراة جديدة"),
-    (r"calibration: click the table's centre, then the first dealer's seat, on the frame",
-     "المعايرة: انقر وسط الطاولة ثم مقعد الموزّع الأول في الصورة"),
-    (r"calibration: click the table's centre, then the first dealer's seat",
-     "المعايرة: انقر وسط الطاولة ثم مقعد الموزّع الأول"),
-    (r"source: give a camera number \(0, 1, \.\.\.\) or a video file",
-     "المصدر: اكتب رقم الكاميرا (0، 1، ...) أو ملف فيديو"),
-    # the pipeline's notices (``uncertain`` events) shown in the live view
-    (r"card in front of seat (\d) not read \(trick (\d)\); the deal waits for it \(\)? ?held\)",
-     "ورقة أمام " + SEAT.format("{0}") + " لم تُقرأ (الأكلة {1})؛ الجولة تنتظرها"),
-    (r"card in front of seat (\d) not read \(trick (\d)\); the deal waits for it \((.+) held\)",
-     "ورقة أمام " + SEAT.format("{0}") + " لم تُقرأ (الأكلة {1})؛ الجولة تنتظرها "
-     "(محجوزة: {2})"),
-    (r"a card reads as (\S+), which seat (\d) played in trick (\d): one of the two reads is wrong",
-     "ورقة تُقرأ {0}، وقد لعبها " + SEAT.format("{1}") + " في الأكلة {2}: إحدى القراءتين خطأ"),
-    (r"trick (\d) \((.+)\): a card may be read at the wrong seat; the score is provisional "
-     r"until a person confirms the trick or corrects it",
-     "الأكلة {0} ({1}): قد تكون ورقة قُرئت عند مقعد خطأ؛ النتيجة مؤقتة حتى يؤكد أحد الأكلة "
-     "أو يصححها"),
-    (r"(\S+) seen after the deal's 8 tricks; not counted",
-     "{0} رُئيت بعد أكلات الجولة الثماني؛ لا تُحتسب"),
-    # the questions of a suspected ruling (hakam.vision.provenance.question)
-    (r"Did seat (\d) break the rule in trick (\d)\? The ruling depends on it",
-     "هل خالف " + SEAT.format("{0}") + " القاعدة في الأكلة {1}؟ الحكم يتوقف على ذلك"),
-    (r"Did seat (\d) play (\S+) in trick (\d)\? The ruling depends on it \(read, but not "
-     r"lying clearly in front of a seat\)",
-     "هل لعب " + SEAT.format("{0}") + " الورقة {1} في الأكلة {2}؟ الحكم يتوقف على ذلك "
-     "(قُرئت، لكنها لم تكن أمام مقعد بوضوح)"),
-    (r"Did seat (\d) play (\S+) in trick (\d)\? The ruling depends on it \(read in front of "
-     r"a seat not on turn\)",
-     "هل لعب " + SEAT.format("{0}") + " الورقة {1} في الأكلة {2}؟ الحكم يتوقف على ذلك "
-     "(قُرئت أمام مقعد ليس عليه الدور)"),
-    (r"Did seat (\d) play (\S+) in trick (\d)\? The ruling depends on it \(not read: (.*)\)",
-     "هل لعب " + SEAT.format("{0}") + " الورقة {1} في الأكلة {2}؟ الحكم يتوقف على ذلك "
-     "({3})"),
-    (r"Did seat (\d) play (\S+) in trick (\d)\? The ruling depends on it \(confirmed\)",
-     "هل لعب " + SEAT.format("{0}") + " الورقة {1} في الأكلة {2}؟ الحكم يتوقف على ذلك (مؤكَّدة)"),
-)  # fmt: skip
-
-# A message's field, when the whole message is not in the catalogue.
-FIELDS = {
-    "card points": "الأبناط", "open card": "الورقة المكشوفة", "bidding": "المزايدة",
-    "doubling": "الدبل", "projects": "المشاريع", "project": "المشروع", "baloot": "البلوت",
-    "deal": "الجولة", "dealer": "الموزّع", "contract": "المشترى", "correction": "التصحيح",
-    "calibration": "المعايرة", "source": "المصدر", "export": "التصدير", "language": "اللغة",
-}  # fmt: skip
-
-_COMPILED = [(re.compile(rf"^{pattern}$"), text) for pattern, text in CATALOGUE]
-
+LRI, PDI = "\u2066", "\u2069"  # a left-to-right isolate inside right-to-left text
+CARD_TOKEN = re.compile(r"\b(10|[7-9JQKA])([CDHS])\b")
+# "AS seat 1 (not read, the only card left)": a card of a trick, its seat and why it was named
+PLAYED = re.compile(r"(\S+) seat (\d)(?: \(([^()]*)\))?(?:, |$)")
+SUIT_WORDS = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
+# the game's words a message may hold (a call, a raise, a project), said as the table says them
+GAME_WORDS = ("hokum", "sun", "ashkal", "pass", "double", "triple", "quadruple", "gahwa",
+              "siri", "fifty", "hundred", "four_hundred", "baloot", "kaboot")  # fmt: skip
 
 # Why the pipeline named a card it did not read (``NAMED_BY``, ``RENAMED``), in Arabic.
 REASONS = {
@@ -112,40 +43,130 @@ REASONS = {
 }
 
 
-def _card(text: str) -> str:
-    """A card's name (``AC``) as the window writes it, kept left to right (``A♣``); a reason
-    a card was named, in Arabic (else as it is, left to right)."""
+def _compiled(pairs: tuple[tuple[str, str], ...]) -> list[tuple[re.Pattern[str], str]]:
+    return [(re.compile(rf"^{pattern}$"), text) for pattern, text in pairs]
+
+
+_WHOLE, _DETAILS, _NAMED = _compiled(CATALOGUE), _compiled(DETAILS), _compiled(NAMED_FIELDS)
+
+
+def cards_as_symbols(text: str) -> str:
+    """The engine's card names in a sentence (10S, 8H) as the window writes cards (10♠, 8♥)."""
+    return CARD_TOKEN.sub(lambda m: card_label(m.group(0)), text)
+
+
+def _ltr(text: str) -> str:
+    return f"{LRI}{text}{PDI}"
+
+
+def _filled(found: re.Match[str], text: str) -> str:
+    return text.format(*("" if g is None else _part(g) for g in found.groups()))
+
+
+def _played(text: str) -> str | None:
+    """The cards of a trick with their seats ("AS seat 1, KS seat 2 (why named)"), in Arabic."""
+    found = list(PLAYED.finditer(text))
+    if not found or "".join(m.group(0) for m in found) != text:
+        return None
+    if any(m.group(1) not in CARD_NAMES or (m.group(3) or "") not in ("", *REASONS)
+           for m in found):  # fmt: skip
+        return None
+    return "، ".join(
+        f"{_part(m.group(1))} {SEAT.format(m.group(2))}"
+        + (f" ({REASONS[m.group(3)]})" if m.group(3) else "")
+        for m in found
+    )
+
+
+def _part(text: str) -> str:
+    """What a pattern left open, in Arabic: a card (``A♣``, left to right), cards, a trick's
+    cards and seats, why a card was named, a call, a rule, a suit, a file's error, a source, a
+    message of its own; else as it is (a number, a name), kept left to right."""
     if text in CARD_NAMES:
-        return f"\u2066{card_label(text)}\u2069"
-    if text in REASONS:
-        return REASONS[text]
+        return _ltr(card_label(text))
+    for table in (REASONS, OS_ERRORS):
+        if text in table:
+            return table[text]
     if text.startswith("hokum:") and text[6:] in SUIT_SYMBOL:  # a call: Hokum in a suit
         return f"{STRINGS['hokum'][1]} {SUIT_SYMBOL[text[6:]]}"
-    if text in STRINGS:  # a call or a raise (pass, sun, ashkal, double...)
-        return STRINGS[text][1]
-    return text if text.isdigit() or not text.isascii() else f"\u2066{text}\u2069"
+    if text.lower() in GAME_WORDS:
+        return STRINGS[text.lower()][1]
+    if text in RULE_NAMES:
+        return RULE_NAMES[text][1]
+    if text in SUIT_WORDS:
+        return SUIT_SYMBOL[SUIT_WORDS[text]]
+    cards = text.split(", ")
+    if len(cards) > 1 and all(c in CARD_NAMES for c in cards):
+        return "، ".join(_part(c) for c in cards)
+    said = _played(text) or _field(text, named_only=True) or _detail(text) or _translate(text)
+    if said is not None:
+        return said
+    return text if text.replace(".", "").isdigit() or not text.isascii() else _ltr(text)
 
 
-def say(lang: Language, message: str) -> str:
-    """A one-line message (an error, a question) as the window says it: in Arabic from the
-    catalogue in an Arabic window, in its digits; as it is in English."""
-    return lang.num(arabic(message)) if lang.rtl else message
+def _field(field: str, named_only: bool = False) -> str | None:
+    """A message's field in Arabic ("deal 3": "الجولة 3"), or None."""
+    if not named_only and field in FIELDS:
+        return FIELDS[field]
+    for pattern, text in _NAMED:
+        found = pattern.match(field)
+        if found:
+            return _filled(found, text)
+    return None
+
+
+def _translate(message: str) -> str | None:
+    """``message`` wholly in Arabic, or None where the catalogue does not know it."""
+    for pattern, text in _WHOLE:
+        found = pattern.match(message)
+        if found:
+            return _filled(found, text)
+    field, sep, detail = message.partition(": ")
+    name = _field(field) if sep else None
+    if name is None:
+        return None
+    said = _detail(detail) or _translate(detail)  # "calibration: dealer: must be ..."
+    return None if said is None else f"{name}: {said}"
+
+
+def _detail(detail: str) -> str | None:
+    """An error said after its field ("four 9s score nothing"), in Arabic, or None."""
+    for pattern, text in _DETAILS:
+        found = pattern.match(detail)
+        if found:
+            return _filled(found, text)
+    return None
 
 
 def known(message: str) -> bool:
-    """The catalogue has ``message`` (the tests ask it of every message a table can cause)."""
-    return any(pattern.match(message) for pattern, _ in _COMPILED)
+    """The catalogue says ``message`` wholly in Arabic (the tests ask it of every message a
+    table can cause)."""
+    return _translate(message) is not None
 
 
 def arabic(message: str) -> str:
     """``message`` in Arabic: the catalogue's sentence, else its field's name and the English
     detail (isolated left to right, so it reads as written)."""
-    for pattern, text in _COMPILED:
-        found = pattern.match(message)
-        if found:
-            groups = [_card(g) for g in found.groups()]
-            return text.format(*groups)
+    said = _translate(message)
+    if said is not None:
+        return said
     field, sep, detail = message.partition(": ")
-    if sep and field in FIELDS:
-        return f"{FIELDS[field]}: \u2066{detail}\u2069"
-    return f"\u2066{message}\u2069"
+    name = _field(field) if sep else None
+    return f"{name}: {_ltr(detail)}" if name else _ltr(message)
+
+
+def say(lang: Language, message: str) -> str:
+    """A one-line message (an error, a notice, a question) as the window says it: in Arabic
+    from the catalogue in an Arabic window, in its digits; in English with its cards as the
+    window writes them (10♠)."""
+    return lang.num(arabic(message)) if lang.rtl else cards_as_symbols(message)
+
+
+def violation(lang: Language, v: dict[str, Any]) -> str:
+    """A ruling's sentence (the banner's, the dispute's): the referee's own, with all it says,
+    in the window's language; the rule's short sentence where the catalogue lacks it."""
+    text = str(v.get("text") or "")
+    said = _translate(text) if lang.rtl else None
+    if said is not None:
+        return lang.num(said)
+    return cards_as_symbols(lang.violation(v))

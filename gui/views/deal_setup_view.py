@@ -3,7 +3,9 @@ then one side's card points (the only thing typed, like a paper sheet)."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import QEvent, QPoint, QTimer
 from PySide6.QtWidgets import (
+    QApplication,
     QButtonGroup,
     QComboBox,
     QFrame,
@@ -101,7 +103,8 @@ class DealSetupView(QWidget):
         self.contract_label = QLabel()
         self.contract_label.setProperty("role", "title")
         raise_layout.addWidget(self.contract_label)
-        self.raise_row = QHBoxLayout()
+        self.raise_row = QGridLayout()  # two a row (open, locked): it fits a narrow panel
+        self.raise_row.setColumnStretch(2, 1)
         raise_layout.addLayout(self.raise_row)
         self.raise_refused = QLabel()  # why no doubling is offered (the engine's reason)
         self.raise_refused.setWordWrap(True)
@@ -194,6 +197,7 @@ class DealSetupView(QWidget):
         outer.addLayout(actions)
         self.message = StatusLine()
         outer.addWidget(self.message)
+        self._step_shown: QWidget | None = None
         setup.subscribe(self.refresh)
         lang.subscribe(self.refresh)
         self.refresh()
@@ -313,6 +317,23 @@ class DealSetupView(QWidget):
         self.restart_button.setText(lang.tr("restart_deal"))
         if play:
             self._refresh_play()
+        step = {"dealer": self.dealer_box, "open": self.open_box, "play": self.raise_box}
+        box = step.get(phase, self.bid_box)
+        if box is not self._step_shown:  # a new step: scrolled into sight (a small screen)
+            self._step_shown = box
+            QTimer.singleShot(0, self._show_step)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self._show_step)  # docked in table mode, it is sized late
+
+    def _show_step(self) -> None:
+        """The step the deal is at, scrolled into sight once laid out, from its top."""
+        box, body = self._step_shown, self.steps.widget()
+        if box is not None and box.isVisibleTo(self):
+            body.layout().activate()  # and the panel sized to it, or the scroll is cut short
+            QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+            self.steps.verticalScrollBar().setValue(box.mapTo(body, QPoint(0, 0)).y())
 
     def _refresh_play(self) -> None:
         s, lang = self.setup, self.lang
@@ -320,17 +341,17 @@ class DealSetupView(QWidget):
         self.raise_box.setTitle(lang.tr("step_doubling"))
         self.contract_label.setText(lang.contract(None if contract is None else contract.to_json()))
         clear(self.raise_row)
-        for option in s.raise_options():
+        for i, option in enumerate(s.raise_options()):
             text = lang.tr("raise_by", call=lang.tr(option.call), seat=lang.seat(option.seat))
             if option.locked:
                 text += f" · {lang.tr('locked')}"
             b = QPushButton(text)
             b.clicked.connect(lambda _c=False, o=option: self._do(s.say_raise, o))
-            self.raise_row.addWidget(b)
-        self.raise_row.addStretch(1)
+            self.raise_row.addWidget(b, i // 2, i % 2)
         refused = s.raise_refused()
         self.raise_refused.setVisible(refused is not None)
-        self.raise_refused.setText(lang.tr("raise_refused", why=refused or ""))
+        why = say(lang, refused) if refused else ""
+        self.raise_refused.setText(lang.tr("raise_refused", why=why))
         self.project_box.setTitle(lang.tr("step_projects"))
         seat_index = max(0, self.project_seat.currentIndex())
         self.project_seat.clear()
@@ -374,4 +395,4 @@ class DealSetupView(QWidget):
         if isinstance(shown, tuple):
             self.preview.setText(lang.tr("preview", us=shown[0], them=shown[1]))
         else:  # nothing typed yet (None), or why what is typed is not a score yet
-            self.preview.setText(shown or "")
+            self.preview.setText(say(lang, shown) if shown else "")

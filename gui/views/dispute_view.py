@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from hakam.gui.controllers import DisputeController, LiveController
 from hakam.gui.i18n import Language
+from hakam.gui.messages import say, violation
 from hakam.gui.models import EntryError
 from hakam.gui.views import theme
 from hakam.gui.views.deal_setup_view import clear
@@ -157,7 +158,7 @@ class DisputeView(QWidget):
         for w in found:
             parts.append(
                 f"<b style='color:#ff6b6b'>{lang.rule(w.rule)}</b> — "
-                f"{lang.violation(w.as_violation())}"
+                f"{violation(lang, w.as_violation())}"
                 f"<br><span style='color:{theme.MUTED}'>{lang.rule_text(w.rule)}</span>"
                 f" [{lang.tr('status_' + w.status)}]"
             )
@@ -172,12 +173,12 @@ class DisputeView(QWidget):
         try:
             report = self.dispute.audit(deal)
         except EntryError as exc:
-            self.audit.setText(str(exc))
+            self.audit.setText(say(self.lang, str(exc)))
             return
         lang = self.lang
         if report.violations:
             lines = [lang.tr("audit_line", n=deal, count=len(report.violations))]
-            lines += [f"• {lang.violation(v)}" for v in report.violations]
+            lines += [f"• {violation(lang, v)}" for v in report.violations]
         else:
             lines = [lang.tr("audit_clean", n=deal, tricks=report.tricks)]
         lines.append(

@@ -3,8 +3,6 @@ and seat directions, the current trick, whose turn it is, the contract, and the 
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QPolygonF
@@ -25,17 +23,10 @@ from PySide6.QtWidgets import (
 
 from hakam.gui.controllers import LiveController, Notice, Warning, all_cards
 from hakam.gui.feed import PLAY_AREA
-from hakam.gui.i18n import Language, card_label
-from hakam.gui.messages import say
+from hakam.gui.i18n import Language
+from hakam.gui.messages import say, violation
 from hakam.gui.models import EntryError
 from hakam.gui.views import theme
-
-CARD_TOKEN = re.compile(r"\b(10|[7-9JQKA])([CDHS])\b")
-
-
-def cards_as_symbols(text: str) -> str:
-    """The engine's card names in a sentence (10S, 8H) as the window writes cards (10♠, 8♥)."""
-    return CARD_TOKEN.sub(lambda m: card_label(m.group(0)), text)
 
 
 def to_qimage(frame: np.ndarray) -> QImage:
@@ -52,7 +43,7 @@ class VideoWidget(QWidget):
         super().__init__(parent)
         self.live, self.lang = live, lang
         self.image: QImage | None = None
-        self.setMinimumSize(400, 225)  # 16:9; the bidding panel may sit below it
+        self.setMinimumSize(256, 144)  # 16:9, small: the bidding panel may sit below it
         live.subscribe_frame(self._new_frame)
 
     def _new_frame(self) -> None:
@@ -86,9 +77,10 @@ class VideoWidget(QWidget):
             x1, y1, x2, y2 = PLAY_AREA
             area = QRectF(pt(x1 * iw, y1 * ih), pt(x2 * iw, y2 * ih))
             p.drawRoundedRect(area, 18, 18)
-        # seat directions
+        # seat directions, smaller in a small picture (the bidding docked under it) so that
+        # two seats' names do not run into each other
         font = QFont(p.font())
-        font.setPointSize(15)
+        font.setPointSize(max(9, min(15, round(target.height() / 24))))
         font.setBold(True)
         p.setFont(font)
         turn = self.live.turn
@@ -192,7 +184,7 @@ class Banner(QFrame):
         )
         self.setProperty("known", w.known)
         self.setStyleSheet(self._style(suspected))
-        text = cards_as_symbols(lang.violation(w.as_violation()))
+        text = violation(lang, w.as_violation())
         if suspected and w.question:  # asked, not asserted: no score counts it yet
             text += "\n" + say(lang, w.question)
         self.text.setText(text)
@@ -325,7 +317,7 @@ class LiveView(QWidget):
         try:
             self.live.correct(nid, card)
         except EntryError as exc:
-            self.notices_title.setText(str(exc))
+            self.notices_title.setText(say(self.lang, str(exc)))
 
     def refresh(self) -> None:
         live, lang = self.live, self.lang

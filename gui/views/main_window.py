@@ -30,6 +30,7 @@ from hakam.gui.controllers import (
 from hakam.gui.feed import FeedItem
 from hakam.gui.i18n import Language
 from hakam.gui.match_store import MatchStore
+from hakam.gui.messages import say
 from hakam.gui.views import theme
 from hakam.gui.views.deal_setup_view import DealSetupView
 from hakam.gui.views.dispute_view import DisputeView
@@ -49,6 +50,10 @@ def scrolling(view: QWidget) -> QScrollArea:
     area.setFrameShape(QFrame.Shape.NoFrame)
     area.setWidget(view)
     return area
+
+
+# The room a window manager's frame takes around the window (borders; the title bar).
+FRAME_ROOM = (16, 48)
 
 
 class Pages(QTabWidget):
@@ -147,6 +152,19 @@ class MainWindow(QMainWindow):
     def _delete_key(self) -> None:
         if self.tabs.currentWidget() is self.sheet_view:
             self.sheet_view.delete_selected()
+
+    def show_on_screen(self) -> None:
+        """Shown at its size where the screen has room for it and its frame, else maximised: a
+        window manager places a 1600x960 window as asked on a 1366x768 laptop, past the
+        screen's edges (its title bar's height and more below the screen)."""
+        room = self.screen().availableGeometry()
+        if (
+            self.width() + FRAME_ROOM[0] > room.width()
+            or self.height() + FRAME_ROOM[1] > room.height()
+        ):
+            self.showMaximized()
+        else:
+            self.show()
 
     def toggle_full_screen(self) -> None:
         self.showNormal() if self.isFullScreen() else self.showFullScreen()
@@ -249,7 +267,7 @@ class MainWindow(QMainWindow):
                 self.tabs.setCurrentWidget(self.live_view)
                 self._panel(False)
             elif kind == "source" and e.get("text"):  # the camera lost, or back
-                self.statusBar().showMessage(str(e["text"]))
+                self.statusBar().showMessage(say(self.lang, str(e["text"])))
             elif kind == "match":  # decided: no deal after it, no panel for one
                 self._panel(False)
                 a, b = e["match"]
@@ -409,7 +427,7 @@ def run(
     app = make_app()
     store = MatchStore(Path(data_dir) / "matches.sqlite3" if data_dir else None)
     window = MainWindow(store, language)
-    window.show()
+    window.show_on_screen()
     if on_correction is not None:  # the pipeline takes the table's one-click corrections
         window.live.subscribe_corrections(on_correction)
     if feed is not None:

@@ -265,7 +265,8 @@ class ScoreSheetView(QWidget):
                 html = to_html(rows, self.lang, self.lang.tr("app_title"), for_pdf=kind == "pdf")
                 out = write_text(path, html) if kind == "html" else print_pdf(html, Path(path))
         except OSError as exc:
-            self.message.say(f"export: {exc.strerror or exc}", "error")
+            why = f"export: cannot write {path} ({exc.strerror or exc})"
+            self.message.say(say(self.lang, why), "error")
             return None
         self.message.say(self.lang.tr("exported", path=str(out)), "saved")
         return out

@@ -144,8 +144,8 @@ class StartView(QDialog):
             self.frame.show_frame(self.grab_frame(self.start.source) if self.start.source else None)
         except Exception as exc:  # a camera that does not open: said, nothing changed
             self.frame.show_frame(None)
-            self.message.say(str(exc).splitlines()[0] if str(exc) else type(exc).__name__,
-                             "error")  # fmt: skip
+            why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            self.message.say(say(self.lang, why), "error")
         self.refresh()
 
     def _language(self, code: str) -> None:

@@ -408,7 +408,7 @@ def _cmd_table(args: argparse.Namespace) -> int:
     window = MainWindow(store, args.lang)
     if pub is not None:
         window.publish_to(pub)
-    window.show()
+    window.show_on_screen()
     camera = isinstance(source, CameraSource)
     watched = live(args, source)
     frames = frames_after(watched, last)

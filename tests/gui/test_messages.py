@@ -83,6 +83,7 @@ def test_the_panel_says_a_refusal_in_arabic(qtbot, data_dir):
     qtbot.keyClick(view.points_edit, Qt.Key.Key_Return)
     assert view.message.kind == "error"
     assert view.message.text() == "الأبناط: «\u2066abc\u2069» ليس عددًا صحيحًا"
+    assert view.preview.text() == view.message.text()  # the preview says why, in Arabic too
 
 
 def test_the_questions_of_a_suspected_ruling_are_asked_in_arabic():

@@ -161,3 +161,57 @@ def test_one_window_turned_from_a_laptop_to_a_portrait_tablet_fits_each(qtbot, d
         settle()
         assert w.width() <= size[0] and w.height() <= size[1], (size, w.size())
         assert unreachable(w, size) == [], size
+
+
+def in_view(widget: QWidget, area: QScrollArea) -> bool:
+    return QRect(0, 0, area.viewport().width(), area.viewport().height()).contains(
+        rect_in(widget, area.viewport())
+    )
+
+
+@pytest.mark.parametrize("table", [False, True], ids=["new-deal-tab", "table-mode"])
+def test_the_panel_scrolls_to_the_step_the_deal_is_at(qtbot, data_dir, table):
+    """On a 1280x720 laptop (701 px under the title bar) the steps scroll; each new step is
+    brought into sight, its buttons with it: table mode docked the bidding under the picture
+    with its buttons below the panel's edge, the doubling out of sight after three passes."""
+    from hakam.gui.table_feed import SetupQueue
+    from hakam.vision.match import MatchPipeline
+    from hakam.vision.oracle import LabelDetector
+
+    make_app()
+    store = MatchStore()
+    w = MainWindow(store, "ar")
+    qtbot.addWidget(w)
+    if table:
+        setups = SetupQueue()
+        match = MatchPipeline(LabelDetector([]), setups)
+        w.table_feed(match, iter(()), (store.new_match(0), "steps", str(data_dir / "o")), setups)
+    else:
+        w.tabs.setCurrentWidget(w.setup_view)
+    w.resize(1280, 701)
+    w.show()
+    view, area = w.setup_view, w.setup_view.steps
+    w.setup.set_dealer(0)
+    w.setup.set_open_card("8D")
+    qtbot.wait(50)
+    calls = [b for b in view.findChildren(QPushButton) if b.objectName().startswith("call-")]
+    assert calls and all(b.isVisible() and in_view(b, area) for b in calls)
+    w.setup.call("hokum")
+    for _ in range(3):
+        w.setup.call("pass")
+    qtbot.wait(50)
+    raises = [b for b in view.raise_box.findChildren(QPushButton) if b.isVisible()]
+    assert raises and in_view(view.contract_label, area) and in_view(raises[0], area)
+    assert area.verticalScrollBar().value() > 0  # it did scroll: the steps did not all fit
+
+
+def test_the_window_is_maximised_where_its_size_does_not_fit(qtbot, data_dir):
+    """A window manager places the window at the size asked (1600x960) past a laptop's edges:
+    shown as ``hakam gui`` shows it, it is maximised on a smaller screen."""
+    make_app()
+    w = MainWindow(MatchStore(), "en")
+    qtbot.addWidget(w)
+    room = w.screen().availableGeometry()
+    assert room.width() < 1600 or room.height() < 960  # the offscreen screen: 800x600
+    w.show_on_screen()
+    assert w.isMaximized()

@@ -197,7 +197,8 @@ def test_a_suspected_ruling_is_asked_in_the_banner_and_confirmed_with_one_click(
                      "text": "no clubs", "status": "suspected", "question": question})  # fmt: skip
     banner = w.live_view.banner
     assert banner.isVisible() and banner.title.text().startswith("? Suspected: Revoke")
-    assert question in banner.text.text() and banner.accept_button.text() == "Confirm"
+    asked = "Did seat 1 play 7♠ in trick 1? The ruling depends on it"  # cards as written
+    assert asked in banner.text.text() and banner.accept_button.text() == "Confirm"
     assert "suspected" in w.live_view.warnings.item(0).text()
     qtbot.mouseClick(banner.accept_button, Qt.MouseButton.LeftButton)
     assert sent and sent[0]["event"] == "confirm" and sent[0]["rule"] == "follow-suit"
