@@ -21,6 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from hakam.datasets import arabic_deck
 from hakam.engine.cards import CARD_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,10 +42,13 @@ class DeckSource:
     """One deck design: where its SVG lives and how a card name maps to an SVG id or file."""
 
     name: str
-    kind: str  # "sprite-kde" | "sprite-aisleriot" | "files"
+    kind: str  # "sprite-kde" | "sprite-aisleriot" | "files" | "drawn" (path: its typeface)
     path: str  # sprite file or folder of per-card files
     licence: str
     holdout: bool = False  # never used for training: the cross-deck test split
+    # Held out and reported apart: in a scene or a clip only when asked for by name (the
+    # hold-out figures of the three standard designs stay comparable).
+    apart: bool = False
 
     def available(self) -> bool:
         """Installed as SVG, or already rasterised (a portable cache needs no packages)."""
@@ -93,6 +97,15 @@ DECKS: tuple[DeckSource, ...] = (
     DeckSource("kennard", "files", f"{_NPM}/kennard", "CC0 (npm react-playing-cards)", True),
     DeckSource("paris", "sprite-aisleriot", f"{_A}/paris.svgz", _GPL_A, True),
     DeckSource("bellot", "sprite-aisleriot", f"{_A}/bellot.svgz", _GPL_A, True),
+    # Arabic indices (و ب ش, ٧-١٠), drawn by ``hakam.datasets.arabic_deck`` in a Debian typeface.
+    DeckSource(
+        "arabic",
+        "drawn",
+        str(arabic_deck.FONT),
+        "drawn by Hakam (fonts-dejavu-core)",
+        True,
+        apart=True,
+    ),
 )
 
 
@@ -145,7 +158,9 @@ def _trim_to_card(img: np.ndarray) -> np.ndarray:
 
 def render_card(deck: DeckSource, card: str, sprite: Path | None = None) -> np.ndarray:
     """Rasterise one card of one deck to a BGRA array of height CARD_HEIGHT."""
-    if deck.kind == "files":
+    if deck.kind == "drawn":
+        img = arabic_deck.draw_card(card)
+    elif deck.kind == "files":
         img = _rsvg(["-h", str(CARD_HEIGHT * 2), str(_file_for(deck, card))])
     else:
         id_of: Callable[[str], str] = _kde_id if deck.kind == "sprite-kde" else _aisleriot_id
@@ -207,7 +222,7 @@ def rasterise_deck(deck: DeckSource, workers: int = 2) -> Path:
         return out
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        sprite = _unzipped(deck, Path(tmp)) if deck.kind != "files" else None
+        sprite = _unzipped(deck, Path(tmp)) if deck.kind.startswith("sprite") else None
 
         def one(name: str) -> None:
             target = out / f"{name}.png"
@@ -227,8 +242,30 @@ def rasterise_deck(deck: DeckSource, workers: int = 2) -> Path:
 
 
 def available_decks(holdout: bool | None = None) -> list[DeckSource]:
-    """Decks whose packages are installed; ``holdout`` filters training or hold-out designs."""
-    return [d for d in DECKS if d.available() and (holdout is None or d.holdout == holdout)]
+    """Decks whose packages are installed; ``holdout`` filters training or hold-out designs.
+    Designs reported apart (``DeckSource.apart``) only by name (``holdout_designs``)."""
+    return [d for d in DECKS if d.available() and not d.apart
+            and (holdout is None or d.holdout == holdout)]  # fmt: skip
+
+
+def holdout_designs(names: Iterable[str] = ()) -> list[DeckSource]:
+    """The installed hold-out designs ``names`` (default: those not reported apart); a training
+    design is refused (a hold-out split must hold designs never trained on)."""
+    asked = list(names)
+    if not asked:
+        return available_decks(holdout=True)
+    out = []
+    for name in asked:
+        try:
+            deck = deck_by_name(name)
+        except KeyError as exc:
+            raise ValueError(str(exc.args[0])) from None
+        if not deck.holdout:
+            raise ValueError(f"{name} is a training design, not a hold-out one")
+        if not deck.available():
+            raise ValueError(f"{name}: its card art is not installed")
+        out.append(deck)
+    return out
 
 
 def index_box_choice(names: Iterable[str] = ()) -> tuple[str, ...]:

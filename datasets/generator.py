@@ -52,6 +52,7 @@ class SynthConfig:
     # with boxes "indices")
     designs: tuple[str, ...] = ()
     closeups: float = 0.0  # share of scenes drawn as close-ups (``closeup_scene``)
+    holdout_designs: tuple[str, ...] = ()  # the hold-out split's (default: ``art.holdout_designs``)
     boxes: str = "cards"  # what the label files box: whole cards or corner indices (``yolo_lines``)
 
     def split_sizes(self) -> dict[str, int]:
@@ -496,7 +497,7 @@ def generate(cfg: SynthConfig, progress: bool = True) -> dict:
     """Write the dataset; prints progress with an estimate of the time left."""
     names = art.index_box_choice(cfg.designs) if cfg.boxes == "indices" else cfg.designs
     train_decks = art.training_designs(names) if names else art.available_decks(holdout=False)
-    hold_decks = art.available_decks(holdout=True)
+    hold_decks = art.holdout_designs(cfg.holdout_designs)
     art.ensure_art(train_decks + hold_decks, progress=progress)
     if not train_decks:
         raise FileNotFoundError("no training deck designs installed")

@@ -4,7 +4,8 @@
 #  gimp-data (photographic wood, cloth and stone patterns for table textures),
 #  npm cardsJS (LGPL) and @heruka_urgyen/react-playing-cards (CC0) unpacked under .art/npm;
 #  and typefaces for the corner indices drawn by hakam.training.lettering (fonts-liberation,
-#  fonts-freefont-ttf, fonts-urw-base35, fonts-texgyre); and, for the window's check under a
+#  fonts-freefont-ttf, fonts-urw-base35, fonts-texgyre; fonts-dejavu-core draws the Arabic-index
+#  design); and, for the window's check under a
 #  real window manager (tests/gui/test_window_manager.py), xvfb, openbox and libxcb-cursor0
 #  (which Qt's xcb platform needs).
 set -euo pipefail
@@ -16,6 +17,7 @@ command -v rsvg-convert >/dev/null || need+=(librsvg2-bin)
 [ -d /usr/share/carddecks/svg-standard ] || need+=(kdegames-card-data-kf5)
 [ -d /usr/share/gimp/2.0/patterns ] || need+=(gimp-data)
 [ -d /usr/share/fonts/truetype/liberation ] || need+=(fonts-liberation)
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf ] || need+=(fonts-dejavu-core)
 [ -d /usr/share/fonts/truetype/freefont ] || need+=(fonts-freefont-ttf)
 [ -d /usr/share/fonts/opentype/urw-base35 ] || need+=(fonts-urw-base35)
 [ -d /usr/share/texmf/fonts/opentype/public/tex-gyre ] || need+=(fonts-texgyre)

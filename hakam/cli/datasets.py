@@ -31,6 +31,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "a reader was trained without; default: all)",
     )
     s.add_argument(
+        "--holdout-designs",
+        default="",
+        help="comma-separated hold-out designs for the holdout split (default: kennard, paris, "
+        "bellot; arabic, the Arabic-index design, only when named)",
+    )
+    s.add_argument(
         "--closeups",
         type=float,
         default=0.0,
@@ -85,6 +91,11 @@ def _synth(args) -> int:
             art.index_box_choice(designs)  # generate draws these; refused here in one line
     except ValueError as exc:
         raise UserError(f"--designs: {exc}") from None
+    held = tuple(n.strip() for n in args.holdout_designs.split(",") if n.strip())
+    try:
+        art.holdout_designs(held)
+    except ValueError as exc:
+        raise UserError(f"--holdout-designs: {exc}") from None
     cfg = SynthConfig(
         args.out,
         args.n,
@@ -94,6 +105,7 @@ def _synth(args) -> int:
         args.val,
         args.holdout,
         designs=designs,
+        holdout_designs=held,
         closeups=args.closeups,
         boxes=args.boxes,
     )
