@@ -65,7 +65,7 @@ def run(tables: int = 200, seconds: float = 60.0, every: float = 3.0, restart_at
         url = f"http://127.0.0.1:{port}/"
         for _ in range(100):  # the board process listening
             try:
-                browser.get(url)
+                browser.get(url + "?bench=1")  # the page keeps every event id and its lag
                 if browser.execute_script("return window.hakam !== undefined"):
                     break
             except Exception:  # the board not yet up

@@ -56,7 +56,13 @@ class Broker:
         if self.username is not None:
             client.username_pw_set(self.username, self.password)
         if self.tls:
-            context = ssl.create_default_context(cafile=self.ca_file)
+            try:
+                context = ssl.create_default_context(cafile=self.ca_file)
+            except (OSError, ssl.SSLError) as exc:
+                why = getattr(exc, "strerror", None) or getattr(exc, "reason", None) or exc
+                raise BrokerError(
+                    f"--mqtt-ca {self.ca_file}: not a CA certificate ({why})"
+                ) from None
             client.tls_set_context(context)
 
     def __str__(self) -> str:

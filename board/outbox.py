@@ -40,10 +40,14 @@ class Outbox:
             ) from None
         wrong = [e["table"] for e in self.events if e.get("table") != table]
         if wrong:
+            self._file.close()
             raise OutboxError(f"outbox {self.folder}: holds table {wrong[0]!r}'s events, "
                               f"not {table!r}'s")  # fmt: skip
-        acked = self.folder / "acked"
-        self.acked = int(acked.read_text()) if acked.is_file() else 0
+        self.epoch = self._epoch()
+        try:
+            self.acked = min(int((self.folder / "acked").read_text()), len(self.events))
+        except (OSError, ValueError):
+            self.acked = 0  # none yet, or cut by a power loss: sending again is harmless
         self._done: set[int] = set()  # acknowledged above ``acked`` (out of order)
         self.view = TableView(table, tournament)
         for ev in self.events:
@@ -69,6 +73,19 @@ class Outbox:
                 f.truncate(good)
         return out
 
+    def _epoch(self) -> str:
+        """This outbox's id (random, kept): the board tells a table id's new laptop, or a wiped
+        data folder, from repeats of what it has."""
+        path = self.folder / "epoch"
+        try:
+            found = path.read_text().strip()
+        except OSError:
+            found = ""
+        if not found:
+            found = os.urandom(8).hex()
+            path.write_text(found)
+        return found
+
     @property
     def seq(self) -> int:
         return len(self.events)
@@ -79,7 +96,7 @@ class Outbox:
         with self._lock:
             seq = len(self.events) + 1
             ev = {"id": f"{self.table}:{seq}", "seq": seq, "table": self.table,
-                  "tournament": self.tournament, "match": match,
+                  "tournament": self.tournament, "match": match, "epoch": self.epoch,
                   "at": time.time() if at is None else at, **event}  # fmt: skip
             if teams:
                 ev["teams"] = list(teams)
@@ -95,14 +112,16 @@ class Outbox:
         with self._lock:
             return [e for e in self.events[self.acked :] if e["seq"] not in self._done]
 
-    def since(self, seq: int) -> list[dict[str, Any]]:
-        """The events from ``seq`` on (a board that missed some asks for them)."""
+    def since(self, seq: int, last: int | None = None) -> list[dict[str, Any]]:
+        """The events from ``seq`` to ``last`` (the end: None), a board that missed them asks."""
         with self._lock:
-            return list(self.events[max(seq, 1) - 1 :])
+            return list(self.events[max(seq, 1) - 1 : last])
 
     def ack(self, seq: int) -> None:
         """The broker has event ``seq``; ``acked`` moves on over every event acknowledged."""
         with self._lock:
+            if seq <= self.acked:
+                return  # sent again (a replay): acknowledged before
             self._done.add(seq)
             moved = self.acked
             while moved + 1 in self._done:
@@ -111,13 +130,16 @@ class Outbox:
             if moved != self.acked:
                 self.acked = moved
                 tmp = self.folder / "acked.tmp"
-                tmp.write_text(str(moved))
+                with tmp.open("w") as f:
+                    f.write(str(moved))
+                    f.flush()
+                    os.fsync(f.fileno())
                 tmp.replace(self.folder / "acked")
 
     def state(self) -> dict[str, Any]:
-        """The table's view as the board shows it (sent retained)."""
+        """The table's view as the board shows it (sent retained), with the outbox's epoch."""
         with self._lock:
-            return self.view.to_json()
+            return {**self.view.to_json(), "epoch": self.epoch}
 
     def close(self) -> None:
         self._file.close()

@@ -19,11 +19,12 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from hakam.board.mqtt import Broker, check_name, table_topic
+from hakam.board.mqtt import Broker, BrokerError, check_name, table_topic
 from hakam.board.outbox import Outbox
 from hakam.board.tables import board_events
 
 QOS = 1
+REPLAY_S = 5.0  # the same range asked again within this long is not sent again
 
 
 class Publisher:
@@ -41,13 +42,19 @@ class Publisher:
         self._lock = threading.Lock()  # never held while calling paho (its thread calls back)
         self._mids: dict[int, int | None] = {}  # paho's message id -> the event's seq
         self._early: set[int] = set()  # acknowledged before ``_publish`` had noted them
+        self._replayed: tuple[int, int | None] | None = None  # the last range a board asked for
+        self._replayed_at = 0.0
         self.connected = threading.Event()
         self.client = mqtt.Client(
             mqtt.CallbackAPIVersion.VERSION2,
             client_id=f"hakam-{tournament}-table-{table}",
             protocol=mqtt.MQTTv311,
         )
-        broker.configure(self.client)
+        try:
+            broker.configure(self.client)
+        except BrokerError:
+            self.outbox.close()
+            raise
         self.client.max_inflight_messages_set(200)
         self.client.max_queued_messages_set(0)
         self.client.reconnect_delay_set(min_delay=1, max_delay=4)
@@ -78,7 +85,8 @@ class Publisher:
     def add(self, event: dict[str, Any], at: float | None = None) -> dict[str, Any]:
         """One board event: to disk, then to the broker (paho keeps it until the broker
         acknowledges it, across reconnections), then the table's view, retained."""
-        ev = self.outbox.add(event, self.match, self.teams if not self.outbox.seq else None, at)
+        first = self.outbox.seq == 0 or self.outbox.view.match != self.match
+        ev = self.outbox.add(event, self.match, self.teams if first else None, at)
         self._send(ev)
         self._send_state()
         return ev
@@ -128,10 +136,16 @@ class Publisher:
 
     def _on_replay(self, client: Any, userdata: Any, msg: Any) -> None:
         try:
-            start = int(json.loads(msg.payload)["from"])
+            ask = json.loads(msg.payload)
+            start = int(ask["from"])
+            last = None if ask.get("to") is None else int(ask["to"])
         except (ValueError, KeyError, TypeError):
             return  # not a replay request
-        for ev in self.outbox.since(start):
+        now = time.monotonic()
+        if self._replayed == (start, last) and now - self._replayed_at < REPLAY_S:
+            return  # that range is on its way already
+        self._replayed, self._replayed_at = (start, last), now
+        for ev in self.outbox.since(start, last):
             self._send(ev)
 
     def wait_sent(self, timeout: float) -> bool:

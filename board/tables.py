@@ -38,6 +38,7 @@ _KINDS = {
     "match": "match",
 }
 RULING_STATUSES = ("proven", "suspected", "accepted", "dismissed", "withdrawn")
+KINDS = ("deal", "trick", "ruling", "correction", "score", "match")
 
 
 def board_events(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -121,10 +122,10 @@ class TableView:
 
     def apply(self, ev: dict[str, Any]) -> None:
         """Fold one board event (the next ``seq``; the caller orders and dedups them)."""
-        if ev.get("match") != self.match:  # a new match at this table
+        if ev.get("match") != self.match:  # a new match at this table (its teams come anew)
             self.match, self.results, self.disputes = ev.get("match"), {}, {}
             self.over, self.winner, self.last_ruling = False, None, None
-            self.deal, self.contract, self.trick = None, None, 0
+            self.deal, self.contract, self.trick, self.teams = None, None, 0, ["", ""]
         self.seq, self.at = int(ev["seq"]), float(ev.get("at", 0.0))
         if ev.get("teams"):
             self.teams = list(ev["teams"])
@@ -173,7 +174,26 @@ class TableView:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableView:
-        """A view sent as ``to_json`` (a table's retained state): shown until its events are."""
+        """A view sent as ``to_json`` (a table's retained state): shown until its events are.
+        ValueError where its fields are not what a view's are."""
+        try:
+            view = cls._from_json(data)
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"not a table's view ({exc})") from None
+        fields = {"kind": "ruling", "seq": max(view.seq, 1), "table": view.table}
+        rulings = [*view.disputes.values(), view.last_ruling]
+        checks = [isinstance(d, dict) and valid_event({**d, **fields})
+                  for d in rulings if d is not None]  # fmt: skip
+        checks.append(valid_event({"kind": "trick", "seq": 1, "table": view.table,
+                                   "deal": view.deal if view.deal is not None else 0,
+                                   "teams": view.teams}))  # fmt: skip
+        checks += [_two_ints(r.get("result")) for r in view.results.values()]
+        if not all(checks) or not isinstance(view.contract, dict | None):
+            raise ValueError("not a table's view (a field of the wrong type)")
+        return view
+
+    @classmethod
+    def _from_json(cls, data: dict[str, Any]) -> TableView:
         view = cls(str(data["table"]), str(data.get("tournament", "")))
         view.teams = list(data.get("teams") or ["", ""])
         view.match, view.seq = data.get("match"), int(data.get("seq", 0))
@@ -187,6 +207,40 @@ class TableView:
 
     def copy(self) -> TableView:
         return copy.deepcopy(self)
+
+
+def valid_event(ev: Any) -> bool:
+    """A board event whose fields have the types ``TableView.apply`` and the page rely on (a
+    broker carries whatever anyone sends: one malformed message must not stop the board)."""
+    if not isinstance(ev, dict) or ev.get("kind") not in KINDS:
+        return False
+    seq = ev.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+        return False
+    if not isinstance(ev.get("at", 0.0), int | float) or not isinstance(ev.get("table"), str):
+        return False
+    for name in ("deal", "trick", "seat", "dealer", "winner"):
+        value = ev.get(name)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            return False
+    for name in ("card", "rule", "status", "text", "question", "by", "evidence", "epoch"):
+        if ev.get(name) is not None and not isinstance(ev.get(name), str):
+            return False
+    teams = ev.get("teams")
+    if teams is not None and not (isinstance(teams, list) and len(teams) == 2
+                                  and all(isinstance(t, str) for t in teams)):  # fmt: skip
+        return False
+    if ev.get("contract") is not None and not isinstance(ev.get("contract"), dict):
+        return False
+    pair = ev.get("result") if ev["kind"] == "score" else ev.get("totals")
+    if ev["kind"] in ("score", "match") and not _two_ints(pair):
+        return False
+    return ev["kind"] not in ("deal", "trick", "score") or isinstance(ev.get("deal"), int)
+
+
+def _two_ints(value: Any) -> bool:
+    return isinstance(value, list) and len(value) == 2 and all(
+        isinstance(x, int) and not isinstance(x, bool) for x in value)  # fmt: skip
 
 
 def _key(ruling: dict[str, Any]) -> str:

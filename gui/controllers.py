@@ -767,7 +767,7 @@ class LiveController(Observable):
         self._alert: list[Callable[[Warning], None]] = []
         self._frame_listeners: list[Listener] = []
         self._correction_listeners: list[Callable[[dict[str, Any]], None]] = []
-        self._decision_listeners: list[Callable[[dict[str, Any]], None]] = []
+        self._decision_listeners: list[Callable[[list[dict[str, Any]]], None]] = []
         self._deal_offset = 0
 
     # --- listeners ----------------------------------------------------------------------
@@ -784,9 +784,9 @@ class LiveController(Observable):
         """The pipeline listens here for the table's corrections of uncertain reads."""
         self._correction_listeners.append(fn)
 
-    def subscribe_decisions(self, fn: Callable[[dict[str, Any]], None]) -> None:
-        """Called with a ``violation_status`` event when the table accepts or dismisses a
-        ruling (a tournament's board hears it)."""
+    def subscribe_decisions(self, fn: Callable[[list[dict[str, Any]]], None]) -> None:
+        """Called when the table accepts or dismisses a ruling with its ``violation_status``
+        event and the deal's ``score`` as the sheet now has it (a tournament's board)."""
         self._decision_listeners.append(fn)
 
     # --- input --------------------------------------------------------------------------
@@ -1075,6 +1075,17 @@ class LiveController(Observable):
         if new != entry:
             self.sheet.replace(log.sheet_index, new)
 
+    def _sheet_score(self, deal: int) -> dict[str, Any] | None:
+        """The deal's score as the sheet now has it (after the table's decision), as a score
+        event: what a tournament's board shows."""
+        log = self.deals.get(deal)
+        if log is None or log.sheet_index is None:
+            return None
+        entry = self.sheet.sheet.deals[log.sheet_index]
+        row = self.sheet.rows()[log.sheet_index]
+        status = "provisional" if getattr(entry, "provisional", False) else "final"
+        return {"type": "score", "deal": deal, "result": list(row.result), "status": status}
+
     # --- the table's decisions ----------------------------------------------------------
 
     def _warning(self, wid: int) -> Warning:
@@ -1109,18 +1120,13 @@ class LiveController(Observable):
         w.status = status
         if self._restoring is None:
             self.sheet.store.decide_warning(w.id, status)
-            decision = {
-                "type": "violation_status",
-                "deal": w.deal,
-                "trick": w.trick,
-                "seat": w.seat,
-                "rule": w.rule,
-                "card": w.card,
-                "status": status,
-            }
-            for fn in list(self._decision_listeners):
-                fn(decision)
         self._rescore(w.deal)
+        if self._restoring is None:
+            said = [{"type": "violation_status", "deal": w.deal, "trick": w.trick,
+                     "seat": w.seat, "rule": w.rule, "card": w.card, "status": status}]  # fmt: skip
+            score = self._sheet_score(w.deal)
+            for fn in list(self._decision_listeners):
+                fn([*said, *([score] if score else [])])
         self.notify()
 
     def open_warnings(self) -> list[Warning]:

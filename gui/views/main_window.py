@@ -221,8 +221,9 @@ class MainWindow(QMainWindow):
     def feed_item(self, item: FeedItem) -> None:
         """One item from the pipeline (GUI thread): the frame first, then its events, then (in
         table mode) the match's state, committed to the store."""
-        # A tournament's outbox first: a crash before the state is committed makes the same
-        # events again (the frames are read again), which the board takes once.
+        # A tournament's outbox first: nothing the state commits is missing from it. A crash
+        # between the two sends the events made again after it too; the board's view takes
+        # them as repeats (a deal's score replaces its last; rulings are keyed).
         if item.events and self.publisher is not None:
             self.publisher.update(item.events)
         # The match's state first: a crash after it loses nothing (a deal scored in it that
@@ -327,7 +328,7 @@ class MainWindow(QMainWindow):
         """Table mode in a tournament: the match's events and the table's decisions on rulings
         go to ``publisher`` (``hakam.board.publisher.Publisher``)."""
         self.publisher = publisher
-        self.live.subscribe_decisions(lambda ev: publisher.update([ev]))
+        self.live.subscribe_decisions(publisher.update)
 
     def start_table(
         self,

@@ -19,6 +19,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--host", default="0.0.0.0", help="address to serve on (default: all)")
     p.add_argument("--port", type=int, default=8080, help="HTTP port (default 8080)")
     p.add_argument("--mqtt-ca", default=None, help="CA certificate of a TLS broker")
+    p.add_argument("--client-id", default=None,
+                   help="this board's MQTT client id: each board of a tournament needs its own "
+                   "(default: from this host's name and --port)")  # fmt: skip
     p.set_defaults(func=_run)
 
 
@@ -38,8 +41,16 @@ def _run(args: argparse.Namespace) -> int:
         tournament = check_name(args.tournament, "--tournament")
     except BrokerError as exc:
         raise UserError(str(exc)) from None
-    app = make_app(BoardFeed(broker, tournament))
+    import socket
+
+    client_id = args.client_id or f"hakam-{tournament}-board-{socket.gethostname()}-{args.port}"
+    try:
+        feed = BoardFeed(broker, tournament, client_id)
+    except BrokerError as exc:
+        raise UserError(str(exc)) from None
+    app = make_app(feed)
     print(f"[board] tournament {tournament!r} from {broker}: http://{args.host}:{args.port}/ "
           f"(director: /director, Arabic: ?lang=ar)", file=sys.stderr, flush=True)  # fmt: skip
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                timeout_graceful_shutdown=3)  # fmt: skip
     return 0

@@ -112,10 +112,8 @@ def publisher(args: Any, match_id: Any) -> Any:
     folder, ``board/TOURNAMENT/TABLE``. A bad address or id is a one-line error."""
     if getattr(args, "publish", None) is None:
         return None
-    if not args.table_id:
-        raise _cli_error("--publish: needs --table-id ID (this table's id in the tournament)")
     try:
-        from hakam.board.mqtt import Broker, BrokerError, check_name
+        from hakam.board.mqtt import BrokerError
         from hakam.board.outbox import OutboxError
         from hakam.board.publisher import Publisher
     except ModuleNotFoundError as exc:
@@ -123,16 +121,35 @@ def publisher(args: Any, match_id: Any) -> Any:
                          "pip install 'hakam[board]'") from None  # fmt: skip
     from hakam.gui.match_store import data_dir
 
+    broker, table, tournament, teams = publish_options(args)
+    try:
+        folder = data_dir() / "board" / tournament / table
+        return Publisher(broker, table, folder, tournament, teams, match_id, args.evidence_url)
+    except (BrokerError, OutboxError) as exc:
+        raise _cli_error(str(exc)) from None
+
+
+def publish_options(args: Any) -> tuple[Any, str, str, list[str] | None]:
+    """``--publish``'s broker, table id, tournament and teams, checked (a one-line error)
+    before a camera or a model is opened."""
+    if not args.table_id:
+        raise _cli_error("--publish: needs --table-id ID (this table's id in the tournament)")
+    try:
+        from hakam.board.mqtt import Broker, BrokerError, check_name
+    except ModuleNotFoundError as exc:
+        raise _cli_error(f"--publish: needs the board extra ({exc.name} is missing): "
+                         "pip install 'hakam[board]'") from None  # fmt: skip
     teams = None
     if args.teams is not None:
         teams = [t.strip() for t in args.teams.split(",")]
         if len(teams) != 2 or not all(teams):
             raise _cli_error(f"--teams {args.teams!r}: two names with a comma between them")
+    url = args.evidence_url
+    if url is not None and not url.startswith(("http://", "https://")):
+        raise _cli_error(f"--evidence-url {url!r}: an http:// or https:// address")
     try:
         broker = Broker.parse(args.publish, args.mqtt_ca)
-        table = check_name(args.table_id, "--table-id")
-        tournament = check_name(args.tournament, "--tournament")
-        folder = data_dir() / "board" / tournament / table
-        return Publisher(broker, table, folder, tournament, teams, match_id, args.evidence_url)
-    except (BrokerError, OutboxError) as exc:
+        return (broker, check_name(args.table_id, "--table-id"),
+                check_name(args.tournament, "--tournament"), teams)  # fmt: skip
+    except BrokerError as exc:
         raise _cli_error(str(exc)) from None

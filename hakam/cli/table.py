@@ -205,7 +205,9 @@ def run_match(
 
     def save(events: list[dict[str, Any]]) -> None:
         """The tournament's outbox (``--publish``), then the match state, then the events: a
-        crash between the two makes the same events again, which the board takes once."""
+        crash between the two makes those events again from the same frames (a file; a camera
+        shows new ones), new lines with new ids that the board's view takes as repeats (a
+        deal's score replaces its last, a ruling is keyed by deal, trick, seat and rule)."""
         nonlocal scored
         if pub is not None:
             pub.update(events)

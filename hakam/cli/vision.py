@@ -21,6 +21,7 @@ from hakam.cli.common import (
     has_display,
     load_json,
     parse_size,
+    publish_options,
 )
 
 
@@ -146,6 +147,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         raise _cli_error("--stdin-corrections: with --headless (the window takes a click)")
     if args.publish and args.match is None:
         raise _cli_error("--publish: with --match (a whole match) or `hakam table`")
+    if args.publish:
+        publish_options(args)  # a bad --publish said before the camera or a model opens
     if args.match is not None:
         if not args.headless:
             raise _cli_error("--match: with --headless (in the window the table bids on screen)")

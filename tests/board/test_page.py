@@ -52,7 +52,7 @@ def scores(browser):
 
 def test_three_tables_update_on_the_page_as_their_deals_are_scored(hall):
     server, tables, browser = hall
-    browser.get(server.url + "/")
+    browser.get(server.url + "/?bench=1")
     wait_for(lambda: browser.execute_script("return window.hakam !== undefined"))
     assert "No table has published yet" in browser.find_element("id", "main").text
     for deal in (1, 2, 3):
@@ -94,3 +94,31 @@ def test_the_arabic_page_reads_right_to_left(hall):
     tables[1].update(deal_events(1, [0, 26], ruling="suspected"))
     browser.get(server.url + "/director?lang=ar")
     wait_for(lambda: "هل لعب اللاعب 2" in browser.find_element("id", "main").text)
+
+
+def test_what_a_table_sends_is_shown_as_text_never_run(broker, tmp_path):
+    """Team names, questions and links come from the tables: escaped, and a link only when it
+    is http(s)."""
+    pytest.importorskip("selenium")
+    if chromium_driver() is None:
+        pytest.skip("chromium-driver is not installed (board/install_debian.sh)")
+    address = Broker.parse(broker.url)
+    server = BackgroundServer(make_app(BoardFeed(address, "cup"))).start()
+    evil = '<img src=x onerror="window.pwned=1">'
+    pub = Publisher(address, "T1", tmp_path / "T1", "cup", [evil, "B"], 1)
+    browser = open_browser(1200, 800)
+    try:
+        pub.update(deal_events(1, [26, 0]))
+        pub.add({"kind": "ruling", "deal": 1, "trick": 1, "seat": 0, "rule": "<b>x</b>",
+                 "card": "AC", "status": "suspected", "text": "", "question": evil,
+                 "evidence": "javascript:window.pwned=2"})  # fmt: skip
+        for path in ("/", "/director"):
+            browser.get(server.url + path)
+            wait_for(lambda: "Table T1" in browser.find_element("id", "main").text)
+            assert browser.execute_script("return window.pwned === undefined")
+            assert evil in browser.find_element("id", "main").text  # shown as it was sent
+            assert not browser.find_elements("css selector", "main img, main a")
+    finally:
+        browser.quit()
+        pub.close()
+        server.stop()

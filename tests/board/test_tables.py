@@ -76,7 +76,7 @@ def test_the_hall_applies_each_event_once_and_in_order_and_asks_for_a_gap():
     assert [u["event"]["seq"] for u in hall.take_event("T1", events[0], now=0.0)] == [1]
     assert hall.take_event("T1", events[2], now=0.0) == []  # 2 is missing: 3 waits
     assert hall.asks(now=0.5) == []  # not yet: it may be on its way
-    assert hall.asks(now=GAP_S) == [("T1", 2)]
+    assert hall.asks(now=GAP_S) == [("T1", 2, 2)]  # that range only
     assert hall.asks(now=GAP_S + 0.1) == []  # asked; again only after GAP_S
     applied = hall.take_event("T1", events[1], now=1.2)
     assert [u["event"]["seq"] for u in applied] == [2, 3]
@@ -97,7 +97,7 @@ def test_a_board_started_late_shows_the_retained_view_until_the_events_arrive():
     assert hall.take_state("T7", table.to_json(), now=0.0)
     shown = hall.view("T7")
     assert shown["catching_up"] and shown["seq"] == 3 and len(shown["disputes"]) == 1
-    assert hall.asks(now=GAP_S) == [("T7", 1)]  # the whole match, from its first event
+    assert hall.asks(now=GAP_S) == [("T7", 1, 3)]  # the whole match, to the view's seq
     for ev in events:
         hall.take_event("T7", ev)
     assert not hall.view("T7")["catching_up"]

@@ -440,3 +440,23 @@ def test_a_restored_match_has_its_rulings_as_decided_and_writes_nothing(data_dir
     dispute = DisputeController(again)
     assert dispute.deal_numbers() == DisputeController(live).deal_numbers()
     assert again.deals[w.deal].sheet_index == live.deals[w.deal].sheet_index
+
+
+def test_a_decision_tells_the_board_the_deals_score_as_the_sheet_has_it(data_dir):
+    """Dismissing a proven ruling takes its penalty off the sheet: a tournament's board must
+    hear the deal's new score, not only the ruling's status."""
+    sheet = sheet_ctl()
+    live = LiveController(sheet)
+    alerts, told = [], []
+    live.subscribe_alert(alerts.append)
+    live.subscribe_decisions(told.append)
+    live.on_events(demo_events())
+    penalised = list(sheet.rows()[8].result)
+    live.dismiss(alerts[0].id)
+    ruling, score = told[-1]
+    assert ruling["status"] == "dismissed" and ruling["deal"] == 9
+    assert score == {"type": "score", "deal": 9, "result": list(sheet.rows()[8].result),
+                     "status": "final"}  # fmt: skip
+    assert score["result"] != penalised
+    live.accept(alerts[0].id)
+    assert told[-1][1]["result"] == penalised

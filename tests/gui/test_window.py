@@ -357,10 +357,10 @@ def test_a_tournament_table_publishes_the_feeds_events_and_its_decisions(qtbot, 
     w.live.dismiss(w.live.warnings[0].id)
     said = {"type": "violation_status", "deal": 1, "trick": 1, "seat": 1, "rule": "follow-suit",
             "card": "7S", "status": "dismissed"}  # fmt: skip
-    assert pub.got[-1] == [said]
+    assert pub.got[-1][0] == said
     w.live.accept(w.live.warnings[0].id)
     assert pub.got[-1][0]["status"] == "accepted"
     from hakam.board.tables import board_events
 
-    assert [e["status"] for e in board_events([ruling, *pub.got[-2], *pub.got[-1]])] == [
-        "suspected", "dismissed", "accepted"]  # fmt: skip
+    assert [e["status"] for e in board_events([ruling, *pub.got[-2], *pub.got[-1]])
+            if e["kind"] == "ruling"] == ["suspected", "dismissed", "accepted"]  # fmt: skip
