@@ -643,6 +643,7 @@ class Play:
     ekka: bool = False
     evidence: str | None = None
     provenance: str = "seen"  # seen, named or person (``hakam.vision.provenance``)
+    probability: float | None = None  # a named card's, from the deal decoder
 
 
 @dataclass
@@ -894,7 +895,14 @@ class LiveController(Observable):
             return
         trick = log.trick(int(e.trick))
         trick.plays.append(
-            Play(int(e.seat), str(e.card), bool(e.ekka), e.evidence, provenance=e.provenance)
+            Play(
+                int(e.seat),
+                str(e.card),
+                bool(e.ekka),
+                e.evidence,
+                provenance=e.provenance,
+                probability=e.probability,
+            )
         )
         self.turn = (int(e.seat) + 1) % 4
 

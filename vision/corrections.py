@@ -231,14 +231,18 @@ class TableCorrections:
         self._gap_trick = None
         self._push_camera(ev, fr, seat)
 
-    def _name_unread(self, card: int, seat: int, frame: int, by: str) -> None:
-        """Play a card the camera did not read, named by ``by`` (a person, or elimination)."""
+    def _name_unread(
+        self, card: int, seat: int, frame: int, by: str, probability: float | None = None
+    ) -> None:
+        """Play a card the camera did not read, named by ``by`` (a person, or elimination);
+        ``probability``: the decoder's posterior of the card there (``hakam.vision.decoder``)."""
         at = frame / self.fps
         item = {"card": CARD_NAMES[card], "seat": seat, "replaces": None, "by": by}
         self._log_correction(item, frame, at)
         self.tracker.mark_played(card)
         source = by if by in DEDUCED else "correction"
-        self._play(card, seat, frame, at, source, None, None)
+        extra = None if probability is None else {"probability": probability}
+        self._play(card, seat, frame, at, source, None, None, extra)
         trick = self.plays[-1].trick
         if any(v.rule == "out-of-turn" and v.trick == trick for v in self.referee.violations):
             # A card not read has no time of its own: it went when its seat was on turn, so a

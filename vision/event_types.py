@@ -66,6 +66,7 @@ class CardPlayed(Event):
     belief: float | None = None
     named_by: str | None = None
     reason: str | None = None
+    probability: float | None = None  # a named card's posterior, from the deal decoder
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Naming the cards the camera did not read, from what the rest of the deal allows: the only card
-left, the one way that keeps every rule, the way the reads favour, exchanges of a misread; each
-way played out on a copy of the deal (``Pipeline`` mixin). Every card named so says how
-(``hakam.vision.provenance``)."""
+left, or the deal decoder's likeliest card (``hakam.vision.decoder``) over every way of placing
+the cards left, each played out on a copy of the deal, and exchanges of a misread (``Pipeline``
+mixin). Every card named so says how, and how likely (``hakam.vision.provenance``)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from typing import Any, Self
 from hakam.engine.cards import CARD_NAMES, DECK
 from hakam.engine.referee import Violation
 from hakam.vision.conflicts import CONFLICT_FLOOR, CONFLICT_MARGIN
+from hakam.vision.decoder import Way, decode
 from hakam.vision.provenance import (
     Play,
 )
@@ -79,16 +80,10 @@ class CardNaming:
     def _name_by_elimination(self, seat: int, final: bool = False, say: bool = True) -> bool:
         """Play the one card not yet read for ``seat`` when the other 31 have all been read
         (played or held): a deal plays all 32 cards, so the card the deal waits for is that one.
-        At the end of the clip (``final``), with up to ``DEDUCE_MAX`` cards not read, each way
-        of placing them is played out and the one clean way is taken (``_clean_ways``: a way that
-        makes a violation is likelier a misread elsewhere than a revoke). Several clean ways:
-        the one the reads there took it for most (``_read_among``); if none,
-        and all give the same result, the first (said so); no clean way: an exchange with a
-        misread (``_named_by_exchange``), or the way that breaks the fewest where the reads
-        favour it too (``_named_by_fewest``); else a person decides and the
-        deal stops there (``_open_ways``: a card lies there unread, so no later card is played
-        out of turn). ``say``: tell when no way is clean (several always are). It goes into
-        the record as a correction, so a dispute can see it."""
+        At the end of the clip (``final``), with up to ``DEDUCE_MAX`` cards not read, each way of
+        placing them is played out and the deal decoder names the card or a person decides
+        (``_name_by_decoder``; ``say``: tell when no way is clean). It goes into the record as a
+        correction, so a dispute can see it."""
         if not self.settings.name_by_elimination:
             return False
         self._open_ways = []
@@ -97,51 +92,97 @@ class CardNaming:
         if not left or len(left) > (DEDUCE_MAX if final else 1):
             return False
         if len(left) == 1:
-            self._name_unread(left[0], seat, self._now, "elimination")
+            self._name_unread(left[0], seat, self._now, "elimination", 1.0)
             return True
         complete = self._completions(left, seat, True)
+        if not self._is_trial:
+            return self._name_by_decoder(left, seat, complete, say)
+        # A copy playing a way out (``_completions``): the later cards not read are narrowed
+        # by the rules, and every clean way handed back to the decoder's caller.
         found = self._clean_ways(left, seat, None, True, complete)
         ways = self._results(found)
-        if not ways and not self._is_trial and self._named_by_exchange(left, seat):
-            return True
-        if not ways and not self._is_trial and self._named_by_fewest(left, seat, complete):
-            return True
-        clean = self._read_among(list(ways), seat) if len(ways) > 1 else list(ways)
-        names = [CARD_NAMES[c] for c in left]
-        trick = self.referee.trick_number
-        if self._is_trial and len(ways) > 1:
-            # A copy playing a way out stops here and gives every clean way to its caller (so
-            # that "ruled by every complete way" sees them all), the ones taken here preferred.
+        if len(ways) > 1:
+            # the ones a naming here would take preferred (its reads, or one result for all)
+            clean = self._read_among(list(ways), seat)
             same = len(set(ways.values())) == 1
             self._open_ways = [(*w[:4], w[4] and (same or w[0] in clean)) for w in found]
             return False
-        if (len(clean) > 1 and len(set(ways.values())) == 1) or (
-            len(clean) == 1 and ways[clean[0]].endswith(IN_DOUBT)
-        ):
-            # Every clean way gives the same tricks, rulings and score: the result is known,
-            # not where these cards lay. The first is taken and a person told which may change.
-            self._say_cards_left(
-                seat, names, f"every way of placing them that keeps the rules gives the same "
-                f"result: {CARD_NAMES[clean[0]]} is named for seat {seat} in trick {trick} (a "
-                "person may exchange them)",
-            )  # fmt: skip
-            self._name_unread(clean[0], seat, self._now, "same-result")
+        if not ways:
+            self._open_ways = []
+            return False
+        (card,) = ways
+        self._name_unread(card, seat, self._now,
+                          "same-result" if ways[card].endswith(IN_DOUBT) else "rules")  # fmt: skip
+        return True
+
+    def _name_by_decoder(self, left: list[int], seat: int, complete: list[_Way], say: bool) -> bool:
+        """Name the card the deal waits for at its end by ``hakam.vision.decoder``: every way of
+        placing the cards left (``complete``, each played out), weighed by the rules each breaks
+        that the deal did not (``_new_rules``) and by the reads in front of ``seat``. The
+        likeliest card is named with its probability when the decoder can say how it is known;
+        where every way breaks a rule, an exchange with a misread is tried first
+        (``_named_by_exchange``); else the deal waits for a person (``_open_ways``)."""
+        ways = self._decoder_ways(left, seat, complete)
+        scores = {int(c): float(v) for c, v in self._read_scores(seat, left).items()}
+        found = decode(ways, scores, fewest=self.settings.name_by_fewest)
+        clean = any(w.new == 0 for w in ways)
+        if not clean and self._named_by_exchange(left, seat):
             return True
-        if len(clean) != 1:
-            # Several clean ways: a card lies here unread, the deal stops for it (not a later
-            # card played out of turn).
-            self._open_ways = [w for w in found if w[0] in clean]
+        names = [CARD_NAMES[c] for c in left]
+        trick = self.referee.trick_number
+        by, card = found.by, found.card
+        if card is not None and by in ("rules", "reader"):
+            mine = {w.result for w in ways if w.card == card and w.new == 0}
+            if any(r.endswith(IN_DOUBT) for r in mine):
+                by = "same-result"  # places in doubt: where these cards lay, not the result
+        if card is None or by is None:
+            self._open_ways = [w for w in complete if w[0] in {x.card for x in ways if x.new == 0}]
             if say or self._open_ways:
-                why = "no way of placing them keeps" if not clean else f"{len(clean)} ways keep"
+                n_clean = len({w.card for w in ways if w.new == 0})
+                why = "no way of placing them keeps" if not n_clean else f"{n_clean} ways keep"
                 self._say_cards_left(
                     seat, names, f"{why} every rule: the deal waits for a person (seat {seat}, "
                     f"trick {trick})",
                 )  # fmt: skip
             return False
-        if len(ways) > 1:
-            self._say_by_reader(seat, names, clean[0], len(ways), trick)
-        self._name_unread(clean[0], seat, self._now, "rules" if len(ways) == 1 else "reader")
+        n_ways = len({w.card for w in ways if w.new == 0})
+        if by == "same-result":
+            self._say_cards_left(
+                seat, names, f"every way of placing them that keeps the rules gives the same "
+                f"result: {CARD_NAMES[card]} is named for seat {seat} in trick {trick} (a "
+                "person may exchange them)",
+            )  # fmt: skip
+        elif by == "reader":
+            self._say_by_reader(seat, names, card, n_ways, trick)
+        elif by == "fewest":
+            self._say_cards_left(
+                seat, names, f"no way of placing them keeps every rule: "
+                f"{CARD_NAMES[card]}, which the reads took it for and which breaks the fewest, is "
+                f"named for seat {seat} in trick {trick} (a person may correct it)",
+            )  # fmt: skip
+        self._name_unread(card, seat, self._now, by, found.probability)
         return True
+
+    def _decoder_ways(self, left: list[int], seat: int, complete: list[_Way]) -> list[Way]:
+        """``complete`` as the decoder weighs them: the rules each way breaks that the deal
+        does not break whatever the placing (``_clean_ways``'s excuses: what stood before, what
+        every way rules but out of turn, a violation read before the naming)."""
+        before = self._ruled_before()
+        made = {(p.trick, p.seat, CARD_NAMES[p.card]) for p in self.plays if p.source == "camera"}
+        named = {CARD_NAMES[c] for c in left}
+        every = (
+            set.intersection(*({_whatever_card(v) for v in w[1]} for w in complete))
+            if len(complete) > 1
+            else set()
+        )
+        excused = before | {k for k in every if not k.startswith('["out-of-turn"')}
+        out = []
+        for card, rules, result, (_, exchanged), _ in complete:
+            keys = {_whatever_card(v) for v in rules if not _made_before(v, made, named)}
+            new = keys - excused
+            oot = any(k.startswith('["out-of-turn"') for k in new)
+            out.append(Way(card, len(new), oot, result, exchanged))
+        return out
 
     def _say_by_reader(
         self, seat: int, names: list[str], card: int, n_ways: int, trick: int
@@ -245,35 +286,6 @@ class CardNaming:
             rules = [_proven_by_a_read(v, trial.plays) for v in trial.referee.violations]
             ways.append((card, rules, result, (len(rulings), exchanged), True))
         return ways
-
-    def _named_by_fewest(self, left: list[int], seat: int, ways: list[_Way]) -> bool:
-        """No way of placing ``left`` keeps every rule (``ways``: each played out,
-        ``_completions``) and no exchange of a misread makes one: each way rules a violation the
-        deal did not have. Two things can still point at one
-        way: the rules (one revoke is likelier than two) and the reads in front of ``seat``
-        (``_read_among``: the card they took it for most, ``CONFLICT_MARGIN`` times the next).
-        Where both name the same card, the only one whose ways break the fewest rules (none of
-        them out of turn, the sign of a card missing), it is played ("fewest") and a person told,
-        who may correct it; else nothing changes and the deal waits for a person."""
-        if not self.settings.name_by_fewest or not ways:
-            return False
-        fewest = min(w[3][0] for w in ways)
-        cards = {w[0] for w in ways if w[3][0] == fewest}
-        if len(cards) != 1:
-            return False
-        (card,) = cards
-        if self._read_among(left, seat) != [card]:
-            return False
-        if any(v.rule == "out-of-turn" for w in ways if w[0] == card for v in w[1]):
-            return False
-        trick = self.referee.trick_number
-        self._say_cards_left(
-            seat, [CARD_NAMES[c] for c in left], f"no way of placing them keeps every rule: "
-            f"{CARD_NAMES[card]}, which the reads took it for and which breaks the fewest, is "
-            f"named for seat {seat} in trick {trick} (a person may correct it)",
-        )  # fmt: skip
-        self._name_unread(card, seat, self._now, "fewest")
-        return True
 
     def _named_by_exchange(self, left: list[int], seat: int) -> bool:
         """No way of placing the cards left is clean: perhaps one of them (``L``) was read as

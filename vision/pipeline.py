@@ -359,11 +359,12 @@ class Pipeline(ReadConflicts, TurnHolding, CardNaming, TableCorrections, DealRec
         new = self.referee.push_index(card, seat)
         if source == "correction":  # a person named it: the next seat's time starts now
             self._named_at = max(self._now, 0)
-        more = extra or {}
+        more = dict(extra or {})
+        probability = more.pop("probability", None)  # a named card's (the play's own field)
         landed = more.get("accepted_frame", -1)
         seen_at = more.get("position_seat") == seat and bool(more.get("position_clear"))
         play = Play(trick, seat, card, frame, at, source, evidence, box, landed,
-                    more.get("confidence"), seen_at)  # fmt: skip
+                    more.get("confidence"), seen_at, probability=probability)  # fmt: skip
         self.plays.append(play)
         self._emit(
             event(

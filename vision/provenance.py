@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from hakam.engine.cards import CARD_NAMES, DECK, Card
 from hakam.engine.referee import Violation
 from hakam.engine.rules import FALSE_BALOOT, FALSE_PROJECT
+from hakam.vision.decoder import FINAL_P
 
 SEEN, NAMED, PERSON = "seen", "named", "person"
 PROVEN, SUSPECTED = "proven", "suspected"
@@ -65,6 +66,7 @@ class Play:
     belief: float | None = None  # the confidence of its accepted read (seen cards)
     seat_seen: bool = False  # it lay clearly in front of the seat it is played for
     confirmed: bool = False  # a person confirmed it at the table
+    probability: float | None = None  # a named card's posterior (``hakam.vision.decoder``)
 
     @property
     def provenance(self) -> str:
@@ -97,6 +99,8 @@ class Play:
         if self.provenance == NAMED:
             out["named_by"] = self.source
             out["reason"] = self.reason
+            if self.probability is not None:
+                out["probability"] = round(float(self.probability), 3)
         return out
 
 
@@ -213,9 +217,14 @@ def score_status(
     violations: Sequence[Violation] = (),
 ) -> str:
     """``final`` when the deal is complete, nothing is suspected, no card the deal holds or
-    waits for is left, no card was named by a guess among several ways, and no play is in
-    doubt (``doubted_plays``)."""
-    guessed = any(p.provenance == NAMED and p.source in GUESSED for p in plays)
+    waits for is left, no card was named by a guess among several ways nor below ``FINAL_P``
+    (the decoder's probability: the reads there against the rules), and no play is in doubt
+    (``doubted_plays``)."""
+    guessed = any(
+        p.provenance == NAMED
+        and (p.source in GUESSED or (p.probability is not None and p.probability < FINAL_P))
+        for p in plays
+    )
     doubted = doubted_plays(violations, plays)
     if complete and not suspected and not guessed and not waiting and not doubted:
         return FINAL

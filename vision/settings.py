@@ -91,7 +91,7 @@ class PipelineSettings:
     name_by_elimination: bool = True
     # When no way of placing the cards left keeps every rule (and no exchange of a misread makes
     # one): the one way that breaks the fewest (no out of turn in it) is taken if the reads in
-    # front of the seat favour its card too ("fewest"; ``Pipeline._named_by_fewest``), and a
+    # front of the seat favour its card too ("fewest"; ``hakam.vision.decoder``), and a
     # person is told, who may correct it. False: the deal waits for a person.
     name_by_fewest: bool = True
     # An unfinished trick whose every card has been unread this long when the next card is

@@ -142,7 +142,7 @@ class DisputeView(QWidget):
                 image.setWordWrap(True)
                 image.setProperty("role", "muted")
             image.setObjectName(f"evidence-{play.card}")
-            caption = QLabel(f"{lang.seat(play.seat)}\n{lang.card(play.card)}")
+            caption = QLabel(f"{lang.seat(play.seat)}\n{lang.card(play.card)}{known(lang, play)}")
             caption.setAlignment(Qt.AlignmentFlag.AlignCenter)
             caption.setStyleSheet("font-size: 18pt; font-weight: bold;")
             box.addWidget(image)
@@ -191,3 +191,15 @@ class DisputeView(QWidget):
                 f"{lang.team(1)} {report.result[1]}"
             )
         self.audit.setText(lang.num("\n".join(lines)))
+
+
+def known(lang, play) -> str:
+    """How a card of the trick is known, where the camera did not read it: named by the deal
+    decoder (with its probability) or by a person."""
+    if play.provenance == "person":
+        return "\n" + lang.tr("known_person")
+    if play.provenance != "named":
+        return ""
+    if play.probability is None:
+        return "\n" + lang.tr("known_named")
+    return "\n" + lang.tr("known_named_p", p=lang.num(round(100 * play.probability)))

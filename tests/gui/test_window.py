@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QLabel, QPushButton
 
 from hakam.engine.replay import load_match, replay_match
 from hakam.gui.feed import FeedItem, demo_feed
@@ -364,3 +364,22 @@ def test_a_tournament_table_publishes_the_feeds_events_and_its_decisions(qtbot, 
 
     assert [e["status"] for e in board_events([ruling, *pub.got[-2], *pub.got[-1]])
             if e["kind"] == "ruling"] == ["suspected", "dismissed", "accepted"]  # fmt: skip
+
+
+def test_the_dispute_tab_says_how_a_card_not_read_is_known(qtbot, window):
+    """A card the deal decoder named shows its probability under it; a person's, who named it."""
+    w = window
+    w.live.on_event({"event": "deal", "deal": 1, "dealer": 3,
+                     "contract": {"kind": "sun", "declarer": 0, "dealer": 3}})  # fmt: skip
+    plays = [(0, "7H", "seen", None), (1, "8H", "named", 0.834), (2, "9H", "person", None),
+             (3, "10H", "named", None)]  # fmt: skip
+    for seat, card, how, p in plays:
+        w.live.on_event({"event": "play", "deal": 1, "trick": 1, "seat": seat, "card": card,
+                         "provenance": how, "probability": p})  # fmt: skip
+    w.tabs.setCurrentWidget(w.dispute_view)
+    w.dispute_view.select(1, 1)
+    texts = [x.text() for x in w.dispute_view.findChildren(QLabel)]
+    assert any(t.endswith("8♥\nnot read: named, 83%") for t in texts)
+    assert any(t.endswith("9♥\nnamed by a person") for t in texts)
+    assert any(t.endswith("10♥\nnot read: named") for t in texts)
+    assert any(t.endswith("7♥") for t in texts)
