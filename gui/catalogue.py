@@ -114,6 +114,14 @@ CATALOGUE: tuple[tuple[str, str], ...] = (
      r"reads took it for most, is named for seat (\d) in trick (\d) \(a person may correct it\)",
      CARDS_NOT_READ + "عدد توزيعاتها التي تحفظ كل القواعد: {1}؛ سُمّيت {2}، وهي التي رأتها "
      "القراءات أكثر، " + FOR_SEAT.format("{3}") + " في الأكلة {4} (لأحدكم أن يصحّحها)"),
+    (r"cards not read: (.+?); (\S+) is the only card that keeps every rule, but the reads "
+     r"there doubt it: it is named for seat (\d) in trick (\d) \(a person may correct it\)",
+     CARDS_NOT_READ + "{1} وحدها تحفظ كل القواعد، لكن القراءات هناك تشكّ فيها: سُمّيت "
+     + FOR_SEAT.format("{2}") + " في الأكلة {3} (لأحدكم أن يصحّحها)"),
+    (r"cards not read: (.+?); the reads took it for (\S+), which breaks a rule; 1 way keeps "
+     r"every rule: the deal waits for a person \(seat (\d), trick (\d)\)",
+     CARDS_NOT_READ + "رأتها القراءات {1}، وهي تخالف قاعدة؛ توزيع واحد يحفظ كل القواعد: "
+     + WAITS + " (" + SEAT.format("{2}") + "، الأكلة {3})"),
     (r"cards not read: (.+?); no way of placing them keeps every rule: (\S+), which the reads "
      r"took it for and which breaks the fewest, is named for seat (\d) in trick (\d) \(a "
      r"person may correct it\)",

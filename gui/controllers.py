@@ -999,6 +999,7 @@ class LiveController(Observable):
                 if p.seat == e.seat:
                     p.card = str(e.card)
                     p.provenance = "person" if e.by in PERSON_BY else "named"
+                    p.probability = None  # another card now: the decoder's is not its
         for n in self.notices:
             if n.status == "open" and n.seat == e.seat and n.deal == self._deal_no(e):
                 # A card the pipeline named as the only one left is not a person's correction.

@@ -204,7 +204,7 @@ class ReadConflicts:
         move the tracker's knowledge to ``card`` and referee the deal again."""
         old = play.card
         self._log_correction(self._renaming(play, card, by), now, now / self.fps)
-        play.card, play.source = card, by
+        play.card, play.source, play.probability = card, by, None
         if self.tracker.state(old) is CardState.COLLECTED:
             self.tracker.release(old)  # read as itself from now on
             self.tracker.collect(card)  # the play's card left with its trick

@@ -232,8 +232,9 @@ class TableCorrections:
         self._push_camera(ev, fr, seat)
 
     def _name_unread(
-        self, card: int, seat: int, frame: int, by: str, probability: float | None = None
-    ) -> None:
+        self, card: int, seat: int, frame: int, by: str, probability: float | None = None,
+        margin: float | None = None,
+    ) -> None:  # fmt: skip
         """Play a card the camera did not read, named by ``by`` (a person, or elimination);
         ``probability``: the decoder's posterior of the card there (``hakam.vision.decoder``)."""
         at = frame / self.fps
@@ -241,8 +242,9 @@ class TableCorrections:
         self._log_correction(item, frame, at)
         self.tracker.mark_played(card)
         source = by if by in DEDUCED else "correction"
-        extra = None if probability is None else {"probability": probability}
-        self._play(card, seat, frame, at, source, None, None, extra)
+        extra = {k: v for k, v in (("probability", probability), ("margin", margin))
+                 if v is not None}  # fmt: skip
+        self._play(card, seat, frame, at, source, None, None, extra or None)
         trick = self.plays[-1].trick
         if any(v.rule == "out-of-turn" and v.trick == trick for v in self.referee.violations):
             # A card not read has no time of its own: it went when its seat was on turn, so a

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import math
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 from typing import Any, Self
@@ -15,10 +16,8 @@ from typing import Any, Self
 from hakam.engine.cards import CARD_NAMES, DECK
 from hakam.engine.referee import Violation
 from hakam.vision.conflicts import CONFLICT_FLOOR, CONFLICT_MARGIN
-from hakam.vision.decoder import Way, decode
-from hakam.vision.provenance import (
-    Play,
-)
+from hakam.vision.decoder import FINAL_P, Way, decode
+from hakam.vision.provenance import NAMED, Play
 from hakam.vision.turns import box_centre
 
 # Marks a way's result where two cards not read may lie at each other's places, same result.
@@ -46,6 +45,20 @@ def _whatever_card(v: Violation) -> str:
     and whichever card proves it (a way that names a card not read may prove the same revoke by
     that card, where another way proves it by a later card read)."""
     return json.dumps([v.rule, v.seat, v.trick])
+
+
+def _ruled_by_every(ways: Sequence[_Way]) -> set[str]:
+    """The violations every way rules (``_whatever_card``), more than one way given. Where the
+    ways all start from one card, not the violations that card itself makes: its ways on cannot
+    excuse its own revoke (another card's, ruled whatever is placed later, they can)."""
+    if len(ways) < 2:
+        return set()
+    firsts = {w[0] for w in ways}
+    own = set()
+    if len(firsts) == 1:
+        (card,) = firsts
+        own = {_whatever_card(v) for w in ways for v in w[1] if v.card == DECK[card]}
+    return set.intersection(*({_whatever_card(v) for v in w[1]} for w in ways)) - own
 
 
 def _made_before(
@@ -92,7 +105,7 @@ class CardNaming:
         if not left or len(left) > (DEDUCE_MAX if final else 1):
             return False
         if len(left) == 1:
-            self._name_unread(left[0], seat, self._now, "elimination", 1.0)
+            self._name_unread(left[0], seat, self._now, "elimination", self._chain())
             return True
         complete = self._completions(left, seat, True)
         if not self._is_trial:
@@ -124,7 +137,7 @@ class CardNaming:
         (``_named_by_exchange``); else the deal waits for a person (``_open_ways``)."""
         ways = self._decoder_ways(left, seat, complete)
         scores = {int(c): float(v) for c, v in self._read_scores(seat, left).items()}
-        found = decode(ways, scores, fewest=self.settings.name_by_fewest)
+        found = decode(ways, scores, left, fewest=self.settings.name_by_fewest)
         clean = any(w.new == 0 for w in ways)
         if not clean and self._named_by_exchange(left, seat):
             return True
@@ -140,6 +153,9 @@ class CardNaming:
             if say or self._open_ways:
                 n_clean = len({w.card for w in ways if w.new == 0})
                 why = "no way of placing them keeps" if not n_clean else f"{n_clean} ways keep"
+                if n_clean == 1 and found.likeliest is not None:  # the reads against the rules
+                    why = (f"the reads took it for {CARD_NAMES[found.likeliest]}, which breaks a "
+                           "rule; 1 way keeps")  # fmt: skip
                 self._say_cards_left(
                     seat, names, f"{why} every rule: the deal waits for a person (seat {seat}, "
                     f"trick {trick})",
@@ -154,14 +170,36 @@ class CardNaming:
             )  # fmt: skip
         elif by == "reader":
             self._say_by_reader(seat, names, card, n_ways, trick)
+        elif by == "rules" and (found.probability or 0.0) < FINAL_P:
+            self._say_cards_left(
+                seat, names, f"{CARD_NAMES[card]} is the only card that keeps every rule, but "
+                f"the reads there doubt it: it is named for seat {seat} in trick {trick} (a "
+                "person may correct it)",
+            )  # fmt: skip
         elif by == "fewest":
             self._say_cards_left(
                 seat, names, f"no way of placing them keeps every rule: "
                 f"{CARD_NAMES[card]}, which the reads took it for and which breaks the fewest, is "
                 f"named for seat {seat} in trick {trick} (a person may correct it)",
             )  # fmt: skip
-        self._name_unread(card, seat, self._now, by, found.probability)
+        chain = self._chain()  # the cards named before it in this deal, as likely as they are
+        probability = None if found.probability is None or chain is None else (
+            found.probability * chain)  # fmt: skip
+        margin = None if math.isinf(found.margin) else round(found.margin, 2)
+        self._name_unread(card, seat, self._now, by, probability, margin)
         return True
+
+    def _chain(self) -> float | None:
+        """How likely the cards this deal named before are all right (the product of their
+        probabilities): a card named after them is named as if they were. None where one of
+        them has none (named by the fewest rules broken, or renamed)."""
+        out = 1.0
+        for p in self.plays:
+            if p.provenance == NAMED:
+                if p.probability is None:
+                    return None
+                out *= p.probability
+        return out
 
     def _decoder_ways(self, left: list[int], seat: int, complete: list[_Way]) -> list[Way]:
         """``complete`` as the decoder weighs them: the rules each way breaks that the deal
@@ -170,18 +208,15 @@ class CardNaming:
         before = self._ruled_before()
         made = {(p.trick, p.seat, CARD_NAMES[p.card]) for p in self.plays if p.source == "camera"}
         named = {CARD_NAMES[c] for c in left}
-        every = (
-            set.intersection(*({_whatever_card(v) for v in w[1]} for w in complete))
-            if len(complete) > 1
-            else set()
-        )
+        every = _ruled_by_every(complete)
         excused = before | {k for k in every if not k.startswith('["out-of-turn"')}
         out = []
         for card, rules, result, (_, exchanged), _ in complete:
             keys = {_whatever_card(v) for v in rules if not _made_before(v, made, named)}
             new = keys - excused
             oot = any(k.startswith('["out-of-turn"') for k in new)
-            out.append(Way(card, len(new), oot, result, exchanged))
+            anywhere = any(v.rule == "out-of-turn" for v in rules)
+            out.append(Way(card, len(new), oot, result, exchanged, anywhere))
         return out
 
     def _say_by_reader(
@@ -244,11 +279,7 @@ class CardNaming:
         rest = [{_whatever_card(v) for v in w[1] if not _made_before(v, made, named)} for w in ways]
         # Ruled by every way: counted on all each rules, a violation that one way proves by a
         # card read before and another by the card it names included.
-        every = (
-            set.intersection(*({_whatever_card(v) for v in w[1]} for w in ways))
-            if len(ways) > 1
-            else set()
-        )
+        every = _ruled_by_every(ways)
         excused = before | {k for k in every if not k.startswith('["out-of-turn"')}
         clean = [w for w, r in zip(ways, rest, strict=True) if r <= excused]
         # A card's ways on that a later naming preferred (its reads), where it preferred one.
@@ -414,6 +445,7 @@ class CardNaming:
             if d.source == "camera":
                 d.source = "exchange"
         p.source = "exchange"
+        p.probability = d.probability = None  # the decoder weighed neither as it is now
         self._rereferee(self._now, at)
         return True
 

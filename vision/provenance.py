@@ -100,7 +100,7 @@ class Play:
             out["named_by"] = self.source
             out["reason"] = self.reason
             if self.probability is not None:
-                out["probability"] = round(float(self.probability), 3)
+                out["probability"] = round(float(self.probability), 4)
         return out
 
 

@@ -202,4 +202,4 @@ def known(lang, play) -> str:
         return ""
     if play.probability is None:
         return "\n" + lang.tr("known_named")
-    return "\n" + lang.tr("known_named_p", p=lang.num(round(100 * play.probability)))
+    return "\n" + lang.tr("known_named_p", p=lang.num(int(100 * play.probability)))

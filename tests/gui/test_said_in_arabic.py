@@ -276,3 +276,17 @@ def test_the_arabic_window_shows_rulings_notices_and_the_camera_in_arabic(qtbot,
     assert "\u20668♦\u2069" in shown[0] and "\u206610♣\u2069" in shown[0]
     for text in shown:
         assert not english_left(re.sub("<[^>]+>", "", text)), text
+
+
+def test_the_deal_decoders_notices_are_in_the_catalogue():
+    """The two notices the deal decoder added (vision/naming.py ``_name_by_decoder``)."""
+    from hakam.gui.messages import arabic, known
+
+    for text in (
+        "cards not read: AS, AH; AS is the only card that keeps every rule, but the reads there "
+        "doubt it: it is named for seat 2 in trick 1 (a person may correct it)",
+        "cards not read: AS, AH; the reads took it for AH, which breaks a rule; 1 way keeps every "
+        "rule: the deal waits for a person (seat 2, trick 1)",
+    ):
+        assert known(text), text
+        assert "reads" not in arabic(text) and "A♠" in arabic(text)

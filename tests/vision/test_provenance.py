@@ -149,3 +149,16 @@ def test_a_false_project_rests_on_where_the_claimed_card_was_played():
     never = Violation(1, 0, parse_card("QH"), "false-baloot", None, "never played")
     assert violation_status(never, [*TRICK1, play(2, 0, "8D")]) == "proven"
     assert violation_status(never, [*TRICK1, play(2, 0, "8D", source="rules")]) == "suspected"
+
+
+def test_a_card_named_by_the_rules_below_final_p_leaves_the_score_provisional():
+    from hakam.vision.decoder import FINAL_P
+    from hakam.vision.provenance import Play, score_status
+
+    def named(p):
+        return Play(1, 2, 5, 100, 6.7, "rules", probability=p)
+
+    seen = [Play(1, s, c, 90, 6.0, "camera", seat_seen=True) for s, c in ((0, 1), (1, 2), (3, 4))]
+    assert score_status(True, 0, [*seen, named(0.999)]) == "final"
+    assert score_status(True, 0, [*seen, named(FINAL_P - 0.001)]) == "provisional"
+    assert score_status(True, 0, [*seen, named(None)]) == "final"  # "rules" with no decoder
