@@ -4,6 +4,8 @@ table's referee emits them (only the kinds a board hears, and one play), sent th
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
 
@@ -25,3 +27,14 @@ def deal_events(deal: int, result: list[int], status: str = "final",
         })  # fmt: skip
     events.append({"type": "score", "deal": deal, "result": result, "status": status})
     return events
+
+
+def wait_for(check: Callable[[], Any], timeout: float = 10.0, what: str = "") -> bool:
+    """Poll ``check`` until it is true (True) or ``timeout`` seconds pass (AssertionError, saying
+    ``what``): tables and a board talk through a broker, so tests wait for what they send."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if check():
+            return True
+        time.sleep(0.05)
+    raise AssertionError(f"waited {timeout} s for {what or check}")

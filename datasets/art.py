@@ -252,19 +252,25 @@ def holdout_designs(names: Iterable[str] = ()) -> list[DeckSource]:
     """The installed hold-out designs ``names`` (default: those not reported apart); a training
     design is refused (a hold-out split must hold designs never trained on)."""
     asked = list(names)
-    if not asked:
-        return available_decks(holdout=True)
+    return _designs(asked, holdout=True) if asked else available_decks(holdout=True)
+
+
+def _designs(names: Iterable[str], holdout: bool) -> list[DeckSource]:
+    """The installed designs ``names``, each a hold-out one (``holdout``) or a training one;
+    ValueError in one line for a design unknown, of the other kind, or not installed."""
     out = []
-    for name in asked:
+    for name in names:
         try:
             deck = deck_by_name(name)
         except KeyError as exc:
             raise ValueError(str(exc.args[0])) from None
-        if not deck.holdout:
-            raise ValueError(f"{name} is a training design, not a hold-out one")
+        if deck.holdout != holdout:
+            raise ValueError(f"{name} is a training design, not a hold-out one" if holdout
+                             else f"{name} is a hold-out design (evaluation only)")  # fmt: skip
         if not deck.available():
             raise ValueError(f"{name}: its card art is not installed")
-        out.append(deck)
+        if deck not in out:
+            out.append(deck)
     return out
 
 
@@ -288,19 +294,7 @@ def training_designs(names: Iterable[str]) -> list[DeckSource]:
     """The installed training designs ``names``: tuning designs that a reader can be trained
     without (``train-reader --leave-out``) and judged on (``data synth --designs``). Hold-out
     designs are refused: they are for evaluation only."""
-    out = []
-    for name in names:
-        try:
-            deck = deck_by_name(name)
-        except KeyError as exc:
-            raise ValueError(str(exc.args[0])) from None
-        if deck.holdout:
-            raise ValueError(f"{name} is a hold-out design (evaluation only)")
-        if not deck.available():
-            raise ValueError(f"{name}: its card art is not installed")
-        if deck not in out:
-            out.append(deck)
-    return out
+    return _designs(names, holdout=False)
 
 
 def ensure_art(decks: list[DeckSource] | None = None, progress: bool = False) -> list[Path]:

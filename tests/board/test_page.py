@@ -3,24 +3,13 @@ are scored, in English and in Arabic (right to left), and the director's dispute
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from hakam.board.browser import chromium_driver, open_browser
 from hakam.board.mqtt import Broker
 from hakam.board.publisher import Publisher
 from hakam.board.server import BackgroundServer, BoardFeed, make_app
-from hakam.board.simulate import deal_events
-
-
-def wait_for(check, timeout: float = 15.0, what: str = "") -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if check():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"waited {timeout} s for {what or check}")
+from hakam.board.simulate import deal_events, wait_for
 
 
 @pytest.fixture

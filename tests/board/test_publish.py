@@ -9,28 +9,18 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
 from hakam.board.mqtt import Broker
 from hakam.board.publisher import Publisher
 from hakam.board.server import BoardFeed
-from hakam.board.simulate import deal_events
+from hakam.board.simulate import deal_events, wait_for
 from hakam.vision.matchvideo import render_match, write_match_clip
 
 
 def address(local):
     return Broker.parse(local.url)
-
-
-def wait_for(check, timeout: float = 10.0, what: str = "") -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if check():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"waited {timeout} s for {what or check}")
 
 
 def feed_of(broker, tournament="cup"):

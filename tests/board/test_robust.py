@@ -18,17 +18,8 @@ from hakam.board.mqtt import Broker
 from hakam.board.outbox import Outbox
 from hakam.board.publisher import Publisher
 from hakam.board.server import BackgroundServer, BoardFeed, make_app
-from hakam.board.simulate import deal_events
+from hakam.board.simulate import deal_events, wait_for
 from hakam.board.tables import board_events
-
-
-def wait_for(check, timeout: float = 10.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if check():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def numbered(events, table="T1", start=1, epoch="e1", match=1):
