@@ -146,19 +146,22 @@ def video_writer(out: str | Path, fps: float, size: tuple[int, int]) -> cv2.Vide
     return writer
 
 
-def write_match_clip(rendered: RenderedMatch, out: str | Path) -> dict[str, str]:
+def write_match_clip(
+    rendered: RenderedMatch, out: str | Path, black: bool = False
+) -> dict[str, str]:
     """Write ``clip.mp4`` (unless its frames went to a ``sink``: then it is written already)
     with ``clip.match.json`` (the truth), ``clip.sheet.json``, ``clip.setup.jsonl`` (the
-    ``--match`` lines), ``clip.labels.json`` and ``clip.toml``. A match filmed as labels only
-    (``pixels=False``) is written as a black video of its frame size, read by the label
-    detector (``--detector oracle --labels``)."""
+    ``--match`` lines), ``clip.labels.json`` and ``clip.toml``. ``black``: the match was filmed
+    as labels only (``pixels=False``): the video is black, of its frame size, for the label
+    detector (``--detector oracle --labels``). Both leave 1x1 stand-ins in ``frames``: which
+    one it was is the caller's to say, never guessed (a guess once blacked out the demo)."""
     out = Path(out)
     if rendered.frames and rendered.frames[0].shape[0] > 1:
         writer = video_writer(out, rendered.fps, rendered.frames[0].shape[1::-1])
         for img in rendered.frames:
             writer.write(img)
         writer.release()
-    elif rendered.frames:
+    elif black and rendered.frames:
         w, h = rendered.calibration.frame_size
         writer = video_writer(out, rendered.fps, (w, h))
         black = np.zeros((h, w, 3), np.uint8)

@@ -120,7 +120,7 @@ def test_a_board_started_late_shows_every_table_and_gets_their_events_again(brok
 
 def test_hakam_run_match_publishes_its_sheet(broker, tmp_path):
     m = render_match(3, 3, pixels=False, voids={2})
-    clip = write_match_clip(m, tmp_path / "clip.mp4")
+    clip = write_match_clip(m, tmp_path / "clip.mp4", black=True)
     feed = feed_of(broker)
     try:
         cmd = [sys.executable, "-m", "hakam", "run", "--source", clip["video"], "--headless",
@@ -147,7 +147,7 @@ def test_a_table_killed_mid_match_and_run_again_gives_the_board_its_sheet(broker
     """``kill -9`` after a random play, the same command again: the board's totals are the
     sheet's, each deal once (the events made again after the crash are taken as repeats)."""
     m = render_match(3, 3, pixels=False)
-    clip = write_match_clip(m, tmp_path / "clip.mp4")
+    clip = write_match_clip(m, tmp_path / "clip.mp4", black=True)
     feed = feed_of(broker)
     cmd = [sys.executable, "-m", "hakam", "run", "--source", clip["video"], "--headless",
            "--match", clip["setup"], "--calibration", clip["calibration"],
@@ -190,7 +190,7 @@ def test_bad_publish_options_are_one_line_errors(tmp_path, extra, message, capsy
 
     monkeypatch.setenv("HAKAM_DATA_DIR", str(tmp_path / "data"))
     m = render_match(3, 1, pixels=False)
-    clip = write_match_clip(m, tmp_path / "clip.mp4")
+    clip = write_match_clip(m, tmp_path / "clip.mp4", black=True)
     args = ["run", "--source", clip["video"], "--headless", "--match", clip["setup"],
             "--calibration", clip["calibration"], "--detector", "oracle",
             "--labels", clip["labels"], "--out", str(tmp_path / "out"), *extra]  # fmt: skip

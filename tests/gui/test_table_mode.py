@@ -222,7 +222,7 @@ def test_hakam_table_on_a_video_runs_the_match_in_the_window(qtbot, data_dir, tm
 
     m = render_match(3, 2, pixels=False)
     video = tmp_path / "clip.mp4"
-    write_match_clip(m, video)
+    write_match_clip(m, video, black=True)
     windows = []
 
     def start_table(self, *args, max_fps=None, on_stop=None, calibration_source=None, **kw):

@@ -169,7 +169,7 @@ def clip(match5, tmp_path_factory):
     """The labels-only match as files: a black video (the label detector reads no pixels), its
     labels, calibration and ``--match`` lines."""
     folder = tmp_path_factory.mktemp("match")
-    write_match_clip(match5, folder / "clip.mp4")
+    write_match_clip(match5, folder / "clip.mp4", black=True)
     return folder
 
 
@@ -274,3 +274,20 @@ def test_video_render_deals_writes_a_match_clip_with_its_truth_and_set_up(tmp_pa
     sheet = json.loads(Path(said["sheet"]).read_text())
     assert [d["deal"] for d in sheet["deals"]] == [1, 2]
     assert main([*args, "--tricks", "4", "--out", str(out)]) == 2  # a match films whole deals
+
+
+def test_a_clip_whose_frames_went_to_the_writer_is_never_written_over(tmp_path):
+    """The demo match streams its frames into clip.mp4 as it films (1x1 stand-ins stay in
+    ``frames``); writing its other files must leave that video alone. Only a labels-only
+    match, said so, gets a black video."""
+    m = render_match(3, 1, pixels=False)
+    video = tmp_path / "clip.mp4"
+    video.write_bytes(b"the frames the sink wrote")
+    write_match_clip(m, video)
+    assert video.read_bytes() == b"the frames the sink wrote"
+    assert (tmp_path / "clip.setup.jsonl").is_file() and (tmp_path / "clip.labels.json").is_file()
+    write_match_clip(m, video, black=True)
+    cap = cv2.VideoCapture(str(video))
+    ok, frame = cap.read()
+    assert ok and frame.shape[:2][::-1] == tuple(m.calibration.frame_size) and frame.max() < 16
+    assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == len(m.frames)
