@@ -23,9 +23,10 @@ def mosquitto() -> str | None:
     return found or next((p for p in PLACES if Path(p).is_file()), None)
 
 
-def free_port() -> int:
+def free_port(host: str = "127.0.0.1") -> int:
+    """A port free on ``host`` now (the broker's, the board's)."""
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+        s.bind((host, 0))
         return int(s.getsockname()[1])
 
 

@@ -79,16 +79,22 @@ class Publisher:
         for ev in board_events(events):
             if ev["kind"] == "ruling" and self.evidence_url and ev.get("deal") is not None:
                 ev["evidence"] = f"{self.evidence_url.rstrip('/')}/deal-{int(ev['deal']):02d}/"
-            sent.append(self.add(ev))
+            sent.append(self._add(ev))
+        if sent:
+            self._send_state()  # the view once, after the frame's events (it is retained)
         return sent
 
     def add(self, event: dict[str, Any], at: float | None = None) -> dict[str, Any]:
         """One board event: to disk, then to the broker (paho keeps it until the broker
         acknowledges it, across reconnections), then the table's view, retained."""
+        ev = self._add(event, at)
+        self._send_state()
+        return ev
+
+    def _add(self, event: dict[str, Any], at: float | None = None) -> dict[str, Any]:
         first = self.outbox.seq == 0 or self.outbox.view.match != self.match
         ev = self.outbox.add(event, self.match, self.teams if first else None, at)
         self._send(ev)
-        self._send_state()
         return ev
 
     def _send(self, ev: dict[str, Any]) -> None:

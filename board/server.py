@@ -25,6 +25,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 
 from hakam.board.hall import GAP_S, Hall
+from hakam.board.localbroker import free_port
 from hakam.board.mqtt import Broker, table_of, table_topic, tables_filter
 from hakam.gui.i18n import RULE_NAMES
 
@@ -226,7 +227,7 @@ class BackgroundServer:
         import uvicorn
 
         self.host = host
-        self.port = port or _free_port(host)
+        self.port = port or free_port(host)
         config = uvicorn.Config(app, host=host, port=self.port, log_level="warning",
                                 timeout_graceful_shutdown=GRACE_S)  # fmt: skip
         self.server = uvicorn.Server(config)
@@ -250,11 +251,3 @@ class BackgroundServer:
             feed.close_streams()  # open pages would hold the server up
         self.server.should_exit = True
         self.thread.join(10)
-
-
-def _free_port(host: str) -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind((host, 0))
-        return int(s.getsockname()[1])

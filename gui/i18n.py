@@ -331,8 +331,7 @@ class Language:
             raise ValueError(f"language: must be one of {', '.join(LANGUAGES)}")
         if code != self.code:
             self.code = code
-            for fn in list(self._listeners):
-                fn()
+            self._changed()
 
     def toggle(self) -> None:
         self.set("ar" if self.code == "en" else "en")
@@ -342,8 +341,11 @@ class Language:
             raise ValueError(f"digits: must be one of {', '.join(DIGITS)}")
         if digits != self.digits:
             self.digits = digits
-            for fn in list(self._listeners):
-                fn()
+            self._changed()
+
+    def _changed(self) -> None:
+        for fn in list(self._listeners):
+            fn()
 
     def num(self, text: Any) -> str:
         """``text`` with its digits in the chosen style (Arabic only; English is 0-9)."""

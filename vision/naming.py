@@ -131,14 +131,14 @@ class CardNaming:
     def _name_by_decoder(self, left: list[int], seat: int, complete: list[_Way], say: bool) -> bool:
         """Name the card the deal waits for at its end by ``hakam.vision.decoder``: every way of
         placing the cards left (``complete``, each played out), weighed by the rules each breaks
-        that the deal did not (``_new_rules``) and by the reads in front of ``seat``. The
+        that the deal did not (``_decoder_ways``) and by the reads in front of ``seat``. The
         likeliest card is named with its probability when the decoder can say how it is known;
         where every way breaks a rule, an exchange with a misread is tried first
         (``_named_by_exchange``); else the deal waits for a person (``_open_ways``)."""
         ways = self._decoder_ways(left, seat, complete)
         scores = {int(c): float(v) for c, v in self._read_scores(seat, left).items()}
         found = decode(ways, scores, left, fewest=self.settings.name_by_fewest)
-        clean = any(w.new == 0 for w in ways)
+        clean = {w.card for w in ways if w.new == 0}  # the cards with a way that keeps the rules
         if not clean and self._named_by_exchange(left, seat):
             return True
         names = [CARD_NAMES[c] for c in left]
@@ -149,11 +149,10 @@ class CardNaming:
             if any(r.endswith(IN_DOUBT) for r in mine):
                 by = "same-result"  # places in doubt: where these cards lay, not the result
         if card is None or by is None:
-            self._open_ways = [w for w in complete if w[0] in {x.card for x in ways if x.new == 0}]
+            self._open_ways = [w for w in complete if w[0] in clean]
             if say or self._open_ways:
-                n_clean = len({w.card for w in ways if w.new == 0})
-                why = "no way of placing them keeps" if not n_clean else f"{n_clean} ways keep"
-                if n_clean == 1 and found.likeliest is not None:  # the reads against the rules
+                why = "no way of placing them keeps" if not clean else f"{len(clean)} ways keep"
+                if len(clean) == 1 and found.likeliest is not None:  # the reads against the rules
                     why = (f"the reads took it for {CARD_NAMES[found.likeliest]}, which breaks a "
                            "rule; 1 way keeps")  # fmt: skip
                 self._say_cards_left(
@@ -161,7 +160,6 @@ class CardNaming:
                     f"trick {trick})",
                 )  # fmt: skip
             return False
-        n_ways = len({w.card for w in ways if w.new == 0})
         if by == "same-result":
             self._say_cards_left(
                 seat, names, f"every way of placing them that keeps the rules gives the same "
@@ -169,7 +167,7 @@ class CardNaming:
                 "person may exchange them)",
             )  # fmt: skip
         elif by == "reader":
-            self._say_by_reader(seat, names, card, n_ways, trick)
+            self._say_by_reader(seat, names, card, len(clean), trick)
         elif by == "rules" and (found.probability or 0.0) < FINAL_P:
             self._say_cards_left(
                 seat, names, f"{CARD_NAMES[card]} is the only card that keeps every rule, but "
