@@ -14,6 +14,7 @@ Pillow draws the letters (imported when a card is drawn).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -47,16 +48,38 @@ _PIPS: dict[int, tuple[tuple[float, float], ...]] = {
 }  # fmt: skip
 
 
-def available() -> bool:
-    return FONT.is_file()
+@dataclass(frozen=True)
+class Style:
+    """How a deck of this kind is drawn: the typeface, paper and ink, and how far up and down
+    the pips spread (1: as ``_PIPS``)."""
+
+    font: Path = FONT
+    paper: tuple[int, int, int] = PAPER
+    red: tuple[int, int, int] = RED
+    black: tuple[int, int, int] = BLACK
+    pip_span: float = 1.0
 
 
-def _text(img, text: str, centre: tuple[float, float], px: int, colour, flip: bool = False):
+HOLDOUT = Style()  # the "arabic" hold-out design
+# A second design of the same kind, for choosing how a learned deck is read (``hakam.vision.decks``)
+# without looking at a hold-out design: another weight of the typeface, other paper and inks,
+# pips drawn nearer the ends.
+TUNING = Style(FONT.with_name("DejaVuSans.ttf"), (215, 235, 245), (30, 60, 170), (60, 30, 10), 1.3)
+
+
+def available(style: Style = HOLDOUT) -> bool:
+    return style.font.is_file()
+
+
+def _text(
+    img, text: str, centre: tuple[float, float], px: int, colour, flip: bool = False,
+    font_path: Path = FONT,
+):  # fmt: skip
     """Draw ``text`` centred at ``centre`` (pixels) on the BGR ``img`` (turned 180° if
     ``flip``: the lower half of a card)."""
     from PIL import Image, ImageDraw, ImageFont
 
-    font = ImageFont.truetype(str(FONT), px)
+    font = ImageFont.truetype(str(font_path), px)
     left, top, right, bottom = font.getbbox(text)
     w, h = right - left + 4, bottom - top + 4
     tile = Image.new("L", (w, h), 0)
@@ -71,21 +94,21 @@ def _text(img, text: str, centre: tuple[float, float], px: int, colour, flip: bo
     img[ys, xs] = img[ys, xs] * (1 - part) + np.array(colour, np.float32) * part
 
 
-def _corner(img, rank: str, suit: str, colour, flip: bool) -> None:
+def _corner(img, rank: str, suit: str, colour, flip: bool, font: Path) -> None:
     """The index: the rank's Arabic text over the suit, near the corner (turned for the lower)."""
     rank_px = 44 if len(RANK_TEXT[rank]) == 1 else 36
     spots = ((30, 34), (30, 80))
     for (x, y), text, px in zip(spots, (RANK_TEXT[rank], SUIT_GLYPH[suit]), (rank_px, 34),
                                 strict=True):  # fmt: skip
         at = (W - x, H - y) if flip else (x, y)
-        _text(img, text, at, px, colour, flip)
+        _text(img, text, at, px, colour, flip, font)
 
 
-def _court(img, rank: str, suit: str, colour) -> None:
+def _court(img, rank: str, suit: str, colour, red: bool, font: Path) -> None:
     """A framed figure: a tinted panel, a head and shoulders in the suit's colour (mirrored at
     the middle, as court cards are), the letter and the suit on each half."""
     x0, y0, x1, y1 = 62, 62, W - 62, H - 62
-    tint = (200, 220, 240) if colour == RED else (225, 215, 190)
+    tint = (200, 220, 240) if red else (225, 215, 190)
     cv2.rectangle(img, (x0, y0), (x1, y1), tint, -1)
     cv2.rectangle(img, (x0, y0), (x1, y1), colour, 3)
     half = img[y0 : (y0 + y1) // 2, x0:x1].copy()
@@ -99,10 +122,10 @@ def _court(img, rank: str, suit: str, colour) -> None:
     cv2.ellipse(half, (cx, 130), (52, 40), 0, 180, 360, colour, -1)  # shoulders
     img[y0 : (y0 + y1) // 2, x0:x1] = half
     img[(y0 + y1) // 2 : y1, x0:x1] = half[::-1, ::-1][: y1 - (y0 + y1) // 2]
-    _text(img, RANK_TEXT[rank], (x0 + 22, y0 + 26), 30, colour)
-    _text(img, SUIT_GLYPH[suit], (x0 + 22, y0 + 58), 24, colour)
-    _text(img, RANK_TEXT[rank], (x1 - 22, y1 - 26), 30, colour, flip=True)
-    _text(img, SUIT_GLYPH[suit], (x1 - 22, y1 - 58), 24, colour, flip=True)
+    _text(img, RANK_TEXT[rank], (x0 + 22, y0 + 26), 30, colour, font_path=font)
+    _text(img, SUIT_GLYPH[suit], (x0 + 22, y0 + 58), 24, colour, font_path=font)
+    _text(img, RANK_TEXT[rank], (x1 - 22, y1 - 26), 30, colour, flip=True, font_path=font)
+    _text(img, SUIT_GLYPH[suit], (x1 - 22, y1 - 58), 24, colour, flip=True, font_path=font)
 
 
 def _rounded(img: np.ndarray, radius: int = 18) -> np.ndarray:
@@ -119,28 +142,29 @@ def _rounded(img: np.ndarray, radius: int = 18) -> np.ndarray:
     return np.dstack([out, alpha])
 
 
-def draw_card(card: str) -> np.ndarray:
+def draw_card(card: str, style: Style = HOLDOUT) -> np.ndarray:
     """One card (``"10H"``, ``"QS"``, ``"5C"``, or ``"BACK"``) as a BGRA array, 420 high."""
     img = np.zeros((H, W, 3), np.float32)
-    img[:] = PAPER
+    img[:] = style.paper
     if card == "BACK":
         img[:] = (120, 40, 30)
         for k in range(-H, W, 18):  # a lattice of two diagonals
             cv2.line(img, (k, 0), (k + H, H), (170, 90, 60), 3)
             cv2.line(img, (k + H, 0), (k, H), (170, 90, 60), 3)
-        cv2.rectangle(img, (14, 14), (W - 15, H - 15), PAPER, 4)
+        cv2.rectangle(img, (14, 14), (W - 15, H - 15), style.paper, 4)
         return _rounded(img)
     rank, suit = card[:-1], card[-1]
     if rank not in RANK_TEXT or suit not in SUIT_GLYPH:
         raise ValueError(f"{card!r}: not a card of this deck")
-    colour = RED if suit in "HD" else BLACK
-    _corner(img, rank, suit, colour, False)
-    _corner(img, rank, suit, colour, True)
+    colour = style.red if suit in "HD" else style.black
+    _corner(img, rank, suit, colour, False, style.font)
+    _corner(img, rank, suit, colour, True, style.font)
     if rank in ("J", "Q", "K"):
-        _court(img, rank, suit, colour)
+        _court(img, rank, suit, colour, suit in "HD", style.font)
     elif rank == "A":
-        _text(img, SUIT_GLYPH[suit], (W / 2, H / 2), 150, colour)
+        _text(img, SUIT_GLYPH[suit], (W / 2, H / 2), 150, colour, font_path=style.font)
     else:
         for fx, fy in _PIPS[int(rank)]:
-            _text(img, SUIT_GLYPH[suit], (fx * W, fy * H), 56, colour, flip=fy > 0.55)
+            fy = 0.5 + (fy - 0.5) * style.pip_span
+            _text(img, SUIT_GLYPH[suit], (fx * W, fy * H), 56, colour, fy > 0.55, style.font)
     return _rounded(img)

@@ -47,13 +47,17 @@ def onnx_session(path: str | Path, threads: int = 0):
         raise DetectorError(f"onnx: cannot load {p}: {str(exc).splitlines()[0]}") from None
 
 
-def openvino_model(path: str | Path, threads: int = 0, bgr_u8: bool = False):
+def openvino_model(
+    path: str | Path, threads: int = 0, bgr_u8: bool = False, embedding: str | None = None
+):
     """An OpenVINO model compiled for the CPU, for latency; from an ``*_openvino`` folder with
     one ``.xml``, an ``.xml`` or an ``.onnx``. DetectorError in one line if it cannot load.
 
     ``bgr_u8``: the compiled model takes BGR uint8 images as they are (N x H x W x 3: the
     padded frame, or a batch of crops) and does the colour order, layout and 0..1 scaling
     inside, where it is cheaper than in numpy.
+    ``embedding``: the name of a layer whose output is added after the model's own, where the
+    model has one (the readers' pooled features; a model without it is compiled as it is).
     """
     import openvino as ov
 
@@ -71,6 +75,10 @@ def openvino_model(path: str | Path, threads: int = 0, bgr_u8: bool = False):
     try:
         core = ov.Core()
         model = core.read_model(str(p))
+        if embedding is not None:
+            layer = [o for o in model.get_ordered_ops() if o.get_friendly_name() == embedding]
+            if layer:
+                model.add_outputs([layer[0].output(0)])
         if bgr_u8:
             ppp = ov.preprocess.PrePostProcessor(model)
             ppp.input().tensor().set_element_type(ov.Type.u8).set_layout(

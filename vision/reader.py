@@ -31,6 +31,7 @@ CROP_MARGIN = 0.06
 # A box whose reads lie this much on cards already collected is one of them still in sight.
 RULE_OUT_SHARE = 0.5
 TURNS = (1, 2, 4)  # views per crop the reader may average (``CardReader.read``)
+EMBEDDING = "/10/Flatten"  # the readers' pooled features, the input of their last (linear) layer
 
 
 def check_turns(turns: int) -> None:
@@ -197,10 +198,12 @@ class CardReader:
             self._input = self._sess.get_inputs()[0].name
             side = self._sess.get_inputs()[0].shape[2]
         else:
-            self._compiled = openvino_model(self.path, threads, bgr_u8=True)
+            self._compiled = openvino_model(self.path, threads, bgr_u8=True, embedding=EMBEDDING)
             dim = self._compiled.input(0).get_partial_shape()[1]  # N, H, W, C: the crops as cut
             side = dim.get_length() if dim.is_static else None
         self.size = side if isinstance(side, int) else CROP_SIZE  # the side it was trained at
+        # OpenVINO also gives the pooled features the last layer reads (a learned deck's input).
+        self.has_features = backend != "onnx" and len(self._compiled.outputs) > 1
 
     def logits(self, crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
         """The network's raw outputs for BGR uint8 crops (a list, or N x H x W x 3). OpenVINO
@@ -210,6 +213,14 @@ class CardReader:
         if self.backend == "onnx":
             return np.asarray(self._sess.run(None, {self._input: crops_tensor(crops)})[0])
         return np.asarray(self._compiled(np.ascontiguousarray(np.stack(crops)))[0])
+
+    def features(self, crops: Sequence[np.ndarray] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The raw outputs and the pooled features before the last layer (``EMBEDDING``), from
+        one pass (OpenVINO only: ``has_features``)."""
+        if not self.has_features:
+            raise ValueError(f"{self.path.name}: gives no features on {self.backend}")
+        out = self._compiled(np.ascontiguousarray(np.stack(crops)))
+        return np.asarray(out[0]), np.asarray(out[1]).reshape(len(crops), -1)
 
     def read(self, crops: list[np.ndarray], turns: int = 1) -> np.ndarray:
         """Probabilities, one row per crop, ``READER_CLASSES`` columns.
@@ -235,6 +246,8 @@ class TwoStageDetector:
     corner indices; ``mix`` is the weight of that read in the two reads' ``weighted_product``
     (0: the whole-card reader alone, 1: the corners alone). ``margin``: the share of a box's
     sides added around it in the reader's crop (``card_crop``; the strip reader's is wider).
+    ``deck``: a deck the table taught (``hakam.vision.decks.LearnedDeck``): its read of the two
+    networks' features joins the generic read (``with_deck``).
     """
 
     name = "two-stage"
@@ -249,19 +262,32 @@ class TwoStageDetector:
         corners=None,
         mix: float = 0.0,
         margin: float = CROP_MARGIN,
+        deck=None,
     ) -> None:
         check_turns(turns)
         check_mix(mix, corners is not None)
         self.finder, self.reader = finder, reader
         self.find_conf, self.min_prob, self.turns = find_conf, min_prob, turns
         self.corners, self.mix, self.margin = corners, mix, margin
+        self.deck = deck
         self.in_sight = Detections.empty()
+
+    def with_deck(self, deck) -> TwoStageDetector:
+        """The same networks, reading with a learned deck as well (``deck.check_reader``
+        refuses a reader that cannot: no corner reader, several views a crop, ONNX Runtime)."""
+        deck.check_reader(self)
+        return TwoStageDetector(
+            self.finder, self.reader, self.find_conf, self.min_prob, self.turns, self.corners,
+            self.mix, self.margin, deck,
+        )  # fmt: skip
 
     def boxes(self, image: np.ndarray) -> np.ndarray:
         return self.finder.find(image, self.find_conf)
 
     def read_boxes(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """Probabilities (``READER_CLASSES`` columns) for the cards in ``boxes``."""
+        if self.deck is not None:
+            return self._read_with_deck(image, boxes)
         probs = None
         if self.mix < 1:
             crops = [card_crop(image, b, self.reader.size, self.margin) for b in boxes]
@@ -270,6 +296,13 @@ class TwoStageDetector:
             by_corners = self.corners.read(image, np.asarray(boxes))
             probs = by_corners if probs is None else weighted_product(probs, by_corners, self.mix)
         return probs
+
+    def _read_with_deck(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        crops = [card_crop(image, b, self.reader.size, self.margin) for b in boxes]
+        logits, whole = self.reader.features(crops)
+        by_corners, corner = self.corners.read_with_features(image, np.asarray(boxes))
+        generic = weighted_product(softmax(logits), by_corners, self.mix)
+        return weighted_product(generic, self.deck.probs(whole, corner), self.deck.weight)
 
     def read(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The finder's boxes and each box's probabilities (``READER_CLASSES`` columns)."""

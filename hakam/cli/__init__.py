@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "hakam.cli.gui",
     "hakam.cli.model",
     "hakam.cli.board",
+    "hakam.cli.deck",
 )
 
 

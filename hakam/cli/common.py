@@ -90,6 +90,29 @@ def parse_size(text: str, option: str = "--size") -> tuple[int, int]:
     return w, h
 
 
+def add_deck_arg(parser: Any) -> None:
+    parser.add_argument(
+        "--deck", default=None, metavar="NAME",
+        help="read the cards with a deck learnt here too (`hakam deck learn`)",
+    )  # fmt: skip
+
+
+def with_deck(detector: Any, name: str | None) -> Any:
+    """``detector`` reading with the learnt deck ``name`` as well (None: as it is)."""
+    if not name:
+        return detector
+    from hakam.cli.deck import decks_root
+    from hakam.vision.decks import DeckError, DeckStore
+
+    try:
+        deck = DeckStore(decks_root()).load(name)
+        if not hasattr(detector, "with_deck"):
+            raise DeckError(f"--deck {name}: reads with the two-stage reader (the shipped one)")
+        return detector.with_deck(deck)
+    except DeckError as exc:
+        raise UserError(str(exc)) from None
+
+
 def add_publish_args(parser: Any) -> None:
     """``--publish`` and its companions: the table's match sent to a tournament's broker."""
     g = parser.add_argument_group("tournament (needs the board extra: pip install 'hakam[board]')")

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hakam.cli.common import add_publish_args, publisher
+from hakam.cli.common import add_deck_arg, add_publish_args, publisher, with_deck
 from hakam.errors import UserError
 
 
@@ -343,6 +343,8 @@ def _cmd_table(args: argparse.Namespace) -> int:
     if not has_display():
         raise UserError("no display for the window: `hakam run --headless --match FILE` "
                         "referees a match without one")  # fmt: skip
+    if args.detector == "oracle" and args.deck:
+        raise UserError("--deck reads with the camera's reader, not --detector oracle")
     if args.detector == "oracle" and not args.labels:
         raise UserError("--detector oracle: needs --labels CLIP.labels.json (tests only)")
     store = MatchStore()
@@ -372,7 +374,7 @@ def _cmd_table(args: argparse.Namespace) -> int:
                 raise UserError(f"--labels {args.labels}: not a hakam-labels/1 file")
             detector: Any = LabelDetector(data["frames"], start=last + 1)
         else:
-            detector = det.make_detector(args.detector, threads=args.threads)
+            detector = with_deck(det.make_detector(args.detector, threads=args.threads), args.deck)
     except (CalibrationError, det.DetectorError, SourceError) as exc:
         source.close()
         raise UserError(str(exc)) from None
@@ -460,5 +462,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     t.add_argument("--fps", type=float, default=None, help="frame rate of a file or folder")
     t.add_argument("--camera-size", default="1280x720", help="frame size to ask a camera for")
     t.add_argument("--threads", type=int, default=0, help="detector CPU threads (0: auto)")
+    add_deck_arg(t)
     add_publish_args(t)
     t.set_defaults(func=_cmd_table)

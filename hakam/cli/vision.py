@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from hakam.cli.common import (
+    add_deck_arg,
     add_publish_args,
     click_points,
     first_frame,
@@ -22,6 +23,7 @@ from hakam.cli.common import (
     load_json,
     parse_size,
     publish_options,
+    with_deck,
 )
 
 
@@ -187,6 +189,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         table, setup = plan(args), None
     else:
         setup = _setup(args, DEMO_RECORD if demo else None)
+    if args.detector == "oracle" and args.deck:
+        raise _cli_error("--deck reads with the camera's reader, not --detector oracle")
     if args.detector == "oracle" and not args.labels:
         raise _cli_error("--detector oracle: needs --labels CLIP.labels.json (tests only)")
     try:
@@ -213,6 +217,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
                 detector = det.make_detector(
                     args.detector, threads=args.threads, stages=args.stages
                 )
+                detector = with_deck(detector, args.deck)
             except det.DetectorError as exc:
                 raise _cli_error(str(exc)) from None
     except Exception:
@@ -565,6 +570,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="with --match: start a new match, not the one in progress",
     )
+    add_deck_arg(run)
     add_publish_args(run)
     run.set_defaults(func=_cmd_run)
 

@@ -1,0 +1,221 @@
+"""``hakam deck``: learn the deck a table brought, list the decks learnt, forget one.
+
+Learning is two steps, so that a person confirms every card before anything is kept:
+
+1. ``hakam deck learn --source SRC --name NAME``: frames of the 32 cards laid face up are taken
+   from the source and kept (``decks/.pending/NAME/``); every card found is straightened and
+   given a proposed name; the proposals are printed, written as an answers file
+   (``proposals.json``: one card name or null a find, in order) with a numbered sheet of the
+   cards found (``sheet.jpg``), and what is missing or twice is said.
+2. ``hakam deck learn --name NAME --answers FILE``: the person's answers (the proposals file,
+   corrected) for the kept frames; refused unless they are the 32 Baloot cards once each; then
+   the deck is learnt (about half a minute) and saved. ``--again NAME`` learns a saved deck again
+   from its faces (after the networks changed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import time
+from pathlib import Path
+
+from hakam.errors import UserError
+
+
+def decks_root() -> Path:
+    from hakam.gui.match_store import data_dir
+
+    return data_dir() / "decks"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    d = subparsers.add_parser("deck", help="learn the deck a table brought; list or forget decks")
+    sub = d.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
+    learn = sub.add_parser("learn", help="learn a deck from its 32 cards laid face up")
+    learn.add_argument("--name", required=True, help="the deck's name (letters, digits, _ . -)")
+    learn.add_argument("--source", help="camera index, video, image folder: the cards laid out")
+    learn.add_argument("--frames", type=int, default=1, help="frames to take (default 1)")
+    learn.add_argument("--every", type=int, default=15,
+                       help="take every N-th frame of the source (default 15)")  # fmt: skip
+    learn.add_argument("--answers", help="the person's answers (a corrected proposals.json)")
+    learn.add_argument("--again", action="store_true",
+                       help="learn the saved deck NAME again from its faces")  # fmt: skip
+    learn.add_argument(
+        "--scenes",
+        type=int,
+        default=None,
+        help="scenes drawn with the deck to learn from (default 600, ~30 s)",
+    )
+    learn.add_argument("--threads", type=int, default=0, help="detector CPU threads (0: auto)")
+    learn.set_defaults(func=_learn)
+    ls = sub.add_parser("list", help="the decks learnt on this machine")
+    ls.set_defaults(func=_list)
+    forget = sub.add_parser("forget", help="forget a learnt deck")
+    forget.add_argument("name")
+    forget.set_defaults(func=_forget)
+
+
+def _detector(threads: int):
+    from hakam.vision import detector as det
+
+    try:
+        found = det.make_detector("openvino", threads=threads)
+    except det.DetectorError as exc:
+        raise UserError(str(exc)) from None
+    if getattr(found, "corners", None) is None:
+        raise UserError("learning a deck needs the shipped two-stage reader with its corners")
+    return found
+
+
+def _frames(spec: str, count: int, every: int) -> list:
+    from hakam.vision.sources import SourceError, open_source
+
+    if count < 1 or every < 1:
+        raise UserError("--frames and --every: 1 or more")
+    try:
+        source = open_source(spec)
+    except SourceError as exc:
+        raise UserError(str(exc)) from None
+    frames = []
+    with source:
+        for k, frame in enumerate(source):
+            if k % every == 0:
+                frames.append(frame.image)
+            if len(frames) == count:
+                break
+    if not frames:
+        raise UserError(f"--source {spec}: no frame could be read")
+    return frames
+
+
+def _learn(args: argparse.Namespace) -> int:
+    import cv2
+
+    from hakam.vision import decks
+
+    store = decks.DeckStore(decks_root())
+    try:
+        decks.check_name(args.name)
+        if args.again:
+            faces = store.faces(args.name)
+            return _fit_and_save(store, args.name, faces, [], args)
+        pending = store.root / ".pending" / args.name
+        if args.source and args.answers:
+            raise UserError("--source takes the frames, --answers confirms them: one at a time")
+        if args.source:
+            frames = _frames(args.source, args.frames, args.every)
+            detector = _detector(args.threads)
+            found = decks.find_cards(frames, detector)
+            shutil.rmtree(pending, ignore_errors=True)
+            pending.mkdir(parents=True)
+            for k, frame in enumerate(frames):
+                cv2.imwrite(str(pending / f"frame-{k}.png"), frame)
+            proposals = [c.proposed for c in found]
+            (pending / "proposals.json").write_text(json.dumps(proposals) + "\n", "utf-8")
+            cv2.imwrite(str(pending / "sheet.jpg"), _sheet(found))
+            _print_proposals(found)
+            _say_check(proposals)
+            print(f"Look at {pending / 'sheet.jpg'}; correct {pending / 'proposals.json'} "
+                  "(a card name, or null to drop a find), then run:\n"
+                  f"  hakam deck learn --name {args.name} --answers "
+                  f"{pending / 'proposals.json'}")  # fmt: skip
+            return 0
+        if not args.answers:
+            raise UserError("give --source (the cards laid out) or --answers (your answers)")
+        frames = [cv2.imread(str(p)) for p in sorted(pending.glob("frame-*.png"))]
+        if not frames or any(f is None for f in frames):
+            raise UserError(f"deck {args.name}: no frames waiting; start with --source")
+        detector = _detector(args.threads)
+        found = decks.find_cards(frames, detector)
+        names = decks.read_answers(Path(args.answers), len(found))
+        decks.check_cards(names)
+        faces = {n: c.face for c, n in zip(found, names, strict=True) if n is not None}
+        code = _fit_and_save(store, args.name, faces, frames, args, detector)
+        shutil.rmtree(pending, ignore_errors=True)
+        return code
+    except decks.DeckError as exc:
+        raise UserError(str(exc)) from None
+
+
+def _fit_and_save(store, name: str, faces: dict, frames: list, args, detector=None):
+    from hakam.vision import decks
+
+    scenes = decks.LEARN_SCENES if args.scenes is None else args.scenes
+    if scenes < 1:
+        raise UserError(f"--scenes {scenes}: 1 or more")
+    detector = detector or _detector(args.threads)
+    t0 = time.monotonic()
+
+    def tick(k: int, n: int) -> None:
+        if k % 100 == 0 or k == n:
+            left = (time.monotonic() - t0) / k * (n - k)
+            print(f"[learn] {k}/{n} scenes drawn with the deck, about {left:.0f} s left",
+                  flush=True)  # fmt: skip
+
+    deck = decks.learn_deck(name, faces, detector, scenes, progress=tick)
+    folder = store.save(deck, faces, frames)
+    print(f"deck {name}: learnt from {deck.samples} cards in {time.monotonic() - t0:.0f} s, "
+          f"kept in {folder}; read with it: --deck {name}")  # fmt: skip
+    return 0
+
+
+def _sheet(found: list):
+    """The faces found, numbered as in the proposals, eight a row."""
+    import cv2
+    import numpy as np
+
+    tiles = []
+    for k, c in enumerate(found, 1):
+        face = cv2.resize(c.face, (126, 176))
+        label = f"{k}: {c.proposed or '?'}"
+        cv2.rectangle(face, (0, 0), (125, 22), (255, 255, 255), -1)
+        cv2.putText(face, label, (4, 16), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 1)
+        tiles.append(face)
+    while len(tiles) % 8:
+        tiles.append(np.zeros((176, 126, 3), np.uint8))
+    rows = [np.hstack(tiles[i : i + 8]) for i in range(0, len(tiles), 8)]
+    return np.vstack(rows) if rows else np.zeros((176, 126 * 8, 3), np.uint8)
+
+
+def _print_proposals(found: list) -> None:
+    print(f"{len(found)} cards found:")
+    for k, c in enumerate(found, 1):
+        x1, y1, x2, y2 = (int(v) for v in c.box)
+        print(f"  {k:2d}  {c.proposed or '?':>3}  {c.probability:.0%}  "
+              f"frame {c.frame} at ({x1},{y1})-({x2},{y2})")  # fmt: skip
+
+
+def _say_check(proposals: list) -> None:
+    from hakam.vision.decks import DeckError, check_cards
+
+    try:
+        check_cards(proposals)
+        print("As proposed these are the 32 Baloot cards once each.")
+    except DeckError as exc:
+        print(f"As proposed: {str(exc).split(': ', 1)[1].removesuffix('; nothing saved')}")
+
+
+def _list(args: argparse.Namespace) -> int:
+    from hakam.vision.decks import DeckStore
+
+    store = DeckStore(decks_root())
+    names = store.names()
+    if not names:
+        print("no deck learnt yet (hakam deck learn --source ... --name ...)")
+    for name in names:
+        meta = store.describe(name)
+        print(f"{name}  learnt {meta.get('learnt_at', '?')}  from {meta.get('samples', '?')} cards")
+    return 0
+
+
+def _forget(args: argparse.Namespace) -> int:
+    from hakam.vision.decks import DeckError, DeckStore
+
+    try:
+        DeckStore(decks_root()).forget(args.name)
+    except DeckError as exc:
+        raise UserError(str(exc)) from None
+    print(f"deck {args.name}: forgotten")
+    return 0

@@ -1,0 +1,437 @@
+"""A deck the table brought: learnt from one look at its 32 cards, then read with its own cards.
+
+The generic readers know the designs they were trained on and read an unseen design far worse
+(models/README.md). A table can show its deck once (``hakam deck learn``):
+
+1. ``find_cards``: the 32 cards lie face up in a frame or a few; each is found (the finder's
+   boxes, the outline network's corners), straightened and given a proposed name (the generic
+   read). A person confirms or corrects each; ``check_cards`` refuses anything but the 32
+   Baloot cards once each, saying which are missing and which appear twice.
+2. ``learn_deck``: scenes are drawn with the deck's own straightened faces (the scene
+   generator's tricks, piles, fans, hands, light and blur: ``hakam.datasets.generator``); each box
+   the finder gives there is read as the live pipeline reads it, and a softmax regression is
+   fitted on the two networks' pooled features (the whole-card reader's of its crop, the index
+   network's of its straightened corners; ``EMBEDDING``) to the card it holds, or "not a Baloot
+   card" for a box on none.
+3. ``TwoStageDetector.with_deck``: that regression's read of each box joins the generic read
+   (``weighted_product``, weight ``WEIGHT``), from the features the networks give in the same
+   pass.
+
+Everything runs on OpenVINO and numpy: no torch. A learned deck lives in ``decks/NAME/`` under the
+data folder (``DeckStore``): ``deck.json``, ``head.npz``, ``faces/CARD.png`` (the straightened
+faces, to learn from again) and the frames it was learnt from. The constants are chosen on a
+tuning design (``hakam.datasets.arabic_deck.TUNING``), never on a hold-out one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from hakam.engine.cards import CARD_NAMES
+from hakam.errors import UserError
+from hakam.vision.reader import OTHER, READER_CLASSES, softmax
+
+DECK_FORMAT = "hakam-deck/1"
+LEARN_SCENES = 600  # scenes drawn with the deck's faces to fit its read on (about 30 s, 2 cores)
+HEAD_C = 1.0  # inverse strength of the regression's L2 penalty (on the summed log-loss)
+WEIGHT = 0.8  # the deck's read in its product with the generic read (tuning design: 0.6-0.9)
+FIT_STEPS = 600
+FACE_W, FACE_H = 252, 352  # a straightened face: a poker card's proportions (63 x 88 mm)
+MIN_VISIBLE = 0.25  # share of a drawn card that must show for its box to teach its name
+MATCH_IOU = 0.5  # a finder's box on a drawn card's box at least this much reads that card
+CLEAR_IOU = 0.2  # a box on no drawn card more than this teaches "not a Baloot card"
+TILES = (3, 2)  # columns and rows of tiles a spread's frame is also searched in
+TILE_OVERLAP = 0.3
+TILE_CONF = 0.25
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
+
+
+class DeckError(UserError):
+    """A deck that cannot be learnt, saved, found or read with: one line."""
+
+
+def check_name(name: str) -> str:
+    if not _NAME.match(name or ""):
+        raise DeckError(
+            f"deck name {name!r}: 1 to 40 letters, digits, '_', '.' or '-', from a letter or digit"
+        )
+    return name
+
+
+# ---------------------------------------------------------------------------- finding the cards
+
+
+def straighten(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The card inside ``quad`` (frame pixels, printed top-left first, clockwise) as an upright
+    BGR face of ``FACE_W`` x ``FACE_H``."""
+    dst = np.float32([[0, 0], [FACE_W, 0], [FACE_W, FACE_H], [0, FACE_H]])
+    m = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
+    return cv2.warpPerspective(
+        image, m, (FACE_W, FACE_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+
+
+def with_outline(face: np.ndarray) -> np.ndarray:
+    """BGRA: the face with a card's rounded corners transparent (the scene renderer's edge)."""
+    alpha = np.zeros(face.shape[:2], np.uint8)
+    h, w = alpha.shape
+    r = round(0.07 * w)
+    cv2.rectangle(alpha, (r, 0), (w - 1 - r, h - 1), 255, -1)
+    cv2.rectangle(alpha, (0, r), (w - 1, h - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+        cv2.circle(alpha, (cx, cy), r, 255, -1)
+    return np.dstack([face, alpha])
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A card found while learning: where (``frame``, ``box``, ``quad``), its straightened
+    ``face``, and the generic read's proposal (None: it reads as no Baloot card)."""
+
+    frame: int
+    box: np.ndarray
+    quad: np.ndarray
+    face: np.ndarray
+    proposed: str | None
+    probability: float
+
+
+def _iou(a, b) -> float:
+    iw = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    ih = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = iw * ih
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def spread_boxes(frame: np.ndarray, detector) -> np.ndarray:
+    """The finder's boxes of a spread: from the whole frame, and from ``TILES`` overlapping
+    tiles in which each card is as large as in a scene of play (32 cards in one frame are
+    smaller than the finder learnt cards; measured on rendered spreads of the hold-out designs
+    at 1920x1080: 29-31 of 32 from the frame alone, 31-32 with the tiles)."""
+    h, w = frame.shape[:2]
+    cols, rows = TILES
+    tw = w / (cols - (cols - 1) * TILE_OVERLAP)
+    th = h / (rows - (rows - 1) * TILE_OVERLAP)
+    boxes = []
+    for i in range(cols):
+        for j in range(rows):
+            x0, y0 = int(i * tw * (1 - TILE_OVERLAP)), int(j * th * (1 - TILE_OVERLAP))
+            x1, y1 = min(int(x0 + tw), w), min(int(y0 + th), h)
+            for b in detector.finder.find(frame[y0:y1, x0:x1], TILE_CONF):
+                b = np.asarray(b[:4], np.float32) + np.float32([x0, y0, x0, y0])
+                cut = ((x0 > 0 and b[0] <= x0 + 2) or (x1 < w and b[2] >= x1 - 2)
+                       or (y0 > 0 and b[1] <= y0 + 2) or (y1 < h and b[3] >= y1 - 2))  # fmt: skip
+                if not cut:  # a card cut by a tile's inner edge is whole in another tile
+                    boxes.append(b)
+    kept: list[np.ndarray] = []
+    whole = [np.asarray(b[:4], np.float32) for b in detector.boxes(frame)]
+    # The tiles' boxes first (larger first), then the whole frame's where no tile found one.
+    for b in [*sorted(boxes, key=lambda b: -float((b[2] - b[0]) * (b[3] - b[1]))), *whole]:
+        if all(_iou(b, k) < MATCH_IOU for k in kept):
+            kept.append(b)
+    return np.asarray(kept, np.float32).reshape(-1, 4)
+
+
+def find_cards(frames: Sequence[np.ndarray], detector) -> list[Candidate]:
+    """Every card the frames show, once: a card proposed alike at the same place in several
+    frames (a spread filmed a while) is kept from the frame that reads it surest."""
+    if getattr(detector, "corners", None) is None:
+        raise DeckError("learning a deck needs the two-stage reader with its corner reader")
+    found: list[Candidate] = []
+    for k, frame in enumerate(frames):
+        boxes = spread_boxes(frame, detector)
+        if not len(boxes):
+            continue
+        probs = detector.read_boxes(frame, boxes)
+        quads = detector.corners.quads(frame, boxes)
+        for box, p, quad in zip(boxes, probs, quads, strict=True):
+            best = int(np.argmax(p))
+            name = None if best == OTHER else CARD_NAMES[best]
+            c = Candidate(k, np.asarray(box, np.float32), quad, straighten(frame, quad), name,
+                          float(p[best]))  # fmt: skip
+            same = [i for i, o in enumerate(found)
+                    if o.proposed == name and _iou(o.box, c.box) >= MATCH_IOU]  # fmt: skip
+            if not same:
+                found.append(c)
+            elif c.probability > found[same[0]].probability:
+                found[same[0]] = c
+    return found
+
+
+def check_cards(names: Sequence[str | None]) -> list[str]:
+    """The confirmed names (None: a find the person dropped), refused unless they are the 32
+    Baloot cards once each; the message says which are missing and which appear twice."""
+    kept = [n for n in names if n is not None]
+    unknown = sorted({n for n in kept if n not in CARD_NAMES})
+    if unknown:
+        raise DeckError(f"not Baloot cards: {', '.join(unknown)} (7 to A of C, D, H, S)")
+    twice = sorted({n for n in kept if kept.count(n) > 1}, key=CARD_NAMES.index)
+    missing = [c for c in CARD_NAMES if c not in kept]
+    if twice or missing:
+        parts = ([f"missing {' '.join(missing)}"] if missing else []) + (
+            [f"twice {' '.join(twice)}"] if twice else [])  # fmt: skip
+        raise DeckError(f"not the 32 Baloot cards once each: {'; '.join(parts)}; nothing saved")
+    return kept
+
+
+def read_answers(path: Path, count: int) -> list[str | None]:
+    """A person's answers from a JSON file: one entry per card found, in the order proposed (a
+    card name, or null to drop that find)."""
+    try:
+        answers = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise DeckError(f"--answers {path}: cannot be read ({exc})") from None
+    if isinstance(answers, dict):
+        answers = answers.get("answers")
+    if not isinstance(answers, list) or not all(a is None or isinstance(a, str) for a in answers):
+        raise DeckError(f"--answers {path}: a list of card names or null, one per card found")
+    if len(answers) != count:
+        raise DeckError(f"--answers {path}: {len(answers)} answers for {count} cards found")
+    return [None if a is None else a.strip().upper() for a in answers]
+
+
+# ---------------------------------------------------------------------------- the deck's read
+
+
+def feature_rows(whole: np.ndarray, corner: np.ndarray) -> np.ndarray:
+    """The regression's input: each network's features scaled to unit length, side by side."""
+
+    def unit(x: np.ndarray) -> np.ndarray:
+        x = np.asarray(x, np.float32).reshape(len(x), -1)
+        return x / np.clip(np.linalg.norm(x, axis=1, keepdims=True), 1e-9, None)
+
+    return np.hstack([unit(whole), unit(corner)])
+
+
+def fit_head(x: np.ndarray, y: np.ndarray, c: float = HEAD_C, steps: int = FIT_STEPS):
+    """Softmax regression (``READER_CLASSES`` classes) minimising the summed log-loss plus
+    ||W||^2 / (2c), by full-batch gradient descent with Nesterov momentum: (W, b)."""
+    n, d = x.shape
+    target = np.zeros((n, READER_CLASSES), np.float32)
+    target[np.arange(n), y] = 1
+    w = np.zeros((d, READER_CLASSES), np.float32)
+    b = np.zeros(READER_CLASSES, np.float32)
+    vw, vb = np.zeros_like(w), np.zeros_like(b)
+    # Step from the loss's curvature bound (mean loss: half the largest squared row norm).
+    lr = 1.0 / (0.5 * float((x * x).sum(1).max()) + 1.0 / (c * n))
+    for _ in range(steps):
+        lw, lb = w + 0.9 * vw, b + 0.9 * vb
+        g = (softmax(x @ lw + lb) - target) / n
+        vw = 0.9 * vw - lr * (x.T @ g + lw / (c * n))
+        vb = 0.9 * vb - lr * g.sum(0)
+        w, b = w + vw, b + vb
+    return w, b
+
+
+def fingerprint(path: Path) -> str:
+    """A network's identity: the SHA-256 of its weights (the OpenVINO ``.bin``)."""
+    p = Path(path)
+    if p.is_dir():
+        p = sorted(p.glob("*.bin"))[0]
+    return hashlib.sha256(p.read_bytes()).hexdigest()[:16]
+
+
+def networks_of(detector) -> dict[str, str]:
+    return {"reader": fingerprint(detector.reader.path),
+            "index": fingerprint(detector.corners.index.path)}  # fmt: skip
+
+
+@dataclass
+class LearnedDeck:
+    """A deck's read: ``w`` (features x ``READER_CLASSES``) and ``b``; ``networks`` the reader
+    and index networks it was fitted on (their fingerprints)."""
+
+    name: str
+    w: np.ndarray
+    b: np.ndarray
+    networks: dict[str, str]
+    learnt_at: str = ""
+    samples: int = 0
+    weight: float = WEIGHT
+
+    def probs(self, whole: np.ndarray, corner: np.ndarray) -> np.ndarray:
+        """One row per box, ``READER_CLASSES`` columns."""
+        if not len(whole):
+            return np.zeros((0, READER_CLASSES), np.float32)
+        return softmax(feature_rows(whole, corner) @ self.w + self.b)
+
+    def check_reader(self, detector) -> None:
+        """Refuse a reader this deck cannot join: one line saying why."""
+        corners = getattr(detector, "corners", None)
+        if corners is None or corners.index is None or getattr(detector, "mix", 0) <= 0:
+            raise DeckError(f"deck {self.name}: needs the two-stage reader with its corner reader")
+        if detector.turns != 1:
+            raise DeckError(f"deck {self.name}: reads one view a crop (the model card asks more)")
+        if not (detector.reader.has_features and corners.index.has_features):
+            raise DeckError(f"deck {self.name}: reads on OpenVINO (--detector openvino)")
+        if networks_of(detector) != self.networks:
+            raise DeckError(
+                f"deck {self.name}: learnt with other networks than these; learn it again "
+                f"(`hakam deck learn --again {self.name}`)"
+            )
+
+
+def learning_samples(
+    faces: dict[str, np.ndarray],
+    detector,
+    scenes: int = LEARN_SCENES,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Features and classes of every finder box in ``scenes`` scenes drawn with ``faces``
+    (card name -> BGR face; ranks 2-6 and backs are not drawn: the table did not show them)."""
+    from hakam.datasets.generator import N_TEXTURES, _out_size, sample_scene
+    from hakam.datasets.scene import Renderer, jpeg
+    from hakam.datasets.textures import make_texture
+
+    renderer = Renderer({name: with_outline(f) for name, f in faces.items()})
+    textures: dict[int, np.ndarray] = {}
+    xs, ys = [], []
+    for i in range(scenes):
+        rng = np.random.default_rng([seed, 5151, i])
+        w, h = _out_size(rng, 640)
+        _, cam, cards, occluders = sample_scene(rng, w, h)
+        cards = [c for c in cards if c.name in faces]
+        k = int(rng.integers(N_TEXTURES))
+        if k not in textures:
+            textures[k] = make_texture(seed * 1000 + 777 + k)[1]
+        img, labels = renderer.render(rng, cam, textures[k], cards, occluders)
+        img = jpeg(img, int(rng.integers(35, 96)))
+        boxes = detector.boxes(img)
+        classes = []
+        for box in boxes:
+            near = max(labels, key=lambda lb: _iou(box, lb.box), default=None)
+            overlap = _iou(box, near.box) if near is not None else 0.0
+            if overlap >= MATCH_IOU and near.visible >= MIN_VISIBLE:
+                classes.append(CARD_NAMES.index(near.card))
+            else:
+                classes.append(OTHER if overlap < CLEAR_IOU else -1)  # -1: neither, not taught
+        keep = np.asarray(classes) >= 0
+        if keep.any():
+            boxes = np.asarray(boxes)[keep]
+            crops = [_crop(img, b, detector) for b in boxes]
+            whole = detector.reader.features(crops)[1]
+            corner = detector.corners.read_with_features(img, boxes)[1]
+            xs.append(feature_rows(whole, corner))
+            ys += [c for c in classes if c >= 0]
+        if progress is not None:
+            progress(i + 1, scenes)
+    if not xs:
+        raise DeckError("no card was found in the scenes drawn with this deck's faces")
+    return np.vstack(xs), np.asarray(ys, np.int64)
+
+
+def _crop(img: np.ndarray, box, detector) -> np.ndarray:
+    from hakam.vision.reader import card_crop
+
+    return card_crop(img, box, detector.reader.size, detector.margin)
+
+
+def learn_deck(
+    name: str,
+    faces: dict[str, np.ndarray],
+    detector,
+    scenes: int = LEARN_SCENES,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> LearnedDeck:
+    """The deck's read from its 32 confirmed faces (card name -> BGR face)."""
+    check_name(name)
+    check_cards(list(faces))
+    if getattr(detector, "corners", None) is None:
+        raise DeckError("learning a deck needs the two-stage reader with its corner reader")
+    x, y = learning_samples(faces, detector, scenes, seed, progress)
+    w, b = fit_head(x, y)
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
+    return LearnedDeck(name, w, b, networks_of(detector), stamp, len(y))
+
+
+# ---------------------------------------------------------------------------- keeping decks
+
+
+class DeckStore:
+    """The decks learnt on this machine: ``root/NAME/``."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+
+    def names(self) -> list[str]:
+        if not self.root.is_dir():
+            return []
+        return sorted(p.name for p in self.root.iterdir() if (p / "deck.json").is_file())
+
+    def describe(self, name: str) -> dict:
+        folder = self.root / check_name(name)
+        try:
+            return json.loads((folder / "deck.json").read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            known = ", ".join(self.names()) or "none yet"
+            raise DeckError(f"deck {name!r}: not learnt here (decks learnt: {known})") from None
+        except (OSError, ValueError) as exc:
+            raise DeckError(f"deck {name!r}: cannot be read ({exc})") from None
+
+    def save(self, deck: LearnedDeck, faces: dict[str, np.ndarray],
+             frames: Sequence[np.ndarray] = ()) -> Path:  # fmt: skip
+        """Write the deck into a fresh folder, then put it in place (a crash leaves the old one)."""
+        check_name(deck.name)
+        self.root.mkdir(parents=True, exist_ok=True)
+        tmp = self.root / f".{deck.name}.tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        (tmp / "faces").mkdir(parents=True)
+        for card, face in faces.items():
+            cv2.imwrite(str(tmp / "faces" / f"{card}.png"), face)
+        for k, frame in enumerate(frames):
+            cv2.imwrite(str(tmp / f"frame-{k}.png"), frame)
+        np.savez(tmp / "head.npz", w=deck.w, b=deck.b)
+        meta = {"format": DECK_FORMAT, "name": deck.name, "learnt_at": deck.learnt_at,
+                "networks": deck.networks, "samples": deck.samples, "weight": deck.weight,
+                "cards": sorted(faces, key=CARD_NAMES.index), "frames": len(frames)}  # fmt: skip
+        (tmp / "deck.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+        final = self.root / deck.name
+        old = self.root / f".{deck.name}.old"
+        shutil.rmtree(old, ignore_errors=True)
+        if final.exists():
+            final.rename(old)
+        tmp.rename(final)
+        shutil.rmtree(old, ignore_errors=True)
+        return final
+
+    def load(self, name: str) -> LearnedDeck:
+        meta = self.describe(name)
+        if meta.get("format") != DECK_FORMAT:
+            raise DeckError(f"deck {name!r}: not a {DECK_FORMAT} deck")
+        try:
+            with np.load(self.root / name / "head.npz") as arrays:
+                w, b = arrays["w"], arrays["b"]
+        except (OSError, KeyError, ValueError) as exc:
+            raise DeckError(f"deck {name!r}: cannot be read ({exc})") from None
+        return LearnedDeck(
+            name, w, b, dict(meta.get("networks", {})), meta.get("learnt_at", ""),
+            int(meta.get("samples", 0)), float(meta.get("weight", WEIGHT)),
+        )  # fmt: skip
+
+    def faces(self, name: str) -> dict[str, np.ndarray]:
+        """The straightened faces a deck was learnt from (to learn it again)."""
+        self.describe(name)
+        faces = {}
+        for card in CARD_NAMES:
+            img = cv2.imread(str(self.root / name / "faces" / f"{card}.png"))
+            if img is not None:
+                faces[card] = img
+        check_cards(list(faces))
+        return faces
+
+    def forget(self, name: str) -> None:
+        self.describe(name)
+        shutil.rmtree(self.root / name)
