@@ -103,6 +103,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "start_title": ("Hakam: table mode", "حَكَم: وضع الطاولة"),
     "start_source": ("Camera (number) or video file:", "الكاميرا (رقم) أو ملف فيديو:"),
     "start_new": ("A new match", "مباراة جديدة"),
+    "start_deck": ("Deck:", "الورق:"),
+    "start_deck_standard": ("a standard deck (no deck learnt)", "ورق عادي (بلا ورق متعلَّم)"),
     "start_continue": (
         "Go on with match {match}: {deals} deals played, {a}-{b}",
         "متابعة المباراة {match}: {deals} جولات، {a}-{b}",

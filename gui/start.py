@@ -1,9 +1,11 @@
 """Table mode's start screen as plain data: the source, the language, the match to go on with or
-a new one, and the table's calibration (two clicks on a frame of the source). No Qt here."""
+a new one, the deck to read with (the standard readers, or a deck the table taught: ``hakam deck
+learn``), and the table's calibration (two clicks on a frame of the source). No Qt here."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hakam.gui.match_store import MatchStore
@@ -37,6 +39,7 @@ class StartChoice:
     new_match: bool
     calibration: Calibration
     calibration_seat: int | None  # the seat it marks (None: this match's first dealer)
+    deck: str | None = None  # a learnt deck to read with as well (None: the standard readers)
 
 
 @dataclass(frozen=True)
@@ -51,13 +54,29 @@ class StartController:
     """The choices of the start screen; ``start`` checks them (one line each) and saves the
     calibration for the source."""
 
-    def __init__(self, store: MatchStore, source: str = "0", language: str = "en") -> None:
+    def __init__(
+        self, store: MatchStore, source: str = "0", language: str = "en",
+        decks: Sequence[str] = (),
+    ) -> None:  # fmt: skip
         self.store = store
         self.source = source
         self.language = language
         self.new_match = False
         self.points: list[tuple[float, float]] = []  # calibration clicks, frame pixels
         self.frame_size: tuple[int, int] | None = None
+        self.decks = list(decks)  # the decks learnt on this machine
+        self.deck = self.saved_deck()
+
+    def saved_deck(self) -> str | None:
+        """The deck last started with from this source, if it is still learnt."""
+        name = self.store.setting(f"deck|{table_key(self.source)}")
+        return name if name in self.decks else None
+
+    def set_deck(self, name: str | None) -> None:
+        """None: the standard readers alone."""
+        if name is not None and name not in self.decks:
+            raise EntryError(f"deck: {name!r} is not learnt here (`hakam deck learn`)")
+        self.deck = name
 
     def matches(self) -> list[MatchInProgress]:
         """The unfinished matches of table mode, newest first."""
@@ -87,6 +106,7 @@ class StartController:
     def set_source(self, source: str) -> None:
         self.source = source.strip()
         self.points = []
+        self.deck = self.saved_deck()
 
     def set_language(self, code: str) -> None:
         if code not in ("en", "ar"):
@@ -126,4 +146,5 @@ class StartController:
                 "calibration: click the table's centre, then the first dealer's seat, on the frame"
             )
         seat = calibration_seat(self.store, self.source)
-        return StartChoice(self.source, self.language, self.new_match, calibration, seat)
+        self.store.set_setting(f"deck|{table_key(self.source)}", self.deck or "")
+        return StartChoice(self.source, self.language, self.new_match, calibration, seat, self.deck)

@@ -108,6 +108,14 @@ class StartView(QDialog):
             b.clicked.connect(lambda _c=False, c=code: self._language(c))
             row.addWidget(b)
         root.addLayout(row)
+        deck_row = QHBoxLayout()
+        self.deck_label = QLabel()
+        self.deck = QComboBox()  # item 0: the standard readers; then each deck learnt
+        self.deck.addItems(["", *start.decks])
+        self.deck.activated.connect(self._deck)
+        deck_row.addWidget(self.deck_label)
+        deck_row.addWidget(self.deck, 1)
+        root.addLayout(deck_row)
         self.match_label = QLabel()
         self.new_match = QCheckBox()
         self.new_match.toggled.connect(self._new_match)
@@ -153,6 +161,10 @@ class StartView(QDialog):
         self.lang = Language(code)
         self.refresh()
 
+    def _deck(self, index: int) -> None:
+        self.start.set_deck(None if index <= 0 else self.start.decks[index - 1])
+        self.refresh()
+
     def _new_match(self, on: bool) -> None:
         self.start.new_match = on
         self.refresh()
@@ -186,6 +198,9 @@ class StartView(QDialog):
         self.source_label.setText(lang.tr("start_source"))
         for code, b in zip(("en", "ar"), self.lang_buttons, strict=True):
             b.setChecked(s.language == code)
+        self.deck_label.setText(lang.tr("start_deck"))
+        self.deck.setItemText(0, lang.tr("start_deck_standard"))
+        self.deck.setCurrentIndex(0 if s.deck is None else s.decks.index(s.deck) + 1)
         going = s.in_progress()
         if going is None:
             self.match_label.setText(lang.tr("start_new"))

@@ -290,12 +290,15 @@ def _write_json(path: Path, data: Any) -> None:
 def _start_screen(args: argparse.Namespace, store: Any) -> Any:
     """The start screen (no ``--source``): camera, language, match, calibration clicks."""
     from hakam.cli.common import first_frame, parse_size
+    from hakam.cli.deck import decks_root
     from hakam.gui.start import StartController
     from hakam.gui.views.main_window import make_app
     from hakam.gui.views.start_view import StartView
+    from hakam.vision.decks import DeckStore
 
     make_app()
-    start = StartController(store, "0", args.lang or store.setting("language", "en") or "en")
+    language = args.lang or store.setting("language", "en") or "en"
+    start = StartController(store, "0", language, DeckStore(decks_root()).names())
     view = StartView(start, lambda src: first_frame(src, parse_size(args.camera_size)))
     if not view.exec() or view.choice is None:
         raise UserError("table: the start screen was closed; nothing started")
@@ -352,6 +355,7 @@ def _cmd_table(args: argparse.Namespace) -> int:
         choice = _start_screen(args, store)
         args.source, args.lang = choice.source, choice.language
         args.new_match = args.new_match or choice.new_match
+        args.deck = args.deck or choice.deck
         calibration, seat, saved = choice.calibration, choice.calibration_seat, True
     else:
         calibration, seat, saved = _calibration(args, store)  # before the camera opens

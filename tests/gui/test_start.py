@@ -78,3 +78,37 @@ def test_a_camera_that_does_not_open_is_said_on_the_start_screen(qtbot, data_dir
     qtbot.addWidget(view)
     assert "camera 3: cannot be opened" in view.message.text()
     assert view.message.kind == "error"
+
+
+def test_the_deck_started_with_is_offered_again_for_that_camera(data_dir):
+    start = StartController(MatchStore(), "0", decks=["majlis", "diwan"])
+    assert start.deck is None  # the standard readers until a deck is chosen
+    with pytest.raises(EntryError, match="'other' is not learnt here"):
+        start.set_deck("other")
+    start.set_deck("diwan")
+    start.click(320, 240, (640, 480))
+    start.click(320, 420, (640, 480))
+    assert start.start().deck == "diwan"
+    again = StartController(MatchStore(), "0", decks=["majlis", "diwan"])
+    assert again.deck == "diwan" and again.start().deck == "diwan"
+    again.set_source("1")  # another camera: its own (none yet)
+    assert again.deck is None
+    forgotten = StartController(MatchStore(), "0", decks=["majlis"])  # diwan was forgotten
+    assert forgotten.deck is None
+
+
+def test_the_start_screen_offers_the_decks_learnt(qtbot, data_dir):
+    make_app()
+    frame = np.zeros((480, 640, 3), np.uint8)
+    start = StartController(MatchStore(), "0", decks=["majlis"])
+    view = StartView(start, lambda source: frame)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    assert [view.deck.itemText(i) for i in range(view.deck.count())] == [
+        "a standard deck (no deck learnt)", "majlis"]  # fmt: skip
+    view.deck.setCurrentIndex(1)
+    view.deck.activated.emit(1)
+    assert start.deck == "majlis"
+    view._language("ar")
+    assert view.deck.itemText(0) == "ورق عادي (بلا ورق متعلَّم)" and view.deck.currentIndex() == 1
