@@ -104,6 +104,17 @@ STRINGS: dict[str, tuple[str, str]] = {
     "start_source": ("Camera (number) or video file:", "الكاميرا (رقم) أو ملف فيديو:"),
     "start_new": ("A new match", "مباراة جديدة"),
     "start_deck": ("Deck:", "الورق:"),
+    "deck_title": ("Hakam: learn a deck", "حَكَم: تعلُّم ورق"),
+    "deck_hint": (
+        "Check the name under each card found; choose another where it is wrong, or — for a "
+        "find that is no card.",
+        "راجع الاسم تحت كل ورقة وُجدت؛ اختر غيره إن كان خطأ، أو — لما ليس ورقة.",
+    ),
+    "deck_missing": ("missing: {cards}", "ناقصة: {cards}"),
+    "deck_twice": ("twice: {cards}", "مكررة: {cards}"),
+    "deck_complete": ("The 32 Baloot cards, once each.", "أوراق البلوت الـ32، كل ورقة مرة."),
+    "deck_save": ("Learn and save the deck", "تعلَّم الورق واحفظه"),
+    "deck_cancel": ("Cancel", "إلغاء"),
     "start_deck_standard": ("a standard deck (no deck learnt)", "ورق عادي (بلا ورق متعلَّم)"),
     "start_continue": (
         "Go on with match {match}: {deals} deals played, {a}-{b}",

@@ -7,6 +7,8 @@ Learning is two steps, so that a person confirms every card before anything is k
    given a proposed name; the proposals are printed, written as an answers file
    (``proposals.json``: one card name or null a find, in order) with a numbered sheet of the
    cards found (``sheet.jpg``), and what is missing or twice is said.
+   With ``--window`` the cards found are shown in a window instead, each with its proposed name
+   to confirm or correct; *Learn and save* is offered once they are the 32 cards once each.
 2. ``hakam deck learn --name NAME --answers FILE``: the person's answers (the proposals file,
    corrected) for the kept frames; refused unless they are the 32 Baloot cards once each; then
    the deck is learnt (about half a minute) and saved. ``--again NAME`` learns a saved deck again
@@ -40,6 +42,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     learn.add_argument("--every", type=int, default=15,
                        help="take every N-th frame of the source (default 15)")  # fmt: skip
     learn.add_argument("--answers", help="the person's answers (a corrected proposals.json)")
+    learn.add_argument("--window", action="store_true",
+                       help="confirm the cards found in a window (with --source)")  # fmt: skip
+    learn.add_argument("--lang", choices=["en", "ar"], default="en", help="the window's language")
     learn.add_argument("--again", action="store_true",
                        help="learn the saved deck NAME again from its faces")  # fmt: skip
     learn.add_argument(
@@ -102,6 +107,13 @@ def _learn(args: argparse.Namespace) -> int:
             faces = store.faces(args.name)
             return _fit_and_save(store, args.name, faces, [], args)
         pending = store.root / ".pending" / args.name
+        if args.window and not args.source:
+            raise UserError("--window shows the cards found: give --source too")
+        if args.window:
+            from hakam.cli.common import has_display
+
+            if not has_display():
+                raise UserError("no display for the window: leave out --window (answers file)")
         if args.source and args.answers:
             raise UserError("--source takes the frames, --answers confirms them: one at a time")
         if args.source:
@@ -115,6 +127,17 @@ def _learn(args: argparse.Namespace) -> int:
             proposals = [c.proposed for c in found]
             (pending / "proposals.json").write_text(json.dumps(proposals) + "\n", "utf-8")
             cv2.imwrite(str(pending / "sheet.jpg"), _sheet(found))
+            if args.window:
+                names = _confirm_in_window(found, args.lang)
+                if names is None:
+                    print(f"closed: nothing learnt; the frames wait in {pending} "
+                          f"(go on with --answers {pending / 'proposals.json'})")  # fmt: skip
+                    return 0
+                decks.check_cards(names)
+                faces = {n: c.face for c, n in zip(found, names, strict=True) if n is not None}
+                code = _fit_and_save(store, args.name, faces, frames, args, detector)
+                shutil.rmtree(pending, ignore_errors=True)
+                return code
             _print_proposals(found)
             _say_check(proposals)
             print(f"Look at {pending / 'sheet.jpg'}; correct {pending / 'proposals.json'} "
@@ -159,6 +182,19 @@ def _fit_and_save(store, name: str, faces: dict, frames: list, args, detector=No
     print(f"deck {name}: learnt from {deck.samples} cards in {time.monotonic() - t0:.0f} s, "
           f"kept in {folder}; read with it: --deck {name}")  # fmt: skip
     return 0
+
+
+def _confirm_in_window(found: list, language: str) -> list | None:
+    """The person's answers from the window (None: closed without saving)."""
+    from hakam.gui.deck_answers import DeckAnswers
+    from hakam.gui.views.deck_view import DeckView
+    from hakam.gui.views.main_window import make_app
+
+    make_app()
+    answers = DeckAnswers([c.proposed for c in found])
+    view = DeckView([c.face for c in found], answers, language)
+    view.resize(1100, 800)
+    return list(answers.answers) if view.exec() else None
 
 
 def _sheet(found: list):
