@@ -272,11 +272,21 @@ def accuracy(args: argparse.Namespace) -> None:
         scores = [e for e in events if e["type"] == "score"]
         provisional += bool(scores) and scores[-1].get("status") == "provisional"
         waits = any(e["type"] == "uncertain" and "waits" in e.get("text", "") for e in events)
-        asked += (
+        asks = (
             waits
             or any(e.get("status") == "suspected" for e in ruled)
             or (bool(scores) and scores[-1].get("status") == "provisional")
         )
+        asked += asks
+        if asks:  # which deal, and what it asks: the cards named and the notices
+            said = [
+                f"{e.get('card')} seat {e.get('seat')} trick {e.get('trick')} by {e.get('by')} "
+                f"p={e.get('probability')}"
+                for e in events
+                if e["type"] == "correction"
+            ]
+            said += [e.get("text", "") for e in events if e["type"] == "uncertain"]
+            log(f"[asked] deal {k} (seed {seed}, {data['deck']}): " + " | ".join(said))
         if violation:
             viol_n += 1
             viol_ok += bool(true)
