@@ -76,7 +76,9 @@ def problems(window: MainWindow) -> list[str]:
 
 
 def states(w: MainWindow) -> Iterator[str]:
-    """Every tab, a ruling's banner, and every step of New deal, one after another."""
+    """Every tab, a ruling's banner, and every step of New deal (the tallest: Hokum bought,
+    doubled, a refusal on the status line; a void deal), one after another. The window tests
+    walk the same states (tests/gui/test_screen_sizes.py)."""
     for n in range(w.tabs.count()):
         w.tabs.setCurrentIndex(n)
         yield f"tab{n}"
@@ -101,6 +103,12 @@ def states(w: MainWindow) -> Iterator[str]:
     w.setup.set_points(0, "abc")
     w.setup_view.record_button.click()  # a refusal on the status line
     yield "doubled-refused"
+    w.setup.restart()
+    w.setup.set_dealer(0)
+    w.setup.set_open_card("9H")
+    for _ in range(8):
+        w.setup.call("pass")
+    yield "void"
     w.setup.restart()
     w.edit_deal(0)
     yield "editing"

@@ -97,11 +97,17 @@ def add_deck_arg(parser: Any) -> None:
     )  # fmt: skip
 
 
+def decks_root() -> Path:
+    """Where the decks learnt on this machine are kept (``hakam deck``)."""
+    from hakam.gui.match_store import data_dir
+
+    return data_dir() / "decks"
+
+
 def with_deck(detector: Any, name: str | None) -> Any:
     """``detector`` reading with the learnt deck ``name`` as well (None: as it is)."""
     if not name:
         return detector
-    from hakam.cli.deck import decks_root
     from hakam.vision.decks import DeckError, DeckStore
 
     try:

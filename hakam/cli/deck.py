@@ -23,13 +23,8 @@ import shutil
 import time
 from pathlib import Path
 
+from hakam.cli.common import decks_root, has_display
 from hakam.errors import UserError
-
-
-def decks_root() -> Path:
-    from hakam.gui.match_store import data_dir
-
-    return data_dir() / "decks"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -109,11 +104,8 @@ def _learn(args: argparse.Namespace) -> int:
         pending = store.root / ".pending" / args.name
         if args.window and not args.source:
             raise UserError("--window shows the cards found: give --source too")
-        if args.window:
-            from hakam.cli.common import has_display
-
-            if not has_display():
-                raise UserError("no display for the window: leave out --window (answers file)")
+        if args.window and not has_display():
+            raise UserError("no display for the window: leave out --window (answers file)")
         if args.source and args.answers:
             raise UserError("--source takes the frames, --answers confirms them: one at a time")
         if args.source:

@@ -289,8 +289,7 @@ def _write_json(path: Path, data: Any) -> None:
 
 def _start_screen(args: argparse.Namespace, store: Any) -> Any:
     """The start screen (no ``--source``): camera, language, match, calibration clicks."""
-    from hakam.cli.common import first_frame, parse_size
-    from hakam.cli.deck import decks_root
+    from hakam.cli.common import decks_root, first_frame, parse_size
     from hakam.gui.start import StartController
     from hakam.gui.views.main_window import make_app
     from hakam.gui.views.start_view import StartView
