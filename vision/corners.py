@@ -19,6 +19,7 @@ Both networks run on OpenVINO or ONNX Runtime; training is in ``hakam.training.c
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import cv2
@@ -185,6 +186,13 @@ class CornerReader:
         self.index = None if index is None else CardReader(index, backend, threads)
         self.passes = passes
         self.trim, self.trim_below = trim, trim_below
+
+    def with_index_features(self) -> CornerReader:
+        """A copy whose index network gives its features as well (``read_with_features``)."""
+        out = copy.copy(self)
+        if self.index is not None:
+            out.index = self.index.with_features()
+        return out
 
     def quads(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """Each box's card corners in frame pixels (N x 4 x 2)."""

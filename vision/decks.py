@@ -243,8 +243,25 @@ def fingerprint(path: Path) -> str:
 
 
 def networks_of(detector) -> dict[str, str]:
+    """The networks a deck's read rests on: the reader and the index network give the
+    features, the outline network the corners the index network's are cut along."""
     return {"reader": fingerprint(detector.reader.path),
+            "outline": fingerprint(detector.corners.outline.path),
             "index": fingerprint(detector.corners.index.path)}  # fmt: skip
+
+
+def learner(detector):
+    """``detector`` ready to learn a deck with (its networks giving their features), or a
+    one-line ``DeckError`` saying why it cannot, before anyone confirms a card."""
+    corners = getattr(detector, "corners", None)
+    if corners is None or corners.index is None or getattr(detector, "mix", 0) <= 0:
+        raise DeckError("learning a deck needs the two-stage reader with its corner reader")
+    if detector.turns != 1:
+        raise DeckError("learning a deck reads one view a crop (the model card asks more)")
+    mine = detector.with_features()
+    if not (mine.reader.has_features and mine.corners.index.has_features):
+        raise DeckError("learning a deck reads on OpenVINO, with networks that give features")
+    return mine
 
 
 @dataclass
@@ -349,8 +366,7 @@ def learn_deck(
     """The deck's read from its 32 confirmed faces (card name -> BGR face)."""
     check_name(name)
     check_cards(list(faces))
-    if getattr(detector, "corners", None) is None:
-        raise DeckError("learning a deck needs the two-stage reader with its corner reader")
+    detector = learner(detector)
     x, y = learning_samples(faces, detector, scenes, seed, progress)
     w, b = fit_head(x, y)
     stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
@@ -369,12 +385,16 @@ class DeckStore:
     def names(self) -> list[str]:
         if not self.root.is_dir():
             return []
-        return sorted(p.name for p in self.root.iterdir() if (p / "deck.json").is_file())
+        return sorted(p.name for p in self.root.iterdir()
+                      if _NAME.match(p.name) and (p / "deck.json").is_file())  # fmt: skip
 
     def describe(self, name: str) -> dict:
         folder = self.root / check_name(name)
         try:
-            return json.loads((folder / "deck.json").read_text(encoding="utf-8"))
+            meta = json.loads((folder / "deck.json").read_text(encoding="utf-8"))
+            if not isinstance(meta, dict):
+                raise ValueError("deck.json is not an object")
+            return meta
         except FileNotFoundError:
             known = ", ".join(self.names()) or "none yet"
             raise DeckError(f"deck {name!r}: not learnt here (decks learnt: {known})") from None
@@ -390,9 +410,9 @@ class DeckStore:
         shutil.rmtree(tmp, ignore_errors=True)
         (tmp / "faces").mkdir(parents=True)
         for card, face in faces.items():
-            cv2.imwrite(str(tmp / "faces" / f"{card}.png"), face)
+            _write_image(tmp / "faces" / f"{card}.png", face)
         for k, frame in enumerate(frames):
-            cv2.imwrite(str(tmp / f"frame-{k}.png"), frame)
+            _write_image(tmp / f"frame-{k}.png", frame)
         np.savez(tmp / "head.npz", w=deck.w, b=deck.b)
         meta = {"format": DECK_FORMAT, "name": deck.name, "learnt_at": deck.learnt_at,
                 "networks": deck.networks, "samples": deck.samples, "weight": deck.weight,
@@ -416,6 +436,8 @@ class DeckStore:
                 w, b = arrays["w"], arrays["b"]
         except (OSError, KeyError, ValueError) as exc:
             raise DeckError(f"deck {name!r}: cannot be read ({exc})") from None
+        if w.ndim != 2 or w.shape[1] != READER_CLASSES or b.shape != (READER_CLASSES,):
+            raise DeckError(f"deck {name!r}: cannot be read (its head.npz has other shapes)")
         return LearnedDeck(
             name, w, b, dict(meta.get("networks", {})), meta.get("learnt_at", ""),
             int(meta.get("samples", 0)), float(meta.get("weight", WEIGHT)),
@@ -432,6 +454,63 @@ class DeckStore:
         check_cards(list(faces))
         return faces
 
+    def frames(self, name: str) -> list[np.ndarray]:
+        """The frames a deck was learnt from, in order."""
+        return read_frames(self.root / check_name(name))
+
     def forget(self, name: str) -> None:
-        self.describe(name)
-        shutil.rmtree(self.root / name)
+        """Remove the deck (one whose files are damaged too)."""
+        folder = self.root / check_name(name)
+        if not folder.is_dir():
+            known = ", ".join(self.names()) or "none yet"
+            raise DeckError(f"deck {name!r}: not learnt here (decks learnt: {known})")
+        shutil.rmtree(folder)
+
+
+def _write_image(path: Path, image: np.ndarray) -> None:
+    if not cv2.imwrite(str(path), image):
+        raise DeckError(f"{path}: cannot be written")
+
+
+def read_frames(folder: Path) -> list[np.ndarray]:
+    """``frame-K.png`` of ``folder``, in the order of K."""
+    paths = sorted(Path(folder).glob("frame-*.png"), key=lambda p: int(p.stem.split("-")[1]))
+    frames = [cv2.imread(str(p)) for p in paths if p.stem.split("-")[1].isdigit()]
+    if any(f is None for f in frames):
+        raise DeckError(f"{folder}: a frame cannot be read")
+    return frames  # type: ignore[return-value]
+
+
+def keep_pending(folder: Path, frames: Sequence[np.ndarray], found: Sequence[Candidate]) -> None:
+    """The frames and the cards found in them, as the person is asked about them: the answers
+    are given to these, in this order (nothing is found again)."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for k, frame in enumerate(frames):
+        _write_image(folder / f"frame-{k}.png", frame)
+    for k, c in enumerate(found):
+        _write_image(folder / f"face-{k}.png", c.face)
+    rows = [
+        {"frame": c.frame, "box": [round(float(v), 2) for v in c.box],
+         "quad": [[round(float(v), 2) for v in pt] for pt in c.quad],
+         "proposed": c.proposed, "probability": round(c.probability, 4)}
+        for c in found
+    ]  # fmt: skip
+    (folder / "found.json").write_text(json.dumps(rows) + "\n", encoding="utf-8")
+
+
+def pending(folder: Path) -> tuple[list[np.ndarray], list[Candidate]]:
+    """What ``keep_pending`` kept."""
+    folder = Path(folder)
+    try:
+        rows = json.loads((folder / "found.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise DeckError(f"{folder}: no cards found waiting ({exc})") from None
+    found = []
+    for k, r in enumerate(rows):
+        face = cv2.imread(str(folder / f"face-{k}.png"))
+        if face is None:
+            raise DeckError(f"{folder}: face-{k}.png cannot be read")
+        found.append(Candidate(int(r["frame"]), np.float32(r["box"]), np.float32(r["quad"]),
+                               face, r["proposed"], float(r["probability"])))  # fmt: skip
+    return read_frames(folder), found

@@ -188,22 +188,34 @@ def collected_in_sight(
 class CardReader:
     """The crop classifier on OpenVINO or ONNX Runtime (never torch at run time)."""
 
-    def __init__(self, path: str | Path, backend: str = "openvino", threads: int = 0) -> None:
+    def __init__(
+        self, path: str | Path, backend: str = "openvino", threads: int = 0,
+        features: bool = False,
+    ) -> None:  # fmt: skip
         from hakam.vision.backends import onnx_session, openvino_model
 
         self.path = Path(path)
-        self.backend = backend
+        self.backend, self.threads = backend, threads
         if backend == "onnx":
             self._sess = onnx_session(self.path, threads)
             self._input = self._sess.get_inputs()[0].name
             side = self._sess.get_inputs()[0].shape[2]
         else:
-            self._compiled = openvino_model(self.path, threads, bgr_u8=True, embedding=EMBEDDING)
+            embedding = EMBEDDING if features else None  # the plain model reads as it always did
+            self._compiled = openvino_model(self.path, threads, bgr_u8=True, embedding=embedding)
             dim = self._compiled.input(0).get_partial_shape()[1]  # N, H, W, C: the crops as cut
             side = dim.get_length() if dim.is_static else None
         self.size = side if isinstance(side, int) else CROP_SIZE  # the side it was trained at
-        # OpenVINO also gives the pooled features the last layer reads (a learned deck's input).
+        # ``features``: OpenVINO also gives the pooled features the last layer reads (a learned
+        # deck's input). Asked only then: the extra output changes how the 8-bit index network
+        # is compiled, and its logits by up to 0.016.
         self.has_features = backend != "onnx" and len(self._compiled.outputs) > 1
+
+    def with_features(self) -> CardReader:
+        """This network, compiled to give its features as well (itself if it does)."""
+        if self.has_features:
+            return self
+        return CardReader(self.path, self.backend, self.threads, features=True)
 
     def logits(self, crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
         """The network's raw outputs for BGR uint8 crops (a list, or N x H x W x 3). OpenVINO
@@ -272,13 +284,23 @@ class TwoStageDetector:
         self.deck = deck
         self.in_sight = Detections.empty()
 
+    def with_features(self) -> TwoStageDetector:
+        """The same networks, the reader and the index network giving their features as well
+        (``CardReader.with_features``; no corner reader: as it is)."""
+        corners = None if self.corners is None else self.corners.with_index_features()
+        return TwoStageDetector(
+            self.finder, self.reader.with_features(), self.find_conf, self.min_prob, self.turns,
+            corners, self.mix, self.margin, self.deck,
+        )  # fmt: skip
+
     def with_deck(self, deck) -> TwoStageDetector:
         """The same networks, reading with a learned deck as well (``deck.check_reader``
         refuses a reader that cannot: no corner reader, several views a crop, ONNX Runtime)."""
-        deck.check_reader(self)
+        mine = self.with_features()
+        deck.check_reader(mine)
         return TwoStageDetector(
-            self.finder, self.reader, self.find_conf, self.min_prob, self.turns, self.corners,
-            self.mix, self.margin, deck,
+            mine.finder, mine.reader, mine.find_conf, mine.min_prob, mine.turns, mine.corners,
+            mine.mix, mine.margin, deck,
         )  # fmt: skip
 
     def boxes(self, image: np.ndarray) -> np.ndarray:
@@ -298,6 +320,8 @@ class TwoStageDetector:
         return probs
 
     def _read_with_deck(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        if not len(boxes):
+            return np.zeros((0, READER_CLASSES), np.float32)
         crops = [card_crop(image, b, self.reader.size, self.margin) for b in boxes]
         logits, whole = self.reader.features(crops)
         by_corners, corner = self.corners.read_with_features(image, np.asarray(boxes))

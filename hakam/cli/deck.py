@@ -40,6 +40,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     learn.add_argument("--window", action="store_true",
                        help="confirm the cards found in a window (with --source)")  # fmt: skip
     learn.add_argument("--lang", choices=["en", "ar"], default="en", help="the window's language")
+    learn.add_argument("--replace", action="store_true",
+                       help="learn NAME anew over the deck kept, or take new frames over those "
+                       "waiting")  # fmt: skip
     learn.add_argument("--again", action="store_true",
                        help="learn the saved deck NAME again from its faces")  # fmt: skip
     learn.add_argument(
@@ -59,14 +62,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _detector(threads: int):
     from hakam.vision import detector as det
+    from hakam.vision.decks import learner
 
     try:
-        found = det.make_detector("openvino", threads=threads)
+        return learner(det.make_detector("openvino", threads=threads))
     except det.DetectorError as exc:
         raise UserError(str(exc)) from None
-    if getattr(found, "corners", None) is None:
-        raise UserError("learning a deck needs the shipped two-stage reader with its corners")
-    return found
 
 
 def _frames(spec: str, count: int, every: int) -> list:
@@ -98,9 +99,12 @@ def _learn(args: argparse.Namespace) -> int:
     store = decks.DeckStore(decks_root())
     try:
         decks.check_name(args.name)
+        if args.scenes is not None and args.scenes < 1:
+            raise UserError(f"--scenes {args.scenes}: 1 or more")
         if args.again:
-            faces = store.faces(args.name)
-            return _fit_and_save(store, args.name, faces, [], args)
+            detector = _detector(args.threads)
+            faces, frames = store.faces(args.name), store.frames(args.name)
+            return _fit_and_save(store, args.name, faces, frames, args, detector)
         pending = store.root / ".pending" / args.name
         if args.window and not args.source:
             raise UserError("--window shows the cards found: give --source too")
@@ -108,43 +112,44 @@ def _learn(args: argparse.Namespace) -> int:
             raise UserError("no display for the window: leave out --window (answers file)")
         if args.source and args.answers:
             raise UserError("--source takes the frames, --answers confirms them: one at a time")
+        if not (args.source or args.answers):
+            raise UserError("give --source (the cards laid out) or --answers (your answers)")
+        if args.name in store.names() and not args.replace:
+            raise UserError(
+                f"deck {args.name}: learnt already (--replace learns it anew; "
+                f"`hakam deck forget {args.name}`; --again from its faces)"
+            )
+        answers_file = pending / "proposals.json"
         if args.source:
+            if pending.exists() and not args.replace:
+                raise UserError(
+                    f"deck {args.name}: cards found earlier wait in {pending} (go on with "
+                    f"--answers {answers_file}, or --replace them)"
+                )
+            detector = _detector(args.threads)  # refused here, before the camera is asked
             frames = _frames(args.source, args.frames, args.every)
-            detector = _detector(args.threads)
             found = decks.find_cards(frames, detector)
             shutil.rmtree(pending, ignore_errors=True)
-            pending.mkdir(parents=True)
-            for k, frame in enumerate(frames):
-                cv2.imwrite(str(pending / f"frame-{k}.png"), frame)
-            proposals = [c.proposed for c in found]
-            (pending / "proposals.json").write_text(json.dumps(proposals) + "\n", "utf-8")
+            decks.keep_pending(pending, frames, found)
+            _write_answers(answers_file, [c.proposed for c in found])
             cv2.imwrite(str(pending / "sheet.jpg"), _sheet(found))
-            if args.window:
-                names = _confirm_in_window(found, args.lang)
-                if names is None:
-                    print(f"closed: nothing learnt; the frames wait in {pending} "
-                          f"(go on with --answers {pending / 'proposals.json'})")  # fmt: skip
-                    return 0
-                decks.check_cards(names)
-                faces = {n: c.face for c, n in zip(found, names, strict=True) if n is not None}
-                code = _fit_and_save(store, args.name, faces, frames, args, detector)
-                shutil.rmtree(pending, ignore_errors=True)
-                return code
-            _print_proposals(found)
-            _say_check(proposals)
-            print(f"Look at {pending / 'sheet.jpg'}; correct {pending / 'proposals.json'} "
-                  "(a card name, or null to drop a find), then run:\n"
-                  f"  hakam deck learn --name {args.name} --answers "
-                  f"{pending / 'proposals.json'}")  # fmt: skip
-            return 0
-        if not args.answers:
-            raise UserError("give --source (the cards laid out) or --answers (your answers)")
-        frames = [cv2.imread(str(p)) for p in sorted(pending.glob("frame-*.png"))]
-        if not frames or any(f is None for f in frames):
-            raise UserError(f"deck {args.name}: no frames waiting; start with --source")
-        detector = _detector(args.threads)
-        found = decks.find_cards(frames, detector)
-        names = decks.read_answers(Path(args.answers), len(found))
+            if not args.window:
+                _print_proposals(found)
+                _say_check([c.proposed for c in found])
+                print(f"Look at {pending / 'sheet.jpg'}; correct {answers_file} (a card name, or "
+                      f"null to drop a find), then run:\n  hakam deck learn --name {args.name} "
+                      f"--answers {answers_file}")  # fmt: skip
+                return 0
+            names, accepted = _confirm_in_window(found, args.lang)
+            _write_answers(answers_file, names)  # the person's word is kept, whatever follows
+            if not accepted:
+                print(f"closed: nothing learnt; the cards found wait in {pending} with your "
+                      f"answers so far (go on with --answers {answers_file})")  # fmt: skip
+                return 0
+        else:
+            detector = _detector(args.threads)
+            frames, found = decks.pending(pending)
+            names = decks.read_answers(Path(args.answers), len(found))
         decks.check_cards(names)
         faces = {n: c.face for c, n in zip(found, names, strict=True) if n is not None}
         code = _fit_and_save(store, args.name, faces, frames, args, detector)
@@ -152,15 +157,18 @@ def _learn(args: argparse.Namespace) -> int:
         return code
     except decks.DeckError as exc:
         raise UserError(str(exc)) from None
+    except OSError as exc:
+        raise UserError(f"deck {args.name}: {exc.strerror or exc} ({exc.filename})") from None
 
 
-def _fit_and_save(store, name: str, faces: dict, frames: list, args, detector=None):
+def _write_answers(path: Path, answers: list) -> None:
+    path.write_text(json.dumps(answers) + "\n", encoding="utf-8")
+
+
+def _fit_and_save(store, name: str, faces: dict, frames: list, args, detector):
     from hakam.vision import decks
 
     scenes = decks.LEARN_SCENES if args.scenes is None else args.scenes
-    if scenes < 1:
-        raise UserError(f"--scenes {scenes}: 1 or more")
-    detector = detector or _detector(args.threads)
     t0 = time.monotonic()
 
     def tick(k: int, n: int) -> None:
@@ -176,8 +184,8 @@ def _fit_and_save(store, name: str, faces: dict, frames: list, args, detector=No
     return 0
 
 
-def _confirm_in_window(found: list, language: str) -> list | None:
-    """The person's answers from the window (None: closed without saving)."""
+def _confirm_in_window(found: list, language: str) -> tuple[list, bool]:
+    """The person's answers from the window, and whether they asked to learn the deck."""
     from hakam.gui.deck_answers import DeckAnswers
     from hakam.gui.views.deck_view import DeckView
     from hakam.gui.views.main_window import make_app
@@ -186,7 +194,8 @@ def _confirm_in_window(found: list, language: str) -> list | None:
     answers = DeckAnswers([c.proposed for c in found])
     view = DeckView([c.face for c in found], answers, language)
     view.resize(1100, 800)
-    return list(answers.answers) if view.exec() else None
+    accepted = bool(view.exec())
+    return list(answers.answers), accepted
 
 
 def _sheet(found: list):

@@ -378,7 +378,7 @@ def _cmd_table(args: argparse.Namespace) -> int:
             detector: Any = LabelDetector(data["frames"], start=last + 1)
         else:
             detector = with_deck(det.make_detector(args.detector, threads=args.threads), args.deck)
-    except (CalibrationError, det.DetectorError, SourceError) as exc:
+    except (CalibrationError, det.DetectorError, SourceError, UserError) as exc:
         source.close()
         raise UserError(str(exc)) from None
     if found is not None:

@@ -136,15 +136,23 @@ def test_the_commands_learn_a_deck_only_from_confirmed_answers(spread, detector,
     assert "not the 32 Baloot cards once each" in capsys.readouterr().err
     assert not (tmp_path / "data" / "decks" / "home").exists() and pending.is_dir()
     # The person's corrections: learnt and kept; the frames move into the deck.
-    good = tmp_path / "good.json"
-    good.write_text(json.dumps(_answers(decks.find_cards([frame], detector), labels)))
+    good = tmp_path / "good.json"  # answers to the cards found and kept, in their order
+    good.write_text(json.dumps(_answers(decks.pending(pending)[1], labels)))
     argv = ["deck", "learn", "--name", "home", "--answers", str(good), "--scenes", "20"]
     assert main(argv) == 0
     assert not pending.exists()
     assert (tmp_path / "data" / "decks" / "home" / "frame-0.png").is_file()
     assert main(["deck", "list"]) == 0
     assert capsys.readouterr().out.splitlines()[-1].startswith("home  learnt ")
+    # A deck kept is not learnt over, nor frames waiting taken over, without --replace.
+    src = ["deck", "learn", "--source", str(tmp_path / "src"), "--name", "home"]
+    assert main(src) == 2
+    assert "deck home: learnt already" in capsys.readouterr().err
+    assert main(["deck", "learn", "--source", str(tmp_path / "src"), "--name", "other"]) == 0
+    assert main(["deck", "learn", "--source", str(tmp_path / "src"), "--name", "other"]) == 2
+    assert "cards found earlier wait in" in capsys.readouterr().err
     assert main(["deck", "learn", "--name", "home", "--again", "--scenes", "20"]) == 0
+    assert (tmp_path / "data" / "decks" / "home" / "frame-0.png").is_file()  # frames kept
     assert main(["run", "--source", "demo", "--deck", "nothere", "--headless"]) == 2
     assert "deck 'nothere': not learnt here (decks learnt: home)" in capsys.readouterr().err
     assert main(["deck", "forget", "home"]) == 0
@@ -152,7 +160,9 @@ def test_the_commands_learn_a_deck_only_from_confirmed_answers(spread, detector,
 
 
 def test_a_deck_reads_only_with_the_two_stage_reader():
-    deck = decks.LearnedDeck("d", np.zeros((352, READER_CLASSES)), np.zeros(READER_CLASSES), {})
+    deck = decks.LearnedDeck(
+        "d", np.zeros((352, READER_CLASSES), np.float32), np.zeros(READER_CLASSES, np.float32), {}
+    )
 
     class NoCorners:
         corners = None
@@ -160,5 +170,17 @@ def test_a_deck_reads_only_with_the_two_stage_reader():
 
     with pytest.raises(decks.DeckError, match="needs the two-stage reader"):
         deck.check_reader(NoCorners())
+    deck.w[:192, 5] = 1.0  # a read that takes the whole-card features for card 5
     p = deck.probs(np.ones((2, 192)), np.ones((2, 160)))
-    assert p.shape == (2, READER_CLASSES) and np.allclose(p[:, OTHER], 1 / READER_CLASSES)
+    assert p.shape == (2, READER_CLASSES) and np.allclose(p.sum(1), 1)
+    assert (p.argmax(1) == 5).all() and p[0, OTHER] < p[0, 5]
+
+
+def test_the_generic_reading_is_compiled_as_it_was(detector):
+    """Without a deck the networks give their logits alone (an extra output changes how the
+    8-bit index network is compiled); the deck's copy gives the features too."""
+    assert not detector.reader.has_features and not detector.corners.index.has_features
+    assert len(detector.reader._compiled.outputs) == 1
+    mine = detector.with_features()
+    assert mine.reader.has_features and mine.corners.index.has_features
+    assert detector.corners.outline is mine.corners.outline  # the outline network shared
