@@ -61,7 +61,7 @@ def table_mode(out: Path, tmp: Path, deals: int = 2) -> None:
     from hakam.gui.views.start_view import StartView
 
     for code in ("en", "ar"):
-        start = StartController(store, "0", code)
+        start = StartController(store, "0", code, decks=["majlis"])  # a deck learnt here
         view = StartView(start, lambda _source: clip.frames[clip.deal_frames[0] + 30])
         view.resize(1000, 720)
         view.show()
