@@ -332,6 +332,22 @@ def _calibration(args: argparse.Namespace, store: Any) -> Any:
     return choice.calibration, choice.calibration_seat, True
 
 
+def table_deck(store: Any, key: str, asked: str | None) -> str | None:
+    """The deck a camera reads with: ``--deck`` (kept for the camera once the reader took it),
+    else the one it last started with, while it is still learnt (said in a line)."""
+    if asked:
+        return asked
+    from hakam.cli.common import decks_root
+    from hakam.vision.decks import DeckStore
+
+    kept = store.setting(f"deck|{key}")
+    if kept and kept in DeckStore(decks_root()).names():
+        print(f"table: reading with deck {kept}, as this camera last did (the start screen "
+              "changes it)")  # fmt: skip
+        return kept
+    return None
+
+
 def _cmd_table(args: argparse.Namespace) -> int:
     from hakam.cli.common import has_display, load_json, parse_size
     from hakam.gui.match_store import MatchStore
@@ -359,6 +375,8 @@ def _cmd_table(args: argparse.Namespace) -> int:
     else:
         calibration, seat, saved = _calibration(args, store)  # before the camera opens
     key = table_key(args.source)
+    if args.detector != "oracle":
+        args.deck = table_deck(store, key, args.deck)
     found = None if args.new_match else store.table_run(key)
     state = None if found is None else found[2]
     last = -1 if state is None else int(state["frame"])
@@ -378,6 +396,8 @@ def _cmd_table(args: argparse.Namespace) -> int:
             detector: Any = LabelDetector(data["frames"], start=last + 1)
         else:
             detector = with_deck(det.make_detector(args.detector, threads=args.threads), args.deck)
+            if args.deck:  # a match resumed after a crash reads with it again
+                store.set_setting(f"deck|{key}", args.deck)
     except (CalibrationError, det.DetectorError, SourceError, UserError) as exc:
         source.close()
         raise UserError(str(exc)) from None

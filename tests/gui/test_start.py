@@ -112,3 +112,19 @@ def test_the_start_screen_offers_the_decks_learnt(qtbot, data_dir):
     assert start.deck == "majlis"
     view._language("ar")
     assert view.deck.itemText(0) == "ورق عادي (بلا ورق متعلَّم)" and view.deck.currentIndex() == 1
+
+
+def test_a_camera_started_with_a_deck_reads_with_it_again(data_dir, capsys):
+    from hakam.cli.table import table_deck
+
+    store = MatchStore()
+    key = table_key("0")
+    assert table_deck(store, key, None) is None  # nothing kept: the standard readers
+    assert table_deck(store, key, "majlis") == "majlis"  # asked: as asked
+    store.set_setting(f"deck|{key}", "majlis")
+    assert table_deck(store, key, None) is None  # kept, but not learnt (forgotten since)
+    (data_dir / "decks" / "majlis").mkdir(parents=True)
+    (data_dir / "decks" / "majlis" / "deck.json").write_text("{}")
+    assert table_deck(store, key, None) == "majlis"
+    assert "reading with deck majlis" in capsys.readouterr().out
+    assert table_deck(store, table_key("1"), None) is None  # another camera
