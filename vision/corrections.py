@@ -25,6 +25,10 @@ from hakam.vision.settings import PipelineError
 IDLE_S = 0.25
 # Put on a feed's corrections queue when no more will come (standard input closed).
 NO_MORE_CORRECTIONS = None
+# A card read is accepted within this long of the boxes no read explained yet where it landed.
+ACCEPT_GRACE_S = 1.5
+# Frames of boxes no read explained, in front of a seat, that show a card lay there unread.
+UNREAD_MIN_S = 0.25
 
 
 def _key(v: Violation) -> str:
@@ -244,12 +248,32 @@ class TableCorrections:
         source = by if by in DEDUCED else "correction"
         extra = {k: v for k, v in (("probability", probability), ("margin", margin))
                  if v is not None}  # fmt: skip
+        if source in DEDUCED and self._unread_lay_at(seat):
+            extra["place_seen"] = True
         self._play(card, seat, frame, at, source, None, None, extra or None)
         trick = self.plays[-1].trick
         if any(v.rule == "out-of-turn" and v.trick == trick for v in self.referee.violations):
             # A card not read has no time of its own: it went when its seat was on turn, so a
             # card of its trick that seemed to come before its turn did not (``_rereferee``).
             self._rereferee(frame, at)
+
+    def _unread_lay_at(self, seat: int) -> bool:
+        """The camera saw something it could not read lying clearly in front of ``seat`` while
+        the card the deal waits for there can have landed, and it became no card read there:
+        boxes no read explained, for ``UNREAD_MIN_S`` of frames or more (a box of one frame is
+        a flicker), in runs that no card accepted in front of ``seat`` within
+        ``ACCEPT_GRACE_S`` after accounts for (every card read shows such a run first)."""
+        since, until = self._landing()
+        grace = ACCEPT_GRACE_S * self.fps
+        accepted = [p.landed for p in self.plays
+                    if p.landed >= 0 and self._seat_facing(p.box) == seat]  # fmt: skip
+        accepted += [fr.index for e, fr in self._held if self._position(e).by_position == seat]
+        found = [
+            (max(a, since + 1), min(b, until))
+            for a, b in self._unexplained_runs.get(seat, [])
+            if a <= until and b > since and not any(a <= f <= b + grace for f in accepted)
+        ]
+        return sum(b - a + 1 for a, b in found) >= UNREAD_MIN_S * self.fps
 
     def _log_correction(self, item: dict[str, Any], frame: int, at: float) -> None:
         self.corrections.append({**item, "frame": frame, "time": round(at, 3)})

@@ -369,7 +369,7 @@ class CardNaming:
         only frames add to (each card's reads, the logs of reads by seat) shared, not copied: a
         copy plays held cards and names cards, it reads no frame."""
         memo: dict[int, Any] = {id(self.detector): None}
-        for shared in (self._guess_log, self._sure_log):
+        for shared in (self._guess_log, self._sure_log, self._unexplained_runs):
             memo[id(shared)] = shared
         self.tracker.snapshot(memo)
         for _, fr in self._held:

@@ -81,6 +81,8 @@ class Pipeline(ReadConflicts, TurnHolding, CardNaming, TableCorrections, DealRec
         self._held: list[tuple[TrackEvent, Frame]] = []  # accepted, waiting for the turn seat
         self._stall_said: tuple[int, int] | None = None  # (trick, seat) said to be unread
         self._unexplained = [-1, -1, -1, -1]  # per seat: last frame with unexplained reads
+        # Per seat: [first, last] frames of each run of frames with unexplained reads there.
+        self._unexplained_runs: dict[int, list[list[int]]] = {}
         self._guess_log: dict[int, list[tuple[int, list[str]]]] = {}  # per seat: (frame, guesses)
         # Per seat: (frame, card) of each sure read of a card the vote had not (yet) accepted.
         self._sure_log: dict[int, list[tuple[int, int]]] = {}
@@ -361,10 +363,12 @@ class Pipeline(ReadConflicts, TurnHolding, CardNaming, TableCorrections, DealRec
             self._named_at = max(self._now, 0)
         more = dict(extra or {})
         probability = more.pop("probability", None)  # a named card's (the play's own field)
+        place_seen = bool(more.pop("place_seen", False))  # ... and so is this
         landed = more.get("accepted_frame", -1)
         seen_at = more.get("position_seat") == seat and bool(more.get("position_clear"))
         play = Play(trick, seat, card, frame, at, source, evidence, box, landed,
-                    more.get("confidence"), seen_at, probability=probability)  # fmt: skip
+                    more.get("confidence"), seen_at, probability=probability,
+                    place_seen=place_seen)  # fmt: skip
         self.plays.append(play)
         self._emit(
             event(

@@ -67,6 +67,9 @@ class Play:
     seat_seen: bool = False  # it lay clearly in front of the seat it is played for
     confirmed: bool = False  # a person confirmed it at the table
     probability: float | None = None  # a named card's posterior (``hakam.vision.decoder``)
+    # A named card: a card the reader could not read lay clearly in front of its seat while it
+    # can have landed, and became no card read there, so the camera saw where it lay.
+    place_seen: bool = False
 
     @property
     def provenance(self) -> str:
@@ -101,6 +104,8 @@ class Play:
             out["reason"] = self.reason
             if self.probability is not None:
                 out["probability"] = round(float(self.probability), 4)
+            if self.place_seen:
+                out["place_seen"] = True
         return out
 
 
@@ -150,6 +155,11 @@ def doubted_plays(violations: Sequence[Violation], plays: Sequence[Play]) -> lis
     - in a trick where a card was named, a card whose seat the turn gave it (not lying clearly
       in front of a seat), or a card held for its turn (read before its seat was on turn): the
       card named for the seat the deal waited for may be that card, read at the wrong seat.
+      Not a held card lying clearly in front of its own seat where each card named in its
+      trick lay where the camera saw a card it could not read (``place_seen``): then the
+      camera saw both places, and the card waited only for the one not read. Nor the one card
+      of a trick of four whose place was not seen, when the other three's were: its seat is
+      the one left.
 
     A person's word is never in doubt."""
     out: list[Play] = []
@@ -157,13 +167,26 @@ def doubted_plays(violations: Sequence[Violation], plays: Sequence[Play]) -> lis
         broke = _at(plays, v.trick, v.seat)
         if v.rule == "out-of-turn" and (broke is None or broke.provenance != PERSON):
             out += [p for p in plays if p.trick == v.trick]
-    named = {p.trick for p in plays if p.provenance == NAMED}
-    out += [
-        p for p in plays
-        if p.trick in named and p.provenance == SEEN and (not p.seat_seen or p.held)
-    ]  # fmt: skip
+    for trick in sorted({p.trick for p in plays if p.provenance == NAMED}):
+        cards = [p for p in plays if p.trick == trick]
+        unplaced = any(p.provenance == NAMED and not p.place_seen for p in cards)
+        loose = [p for p in cards if not _placed(p, unplaced)]
+        if len(cards) == 4 and len(loose) == 1:
+            loose = []  # three places seen: the fourth card's seat is the one left
+        out += [p for p in loose if p.provenance == SEEN]
     once = {id(p): p for p in out if p.provenance != PERSON}  # in order, each play once
     return list(once.values())
+
+
+def _placed(p: Play, unplaced: bool) -> bool:
+    """Where ``p`` lay is known (``doubted_plays``): a person's word; a card seen clearly in
+    front of its seat, and held for its turn only where each card named in its trick lay
+    where the camera saw it (``unplaced``: one did not); a card named where it was seen."""
+    if p.provenance == PERSON:
+        return True
+    if p.provenance == NAMED:
+        return p.place_seen
+    return p.seat_seen and not (p.held and unplaced)
 
 
 def doubtful_plays(

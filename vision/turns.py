@@ -179,6 +179,12 @@ class TurnHolding:
         for box in self.tracker.unplaced(now) + sighted:
             seat = self._seat_facing(box)
             if seat is not None:
+                if self._unexplained[seat] != now:
+                    runs = self._unexplained_runs.setdefault(seat, [])
+                    if runs and runs[-1][1] == self._unexplained[seat] == now - 1:
+                        runs[-1][1] = now
+                    else:
+                        runs.append([now, now])
                 self._unexplained[seat] = now
 
     def _unfinished_trick(self) -> set[int]:

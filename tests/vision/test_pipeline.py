@@ -1625,15 +1625,18 @@ def test_a_ruling_on_a_card_named_by_a_guess_is_suspected_until_a_person_confirm
 
 
 def test_a_ruling_whose_trick_was_led_by_a_named_card_is_suspected():
-    # QC, trick 1's lead, is named "fewest": seat 2's revoke in that trick rests on it.
-    # AS (the revoke) was read before its turn and held while the deal waited for QC: it may
-    # be seat 1's card read at the wrong seat, so it is asked first.
-    _, _, events = _demo_with_unread({"QC", "KD"})
+    # QC, trick 1's lead, is named "fewest": seat 2's revoke in that trick rests on it, so it
+    # is asked. AS (the revoke) was read before its turn and held while the deal waited for
+    # QC, but the camera saw a card it could not read in front of seat 1 (QC's place), and AS
+    # lay clearly in front of seat 2: AS is not seat 1's card read at the wrong seat (until
+    # 2026-12-06 it was asked first, as if it might be).
+    _, pipe, events = _demo_with_unread({"QC", "KD"})
     (v,) = standing_violations(events)
-    assert v["status"] == "suspected" and v["question"] == (
-        "Did seat 2 play AS in trick 1? The ruling depends on it (read in front of a seat not "
-        "on turn)"
+    assert v["status"] == "suspected" and v["question"].startswith(
+        "Did seat 1 play QC in trick 1? The ruling depends on it (not read: "
     )
+    qc = next(p for p in pipe.plays if p.trick == 1 and p.seat == 1)
+    assert qc.place_seen and qc.provenance == "named"
     assert of(events, "score")[0]["status"] == "provisional"
 
 

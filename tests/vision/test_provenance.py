@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -135,6 +136,27 @@ def test_a_seat_the_turn_gave_is_in_doubt_in_a_trick_where_a_card_was_named():
     assert score_status(True, 0, plays) == "provisional"
     # Without a card named in its trick, the turn giving a seat is how a deal is read.
     assert doubted_plays([], [*TRICK1[:2], between, TRICK1[3], PROOF]) == []
+
+
+def test_where_the_camera_saw_each_place_a_held_card_is_not_in_doubt():
+    # Seat 1's card never read; seats 2 and 3 played while the deal waited (held), each lying
+    # clearly in front of its own seat.
+    lead = play(1, 0, "7C")
+    held = [play(1, 2, "8C", landed=0), play(1, 3, "9C", landed=0)]
+    held = [replace(p, frame=40) for p in held]  # read at frame 0, played at frame 40
+    assert held[0].held and held[1].held
+    blind = play(1, 1, "AS", source="elimination")  # nothing seen where it lay
+    assert doubted_plays([], [lead, blind, *held]) == held
+    seen_there = play(1, 1, "AS", source="elimination", place_seen=True)  # an unread card lay there
+    plays = [lead, seen_there, *held]
+    assert doubted_plays([], plays) == []
+    assert score_status(True, 0, plays) == "final"
+    assert seen_there.to_json()["place_seen"] is True
+    # Three places seen: the fourth card's seat is the one left, even between two seats.
+    between = play(1, 0, "7C", seat_seen=False)
+    assert doubted_plays([], [between, seen_there, *held]) == []
+    # Two places not seen: both may be each other's.
+    assert doubted_plays([], [between, blind, *held]) == [between, *held]
 
 
 def test_a_false_project_rests_on_where_the_claimed_card_was_played():
