@@ -39,6 +39,7 @@ import numpy as np
 
 from hakam.engine.cards import CARD_NAMES
 from hakam.errors import UserError
+from hakam.vision.detections import box_iou
 from hakam.vision.reader import OTHER, READER_CLASSES, softmax
 
 DECK_FORMAT = "hakam-deck/1"
@@ -107,11 +108,8 @@ class Candidate:
 
 
 def _iou(a, b) -> float:
-    iw = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    ih = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = iw * ih
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
+    """The overlap of two boxes (``box_iou`` of one box each)."""
+    return float(box_iou(a, b)[0, 0])
 
 
 def spread_boxes(frame: np.ndarray, detector) -> np.ndarray:
