@@ -31,7 +31,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hakam.datasets import arabic_deck, art
-from hakam.datasets.spread import learning_spread
+from hakam.datasets.spread import labelled_names, learning_spread
 from hakam.engine.cards import CARD_NAMES
 from hakam.training import evaluation as ev
 from hakam.vision import decks
@@ -48,15 +48,6 @@ def design_images(design: str) -> dict[str, np.ndarray]:
         names = (*art.ALL_FACE_NAMES, "BACK")
         return {n: arabic_deck.draw_card(n, arabic_deck.TUNING) for n in names}
     return art.load_deck_images(art.deck_by_name(design))
-
-
-def confirmed(found: list[decks.Candidate], labels) -> list[str | None]:
-    """The person's answers, played by the spread's labels: each find named as its card."""
-    out = []
-    for c in found:
-        near = max(labels, key=lambda lb: decks._iou(c.box, lb.box))
-        out.append(near.card if decks._iou(c.box, near.box) >= decks.MATCH_IOU else None)
-    return out
 
 
 def tuning_scenes(images: dict[str, np.ndarray], count: int = TUNING_SCENES):
@@ -107,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         # A second look only where the first missed cards: the table lays those again.
         spread, labels = learning_spread(images, seed)
         found = decks.find_cards([spread], generic)
-        answers = confirmed(found, labels)
+        answers = labelled_names([c.box for c in found], labels, decks.MATCH_IOU)
         right = sum(c.proposed == a for c, a in zip(found, answers, strict=True) if a)
         new = {a: c.face for c, a in zip(found, answers, strict=True) if a and a not in faces}
         print(f"{args.design}: spread {look}: {len(found)} found, {len(new)} new cards, "

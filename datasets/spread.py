@@ -49,6 +49,18 @@ def spread_camera(rng: np.random.Generator, w: int, h: int) -> Camera:
                   distance, (float(rng.normal(0, 8)), float(rng.normal(0, 8))))  # fmt: skip
 
 
+def labelled_names(boxes, labels: list[Label], min_iou: float = 0.5) -> list[str | None]:
+    """A person's answers for the cards found in a rendered spread, played by its labels: each
+    box named as the card it lies on (overlap ``min_iou`` or more), else None (no card)."""
+    from hakam.vision.detections import box_iou
+
+    if not len(boxes) or not labels:
+        return [None] * len(boxes)
+    overlap = box_iou(np.asarray(boxes), np.asarray([lb.box for lb in labels]))
+    best = overlap.argmax(1)
+    return [labels[j].card if overlap[i, j] >= min_iou else None for i, j in enumerate(best)]
+
+
 def learning_spread(
     images: dict[str, np.ndarray], seed: int, size: tuple[int, int] = (1920, 1080)
 ) -> tuple[np.ndarray, list[Label]]:

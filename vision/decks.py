@@ -145,7 +145,7 @@ def find_cards(frames: Sequence[np.ndarray], detector) -> list[Candidate]:
     """Every card the frames show, once: a card proposed alike at the same place in several
     frames (a spread filmed a while) is kept from the frame that reads it surest."""
     if getattr(detector, "corners", None) is None:
-        raise DeckError("learning a deck needs the two-stage reader with its corner reader")
+        raise DeckError("learning a deck: needs the two-stage reader with its corner reader")
     found: list[Candidate] = []
     for k, frame in enumerate(frames):
         boxes = spread_boxes(frame, detector)
@@ -248,17 +248,23 @@ def networks_of(detector) -> dict[str, str]:
             "index": fingerprint(detector.corners.index.path)}  # fmt: skip
 
 
+def check_features(detector, who: str) -> None:
+    """Refuse, in one line starting with ``who``, a reader whose networks cannot give a deck's
+    features: no corner reader, several views a crop, or not OpenVINO."""
+    corners = getattr(detector, "corners", None)
+    if corners is None or corners.index is None or getattr(detector, "mix", 0) <= 0:
+        raise DeckError(f"{who}: needs the two-stage reader with its corner reader")
+    if detector.turns != 1:
+        raise DeckError(f"{who}: reads one view a crop (the model card asks more)")
+    if not (detector.reader.has_features and corners.index.has_features):
+        raise DeckError(f"{who}: reads on OpenVINO (--detector openvino)")
+
+
 def learner(detector):
     """``detector`` ready to learn a deck with (its networks giving their features), or a
     one-line ``DeckError`` saying why it cannot, before anyone confirms a card."""
-    corners = getattr(detector, "corners", None)
-    if corners is None or corners.index is None or getattr(detector, "mix", 0) <= 0:
-        raise DeckError("learning a deck needs the two-stage reader with its corner reader")
-    if detector.turns != 1:
-        raise DeckError("learning a deck reads one view a crop (the model card asks more)")
-    mine = detector.with_features()
-    if not (mine.reader.has_features and mine.corners.index.has_features):
-        raise DeckError("learning a deck reads on OpenVINO, with networks that give features")
+    mine = detector.with_features() if hasattr(detector, "with_features") else detector
+    check_features(mine, "learning a deck")
     return mine
 
 
@@ -283,13 +289,7 @@ class LearnedDeck:
 
     def check_reader(self, detector) -> None:
         """Refuse a reader this deck cannot join: one line saying why."""
-        corners = getattr(detector, "corners", None)
-        if corners is None or corners.index is None or getattr(detector, "mix", 0) <= 0:
-            raise DeckError(f"deck {self.name}: needs the two-stage reader with its corner reader")
-        if detector.turns != 1:
-            raise DeckError(f"deck {self.name}: reads one view a crop (the model card asks more)")
-        if not (detector.reader.has_features and corners.index.has_features):
-            raise DeckError(f"deck {self.name}: reads on OpenVINO (--detector openvino)")
+        check_features(detector, f"deck {self.name}")
         if networks_of(detector) != self.networks:
             raise DeckError(
                 f"deck {self.name}: learnt with other networks than these; learn it again "

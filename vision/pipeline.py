@@ -80,7 +80,6 @@ class Pipeline(ReadConflicts, TurnHolding, CardNaming, TableCorrections, DealRec
         self._collected_tricks = 0
         self._held: list[tuple[TrackEvent, Frame]] = []  # accepted, waiting for the turn seat
         self._stall_said: tuple[int, int] | None = None  # (trick, seat) said to be unread
-        self._unexplained = [-1, -1, -1, -1]  # per seat: last frame with unexplained reads
         # Per seat: [first, last] frames of each run of frames with unexplained reads there.
         self._unexplained_runs: dict[int, list[list[int]]] = {}
         self._guess_log: dict[int, list[tuple[int, list[str]]]] = {}  # per seat: (frame, guesses)

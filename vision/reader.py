@@ -284,24 +284,22 @@ class TwoStageDetector:
         self.deck = deck
         self.in_sight = Detections.empty()
 
-    def with_features(self) -> TwoStageDetector:
+    def with_features(self, deck=None) -> TwoStageDetector:
         """The same networks, the reader and the index network giving their features as well
-        (``CardReader.with_features``; no corner reader: as it is)."""
+        (``CardReader.with_features``; no corner reader: as it is), reading with ``deck``
+        (None: this one's)."""
         corners = None if self.corners is None else self.corners.with_index_features()
         return TwoStageDetector(
             self.finder, self.reader.with_features(), self.find_conf, self.min_prob, self.turns,
-            corners, self.mix, self.margin, self.deck,
+            corners, self.mix, self.margin, self.deck if deck is None else deck,
         )  # fmt: skip
 
     def with_deck(self, deck) -> TwoStageDetector:
         """The same networks, reading with a learned deck as well (``deck.check_reader``
         refuses a reader that cannot: no corner reader, several views a crop, ONNX Runtime)."""
-        mine = self.with_features()
+        mine = self.with_features(deck)
         deck.check_reader(mine)
-        return TwoStageDetector(
-            mine.finder, mine.reader, mine.find_conf, mine.min_prob, mine.turns, mine.corners,
-            mine.mix, mine.margin, deck,
-        )  # fmt: skip
+        return mine
 
     def boxes(self, image: np.ndarray) -> np.ndarray:
         return self.finder.find(image, self.find_conf)

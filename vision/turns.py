@@ -75,7 +75,7 @@ class TurnHolding:
                 if now - max(fr.index, self._named_at) < hold and not final:
                     return
                 since = self.plays[-1].frame if self.plays else 0
-                missed = self._unexplained[turn] > since or self.settings.assume_missed
+                missed = self._last_unexplained(turn) > since or self.settings.assume_missed
                 # Once the clip is over, a card left unread may be the one on turn even where
                 # no box was seen (hidden all along): the rules may name it (out of turn else).
                 if (missed or final) and self._name_by_elimination(turn, final, say=missed):
@@ -178,14 +178,18 @@ class TurnHolding:
         ]
         for box in self.tracker.unplaced(now) + sighted:
             seat = self._seat_facing(box)
-            if seat is not None:
-                if self._unexplained[seat] != now:
-                    runs = self._unexplained_runs.setdefault(seat, [])
-                    if runs and runs[-1][1] == self._unexplained[seat] == now - 1:
-                        runs[-1][1] = now
-                    else:
-                        runs.append([now, now])
-                self._unexplained[seat] = now
+            if seat is None:
+                continue
+            runs = self._unexplained_runs.setdefault(seat, [])
+            if runs and runs[-1][1] >= now - 1:
+                runs[-1][1] = now  # the run goes on (or this frame is in it already)
+            else:
+                runs.append([now, now])
+
+    def _last_unexplained(self, seat: int) -> int:
+        """The last frame with reads no card explained in front of ``seat`` (-1: none)."""
+        runs = self._unexplained_runs.get(seat)
+        return runs[-1][1] if runs else -1
 
     def _unfinished_trick(self) -> set[int]:
         """Cards of the trick in play while it is short of its four cards and nothing is held:

@@ -11,7 +11,7 @@ import pytest
 
 from hakam.cli import main
 from hakam.datasets import arabic_deck, art
-from hakam.datasets.spread import learning_spread
+from hakam.datasets.spread import labelled_names, learning_spread
 from hakam.engine.cards import CARD_NAMES
 from hakam.vision import decks
 from hakam.vision.detector import make_detector
@@ -76,11 +76,7 @@ def detector():
 
 
 def _answers(found, labels):
-    out = []
-    for c in found:
-        near = max(labels, key=lambda lb: decks._iou(c.box, lb.box))
-        out.append(near.card if decks._iou(c.box, near.box) >= decks.MATCH_IOU else None)
-    return out
+    return labelled_names([c.box for c in found], labels, decks.MATCH_IOU)
 
 
 @needs_font
