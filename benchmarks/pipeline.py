@@ -217,7 +217,7 @@ def accuracy(args: argparse.Namespace) -> None:
     """The issue's acceptance check: unseen seeds, hold-out decks, full deals."""
     backend = args.backend
     cards = right = winners_ok = tricks = viol_ok = viol_n = wrong = named = whole = spurious = 0
-    withdrawn = renamed = suspected = provisional = asked = proven_false = 0
+    withdrawn = renamed = suspected = provisional = asked = proven_false = live = 0
     answers: Counter = Counter()  # with --assist: the table's answers
     per_deck: dict[str, list[int]] = {}  # deck -> [cards right, cards]
     try:
@@ -272,12 +272,12 @@ def accuracy(args: argparse.Namespace) -> None:
         scores = [e for e in events if e["type"] == "score"]
         provisional += bool(scores) and scores[-1].get("status") == "provisional"
         waits = any(e["type"] == "uncertain" and "waits" in e.get("text", "") for e in events)
-        asks = (
-            waits
-            or any(e.get("status") == "suspected" for e in ruled)
-            or (bool(scores) and scores[-1].get("status") == "provisional")
+        at_end = any(e.get("status") == "suspected" for e in ruled) or (
+            bool(scores) and scores[-1].get("status") == "provisional"
         )
+        asks = waits or at_end
         asked += asks
+        live += waits and not at_end  # asked while the deal waited; its end settled it
         if asks:  # which deal, and what it asks: the cards named and the notices
             said = [
                 f"{e.get('card')} seat {e.get('seat')} trick {e.get('trick')} by {e.get('by')} "
@@ -303,7 +303,8 @@ def accuracy(args: argparse.Namespace) -> None:
         f"cards not read named by elimination or the rules {named}, "
         f"plays renamed when their card was read again {renamed}, "
         f"rulings suspected {suspected} (proven that did not happen {proven_false}), "
-        f"provisional scores {provisional}, deals where a person is asked {asked}; "
+        f"provisional scores {provisional}, deals where a person is asked {asked} "
+        f"({live} of them only while the deal waited for a card its end named); "
         + ", ".join(f"{d} {r}/{n}" for d, (r, n) in per_deck.items())
         + (
             f"; a person answered {answers['asked']} notices where the deal waited (the notice "

@@ -139,6 +139,11 @@ CATALOGUE: tuple[tuple[str, str], ...] = (
      r"until a person confirms the trick or corrects it",
      "الأكلة {0} ({1}): قد تكون ورقة قُرئت عند مقعد خطأ؛ النتيجة مؤقتة حتى يؤكد أحدكم الأكلة "
      "أو يصححها"),
+    (r"trick (\d) \((.+)\): a card may be read at the wrong seat; placed either way, the "
+     r"result and the rulings are the same: the score is final \(a person may confirm the trick "
+     r"or correct it\)",
+     "الأكلة {0} ({1}): قد تكون ورقة قُرئت عند مقعد خطأ؛ أيًّا كان موضعها فالنتيجة والأحكام "
+     "نفسها: النتيجة نهائية (لأحدكم أن يؤكد الأكلة أو يصححها)"),
     (r"(\S+) seen after the deal's 8 tricks; not counted",
      "{0} رُئيت بعد أكلات الجولة الثماني؛ لا تُحتسب"),
     # a person's correction or confirmation the pipeline refused

@@ -3,6 +3,7 @@ after every trick and at the end (``Pipeline`` mixin)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
@@ -61,6 +62,7 @@ class DealRecorder:
                 "match_winner": winner,
                 "status": self.score_status(),
                 "in_doubt": self.in_doubt(),
+                "same_result": sorted(self.same_result()),
                 "suspected": self.suspected(),
             }
         )
@@ -87,13 +89,59 @@ class DealRecorder:
         """``final`` or ``provisional`` (``hakam.vision.provenance.score_status``)."""
         waiting = [int(e.card) for e, _ in self._held]  # type: ignore[arg-type]
         return score_status(
-            self.referee.is_over, self.suspected(), self.plays, waiting, self.referee.violations
+            self.referee.is_over,
+            self.suspected(),
+            self.plays,
+            waiting,
+            self.referee.violations,
+            self.same_result(),
         )
 
     def asks(self) -> bool:
         """Something the table is still asked: the deal incomplete, a ruling suspected, or a
-        complete deal's trick in doubt."""
-        return not self.referee.is_over or self.suspected() > 0 or bool(self.in_doubt())
+        complete deal's trick in doubt whose placing changes the result."""
+        material = {t for t, _ in self.in_doubt()} - self.same_result()
+        return not self.referee.is_over or self.suspected() > 0 or bool(material)
+
+    def same_result(self) -> set[int]:
+        """Tricks of a complete deal whose doubt changes nothing: every placing of the trick's
+        plays in doubt (``doubted_plays``) and cards named (not by a person) among their places
+        gives the trick winners, card points and rulings the record gives. Never a trick with a
+        card out of turn (its order is in doubt too). Worked out once for the plays as they are."""
+        if not self.referee.is_over:
+            return set()
+        key = [(p.trick, p.seat, p.card, p.source, p.confirmed) for p in self.plays]
+        if self._same_result[0] == key:
+            return self._same_result[1]
+        doubted = {id(p) for p in doubted_plays(self.referee.violations, self.plays)}
+        out_of_turn = {v.trick for v in self.referee.violations if v.rule == "out-of-turn"}
+        result = (self._outcome(self), self._violation_keys(self))
+        same: set[int] = set()
+        for trick in sorted({p.trick for p in self.plays if id(p) in doubted} - out_of_turn):
+            loose = [
+                i
+                for i, p in enumerate(self.plays)
+                if p.trick == trick and (id(p) in doubted or p.provenance == NAMED)
+            ]
+            cards = [self.plays[i].card for i in loose]
+            if all(
+                self._placed_so(dict(zip(loose, order, strict=True))) == result
+                for order in itertools.permutations(cards)
+                if list(order) != cards
+            ):
+                same.add(trick)
+        self._same_result = (key, same)
+        return same
+
+    def _placed_so(self, cards: dict[int, int]) -> tuple[Any, set[str]] | None:
+        """The result and rulings of the deal with plays (index) holding other ``cards``."""
+        trial = self._trial()
+        for i, card in cards.items():
+            trial.plays[i].card = card
+        trial._rereferee(self._now, self._now / self.fps)
+        if not trial.referee.is_over:
+            return None
+        return self._outcome(trial), self._violation_keys(trial)
 
     def _ask_tricks_in_doubt(self) -> None:
         """Once the deal is complete, each trick with a play in doubt is asked once: an
@@ -102,6 +150,7 @@ class DealRecorder:
         if not self.referee.is_over or self._is_trial:
             return
         doubted = doubted_plays(self.referee.violations, self.plays)
+        same = self.same_result()
         for trick in sorted({p.trick for p in doubted} - self._asked_tricks):
             self._asked_tricks.add(trick)
             cards = ", ".join(
@@ -110,10 +159,15 @@ class DealRecorder:
                 for p in self.plays
                 if p.trick == trick
             )
+            then = (
+                "placed either way, the result and the rulings are the same: the score is final "
+                "(a person may confirm the trick or correct it)"
+                if trick in same
+                else "the score is provisional until a person confirms the trick or corrects it"
+            )
             self._say(
                 None,
-                f"trick {trick} ({cards}): a card may be read at the wrong seat; the score is "
-                "provisional until a person confirms the trick or corrects it",
+                f"trick {trick} ({cards}): a card may be read at the wrong seat; {then}",
                 frame=max(self._now, 0),
                 trick=trick,
                 confirm_trick=trick,

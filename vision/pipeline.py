@@ -71,6 +71,7 @@ class Pipeline(ReadConflicts, TurnHolding, CardNaming, TableCorrections, DealRec
         self.plays: list[Play] = []
         self._told: dict[str, str] = {}  # the status each violation was last told with
         self._asked_tricks: set[int] = set()  # tricks in doubt asked of a person
+        self._same_result: tuple[Any, set[int]] = (None, set())  # ``DealRecorder.same_result``
         self.corrections: list[dict[str, Any]] = []
         self.events: list[dict[str, Any]] = []
         self.open_card: int | None = None

@@ -238,17 +238,20 @@ def score_status(
     plays: Sequence[Play],
     waiting: Collection[int] = (),
     violations: Sequence[Violation] = (),
+    same_result: Collection[int] = (),
 ) -> str:
     """``final`` when the deal is complete, nothing is suspected, no card the deal holds or
     waits for is left, no card was named by a guess among several ways nor below ``FINAL_P``
     (the decoder's probability: the reads there against the rules), and no play is in doubt
-    (``doubted_plays``)."""
+    (``doubted_plays``) but in the tricks of ``same_result``: tricks whose cards in doubt give
+    the same result and rulings however they are placed among their places (the record still
+    flags them: which seat played which is not known, the score is)."""
     guessed = any(
         p.provenance == NAMED
         and (p.source in GUESSED or (p.probability is not None and p.probability < FINAL_P))
         for p in plays
     )
-    doubted = doubted_plays(violations, plays)
+    doubted = [p for p in doubted_plays(violations, plays) if p.trick not in same_result]
     if complete and not suspected and not guessed and not waiting and not doubted:
         return FINAL
     return PROVISIONAL

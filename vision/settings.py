@@ -73,6 +73,10 @@ class PipelineSettings:
     # lie in front of the seat on turn, that seat's card is there unread: the deal waits for it
     # (an ``uncertain`` event; ``correct`` resumes it) instead of ruling on a guess. 0: at once.
     hold_s: float = 1.0
+    # The deal waits this long more for the camera to read the card it waits for (a hand over
+    # it, a read not yet sure) before it asks a person (the ``uncertain`` event); the deal holds
+    # its cards either way. At the clip's end it asks at once for a card it cannot name.
+    ask_s: float = 2.0
     # True: a card at a later seat always waits for the seat on turn (a missed read is likelier
     # than a player out of turn); out of turn then needs a person's correction to be ruled.
     assume_missed: bool = False

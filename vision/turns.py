@@ -45,7 +45,7 @@ class TurnHolding:
                     continue
                 if self._name_by_elimination(turn, final):
                     continue
-                self._say_stalled(turn)
+                self._say_stalled(turn)  # swept off the table: the camera cannot read it now
                 return
             if self._trick_swept(self._held[0][1].index):
                 continue
@@ -64,6 +64,7 @@ class TurnHolding:
                         and (
                             self._appeared(e, fr) - first <= hold
                             or (named >= 0 and 0 <= self._appeared(e, fr) - named <= hold)
+                            or self._read_late(turn, self._appeared(e, fr), first + hold)
                         )
                     ),
                     None,
@@ -80,8 +81,9 @@ class TurnHolding:
                 # no box was seen (hidden all along): the rules may name it (out of turn else).
                 if (missed or final) and self._name_by_elimination(turn, final, say=missed):
                     continue
-                if missed or self._open_ways:
+                if (missed or self._open_ways) and (final or self._asking(fr.index, now)):
                     self._say_stalled(turn)
+                if missed or self._open_ways:
                     return
             ev, fr = self._held.pop(0)
             self._push_camera(ev, fr)
@@ -132,6 +134,12 @@ class TurnHolding:
                 return fr.index
             seen.add(at)
         return -1
+
+    def _asking(self, since: int, now: int) -> bool:
+        """The deal has waited for the camera long enough to ask a person: ``hold_s`` and then
+        ``ask_s`` since ``since`` (or since a person's last answer)."""
+        wait = (self.settings.hold_s + self.settings.ask_s) * self.fps
+        return now - max(since, self._named_at) >= wait
 
     def _say_stalled(self, seat: int) -> None:
         key = (self.referee.trick_number, seat)
@@ -185,6 +193,15 @@ class TurnHolding:
                 runs[-1][1] = now  # the run goes on (or this frame is in it already)
             else:
                 runs.append([now, now])
+
+    def _read_late(self, seat: int, at: int, waited: int) -> bool:
+        """A card first read surely at frame ``at`` in front of ``seat`` is the card the deal
+        waited for there, read late: reads no card explained lay in front of the seat without a
+        break from before ``waited`` (the hold of the first card held for its turn ran out: the
+        deal waited for them) until it was read. A later trick's card there follows a break:
+        the trick's cards are collected before it is led."""
+        runs = self._unexplained_runs.get(seat, ())
+        return any(a <= waited and a <= at <= b + 1 for a, b in runs)
 
     def _last_unexplained(self, seat: int) -> int:
         """The last frame with reads no card explained in front of ``seat`` (-1: none)."""

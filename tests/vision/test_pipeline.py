@@ -293,6 +293,19 @@ def test_an_unread_card_on_turn_holds_the_deal_until_a_correction():
     assert pipe.record["tricks"][0] == {"cards": ["QS", "8C"], "seats": [0, 1]}
 
 
+def test_the_deal_waits_for_the_camera_a_while_before_it_asks_a_person():
+    # Seat 0's QS lies there read unsurely, then surely 2 s after seat 1's 8C was read: past the
+    # hold, within ``ask_s``. The deal held 8C and asked nobody; asking at once, it asks.
+    unsure, sure, b = lying("QS", 0, sure=False), lying("QS", 0), lying("8C", 1)
+    frames = scripted([([unsure], 8), ([unsure, b], 30), ([sure, b], 20)])
+    for ask_s, asks in ((2.0, False), (0.0, True)):
+        settings = PipelineSettings(read_open_card=False, ask_s=ask_s)
+        _, events = run_labels(frames, settings=settings)
+        assert [(p["card"], p["seat"]) for p in of(events, "play")] == [("QS", 0), ("8C", 1)]
+        waits = [e for e in of(events, "uncertain") if "the deal waits" in e["text"]]
+        assert bool(waits) == asks
+
+
 def test_without_hold_a_late_read_is_out_of_turn_as_before():
     a, b = lying("7C", 0), lying("8C", 1)
     settings = PipelineSettings(read_open_card=False, hold_s=0.0)
@@ -1638,6 +1651,24 @@ def test_a_ruling_whose_trick_was_led_by_a_named_card_is_suspected():
     qc = next(p for p in pipe.plays if p.trick == 1 and p.seat == 1)
     assert qc.place_seen and qc.provenance == "named"
     assert of(events, "score")[0]["status"] == "provisional"
+
+
+def test_a_trick_in_doubt_whose_placing_changes_nothing_leaves_the_score_final():
+    # Demo trick 4: KH seat 0 (wins), 8D seat 1, 9C seat 2, QS seat 3. Say 8D was named, not
+    # read, and QS lay between two seats: QS may be seat 1's card read at the wrong seat. Placed
+    # either way, KH wins the same points and the rulings are the same: the record flags QS,
+    # the score is final, nothing is asked. Named KH, the exchange gives seat 3 the trick.
+    for named, same in ((1, True), (0, False)):
+        _, pipe, _ = _demo_with_unread(set())
+        for p in pipe.plays:
+            if p.trick == 4 and p.seat == named:
+                p.source, p.landed = "elimination", -1
+            if p.trick == 4 and p.seat == 3:
+                p.seat_seen = False
+        assert pipe.in_doubt() == [[4, 3]]
+        assert pipe.same_result() == ({4} if same else set())
+        assert pipe.score_status() == ("final" if same else "provisional")
+        assert pipe.asks() is not same
 
 
 def test_a_confirmation_that_names_nothing_changes_nothing():
