@@ -32,6 +32,7 @@ class DealRecorder:
         self._ended = True
         self._settle_end()
         self._exchange_misread()
+        self._settle_reads()
         ref = self.referee
         match = self.setup.match
         outcome = ref.outcome(match)

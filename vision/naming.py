@@ -30,7 +30,7 @@ DEDUCE_MAX = 5
 # How a card not read is named without a person: the only one left, the only way that keeps the
 # rules, the way the reads there favour among those, one of ways that give one result, or, when
 # no way keeps the rules, the one way that breaks the fewest where the reads favour it too.
-DEDUCED = ("elimination", "rules", "reader", "same-result", "fewest")
+DEDUCED = ("elimination", "rules", "reader", "same-result", "fewest", "reads")
 UNREAD = (*DEDUCED, "correction")  # plays of cards the camera did not read (a person named some)
 
 

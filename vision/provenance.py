@@ -41,6 +41,7 @@ NAMED_BY = {
     "same-result": "not read; one of several cards that keep every rule and give the same result",
     "fewest": "not read surely; no way of placing the cards left keeps every rule: the one that "
     "breaks the fewest, which its reads named most",
+    "reads": "not accepted by the vote; read surely where it lay, as no other card",
 }
 # A play renamed because its card was read surely again elsewhere (``PipelineSettings.
 # resolve_conflicts``): its read was taken for a misread.

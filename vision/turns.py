@@ -9,11 +9,13 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from hakam.engine.cards import CARD_NAMES
+from hakam.vision.decoder import NAME_P, likelihood
 from hakam.vision.events import event, uncertain_text
 from hakam.vision.sources import Frame
 from hakam.vision.tracker import CardState, TrackEvent
 
 GUESSES = 5  # cards a notice offers first for a card the deal waits for
+READS_MIN = 2  # sure reads of one card, and of no other, that name a card the vote did not accept
 
 
 def box_centre(box: Sequence[float]) -> tuple[float, float]:
@@ -43,7 +45,9 @@ class TurnHolding:
                 if k is not None:
                     self._push_camera(*self._held.pop(k))
                     continue
-                if self._name_by_elimination(turn, final):
+                if self._name_by_elimination(turn, final) or (
+                    not final and self._name_by_reads(turn, self._gap_frame)
+                ):
                     continue
                 self._say_stalled(turn)  # swept off the table: the camera cannot read it now
                 return
@@ -82,6 +86,8 @@ class TurnHolding:
                 if (missed or final) and self._name_by_elimination(turn, final, say=missed):
                     continue
                 if (missed or self._open_ways) and (final or self._asking(fr.index, now)):
+                    if not final and self._name_by_reads(turn):
+                        continue
                     self._say_stalled(turn)
                 if missed or self._open_ways:
                     return
@@ -140,6 +146,43 @@ class TurnHolding:
         ``ask_s`` since ``since`` (or since a person's last answer)."""
         wait = (self.settings.hold_s + self.settings.ask_s) * self.fps
         return now - max(since, self._named_at) >= wait
+
+    def _name_by_reads(self, seat: int, swept: int = -1) -> bool:
+        """Before it asks a person for ``seat``'s card: a card still possible that the reads
+        in front of the seat took surely for it ``READS_MIN`` times or more, and surely for no
+        other card (played or not), is named "reads" with its likelihood from those reads
+        (``decoder.likelihood``), at ``NAME_P`` or more: a card the vote missed (reads
+        dropped, a card collected soon after it landed). The reads: while it can have landed,
+        and on while reads no card explained lay there without a break (the same card, read
+        late), or, of a trick swept off the table, until its cards were last seen (``swept``).
+        Below ``FINAL_P`` it leaves the score provisional unless the deal's end finds it the one
+        card left (``_settle_reads``)."""
+        if not self.settings.name_by_reads:
+            return False
+        possible = self._possible()
+        since, until = self._landing()
+        runs = self._unexplained_runs.get(seat, ())
+        end = swept if swept >= 0 else max([until] + [b for a, b in runs if a <= until])
+        end = min(end, self._now)
+        _, sure = self._landing_reads(seat, since, end)
+        if len(sure) != 1:
+            return False  # no sure read, or sure reads of two cards: the reader was not sure
+        ((card, n),) = sure.items()
+        if card not in possible or n < READS_MIN:
+            return False
+        p = likelihood(possible, self._scores_between(seat, possible, since, end))[card]
+        if p < NAME_P:
+            return False
+        self._name_unread(card, seat, self._now, "reads", p)
+        return True
+
+    def _settle_reads(self) -> None:
+        """A complete deal whose one card named is a card named by its reads, every other
+        card read or a person's: it is the one card no read accepted, as elimination names it
+        (the deal plays each card once), so it is as sure as elimination."""
+        named = [p for p in self.plays if p.provenance == "named"]
+        if self.referee.is_over and len(named) == 1 and named[0].source == "reads":
+            named[0].source, named[0].probability = "elimination", None
 
     def _say_stalled(self, seat: int) -> None:
         key = (self.referee.trick_number, seat)

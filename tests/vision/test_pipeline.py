@@ -306,6 +306,25 @@ def test_the_deal_waits_for_the_camera_a_while_before_it_asks_a_person():
         assert bool(waits) == asks
 
 
+def test_a_card_the_vote_missed_is_named_by_its_sure_reads_before_a_person_is_asked():
+    # Seat 0's QS is read surely on one frame in three (reads dropped): the vote never accepts
+    # it. Before the deal would ask a person, the one card read surely there (three times, no
+    # other card) is named "reads" with its likelihood and seat 1's 8C follows. Off, it asks.
+    unsure, sure, b = lying("QS", 0, sure=False), lying("QS", 0), lying("8C", 1)
+    steps = [([unsure], 2), ([sure], 1)] * 3 + [([unsure, b], 60)]
+    for on in (True, False):
+        settings = PipelineSettings(read_open_card=False, name_by_reads=on)
+        _, events = run_labels(scripted(steps), settings=settings)
+        waits = [e for e in of(events, "uncertain") if "the deal waits" in e["text"]]
+        plays = [(p["card"], p["seat"], p["provenance"]) for p in of(events, "play")]
+        if on:
+            assert plays == [("QS", 0, "named"), ("8C", 1, "seen")] and not waits
+            (qs,) = [p for p in of(events, "play") if p["card"] == "QS"]
+            assert qs["named_by"] == "reads" and 0.6 <= qs["probability"] < 0.99
+        else:
+            assert plays == [] and waits
+
+
 def test_without_hold_a_late_read_is_out_of_turn_as_before():
     a, b = lying("7C", 0), lying("8C", 1)
     settings = PipelineSettings(read_open_card=False, hold_s=0.0)
@@ -1669,6 +1688,29 @@ def test_a_trick_in_doubt_whose_placing_changes_nothing_leaves_the_score_final()
         assert pipe.same_result() == ({4} if same else set())
         assert pipe.score_status() == ("final" if same else "provisional")
         assert pipe.asks() is not same
+
+
+def test_a_card_named_by_its_reads_is_the_one_card_left_at_the_deal_end():
+    # The demo's KH (trick 4's lead) is read on one frame in four only: the vote never accepts
+    # it, its sure reads name it live ("reads", a likelihood), nobody is asked. At the end every
+    # other card was read: KH is the one card left, as sure as elimination, and the score final.
+    from hakam.vision.sources import DEMO_LABELS, demo_clip_available
+
+    if not demo_clip_available():
+        pytest.skip("demo clip not installed")
+    frames, k = [], 0
+    for f in json.loads(DEMO_LABELS.read_text())["frames"]:
+        if any(lb["card"] == "KH" for lb in f):
+            k += 1
+            f = f if k % 4 == 0 else [lb for lb in f if lb["card"] != "KH"]
+        frames.append(f)
+    truth, pipe, events = _demo_with_unread(set(), frames=frames)
+    assert [(e["card"], e["by"]) for e in of(events, "correction")] == [("KH", "reads")]
+    assert not [e for e in of(events, "uncertain") if "the deal waits" in e["text"]]
+    assert pipe.record["tricks"] == truth["tricks"]
+    (kh,) = [p for p in pipe.ruling_with_provenance()["plays"] if p["card"] == "KH"]
+    assert kh["named_by"] == "elimination" and "probability" not in kh
+    assert of(events, "score")[-1]["status"] == "final"
 
 
 def test_a_confirmation_that_names_nothing_changes_nothing():
