@@ -40,9 +40,9 @@ from hakam.vision.detector import (
     make_detector,
 )
 from hakam.vision.events import standing_violations
-from hakam.vision.naming import DEDUCED
 from hakam.vision.oracle import LabelDetector, ReadNoise
 from hakam.vision.pipeline import Pipeline, run_frames
+from hakam.vision.provenance import DEDUCED
 from hakam.vision.reader import TwoStageDetector
 from hakam.vision.settings import DealSetup, PipelineError, settings_from_json
 from hakam.vision.sources import ArraySource, VideoSource

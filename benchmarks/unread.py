@@ -32,9 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import hakam.vision.naming as naming
 from hakam.engine.cards import CARD_NAMES
 from hakam.vision.events import standing_violations
-from hakam.vision.naming import DEDUCED
 from hakam.vision.oracle import LabelDetector, unsure_labels
 from hakam.vision.pipeline import Pipeline, run_frames
+from hakam.vision.provenance import DEDUCED
 from hakam.vision.seats import Calibration
 from hakam.vision.settings import DealSetup, PipelineError, PipelineSettings, settings_from_json
 from hakam.vision.sources import (

@@ -133,17 +133,23 @@ CATALOGUE: tuple[tuple[str, str], ...] = (
      "{0} (" + SEAT + "، الأكلة {2}، لم تُقرأ) و{3} (" + SEAT.format("{4}") + "، الأكلة {5}، "
      "قُرئت مع شك أنها {6}) قد تكون كلٌّ منهما الأخرى: لو بُدّلتا لخالفت الجولة القواعد "
      "نفسها (لأحدكم أن يبدّلهما)"),
+    (r"(\S+) named for seat (\d) in trick (\d) by its sure reads there \(likelihood ([0-9.]+); "
+     r"the vote did not accept it\): a person may correct it",
+     "سُمّيت {0} لـ" + SEAT.format("{1}") + " في الأكلة {2} بقراءاتها الواثقة هناك (الأرجحية "
+     "{3}؛ لم يقبلها التصويت): لأحدكم أن يصححها"),
     (r"a card reads as (\S+), which seat (\d) played in trick (\d): one of the two reads is wrong",
      "ورقة تُقرأ {0}، وقد لعبها " + SEAT.format("{1}") + " في الأكلة {2}: إحدى القراءتين خطأ"),
     (r"trick (\d) \((.+)\): a card may be read at the wrong seat; the score is provisional "
      r"until a person confirms the trick or corrects it",
      "الأكلة {0} ({1}): قد تكون ورقة قُرئت عند مقعد خطأ؛ النتيجة مؤقتة حتى يؤكد أحدكم الأكلة "
      "أو يصححها"),
+    (r"trick (\d) \((.+)\): a card was named on a guess; the score is provisional until a "
+     r"person confirms the trick or corrects it",
+     "الأكلة {0} ({1}): سُمّيت ورقة تخمينًا؛ النتيجة مؤقتة حتى يؤكد أحدكم الأكلة أو يصححها"),
     (r"trick (\d) \((.+)\): a card may be read at the wrong seat; placed either way, the "
-     r"result and the rulings are the same: the score is final \(a person may confirm the trick "
-     r"or correct it\)",
+     r"result and the rulings are the same \(a person may confirm the trick or correct it\)",
      "الأكلة {0} ({1}): قد تكون ورقة قُرئت عند مقعد خطأ؛ أيًّا كان موضعها فالنتيجة والأحكام "
-     "نفسها: النتيجة نهائية (لأحدكم أن يؤكد الأكلة أو يصححها)"),
+     "نفسها (لأحدكم أن يؤكد الأكلة أو يصححها)"),
     (r"(\S+) seen after the deal's 8 tricks; not counted",
      "{0} رُئيت بعد أكلات الجولة الثماني؛ لا تُحتسب"),
     # a person's correction or confirmation the pipeline refused

@@ -1009,6 +1009,7 @@ class LiveController(Observable):
                     "reader": "read_unsurely",
                     "same-result": "same_result",
                     "fewest": "fewest_broken",
+                    "reads": "read_sparsely",
                     "conflict": "renamed",
                     "exchange": "exchanged",
                     "confirmed": "confirmed",

@@ -194,6 +194,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "provisional": ("provisional", "مؤقت"),
     "status_corrected": ("corrected", "مصحّح"),
     "status_eliminated": ("the only card left", "الورقة الباقية الوحيدة"),
+    "status_read_sparsely": (
+        "read surely there, too seldom for the vote: a person may correct it",
+        "قُرئت بثقة هناك، أقل مما يكفي للتصويت: لأحدكم أن يصححها",
+    ),
     "status_deduced": (
         "of the cards left, the only one that breaks no rule",
         "من الأوراق الباقية، الوحيدة التي لا تخالف القواعد",

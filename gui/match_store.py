@@ -240,7 +240,8 @@ class MatchStore:
         """Record how a warning was decided: accepted, dismissed, corrected, eliminated,
         deduced (named by the rules), read_unsurely (the rules and an unsure read), same_result
         (one of ways with one result), fewest_broken (no way keeps every rule: the one breaking
-        the fewest, as an unsure read named it), renamed (its card seen again), exchanged (with a
+        the fewest, as an unsure read named it), read_sparsely (read surely too seldom for the
+        vote), renamed (its card seen again), exchanged (with a
         card not read) or withdrawn (a correction showed the ruling wrong)."""
         with self._db:
             if extra:

@@ -12,9 +12,7 @@ import numpy as np
 
 from hakam.engine.cards import CARD_NAMES
 from hakam.vision.detections import Detections, box_iou
-from hakam.vision.provenance import (
-    Play,
-)
+from hakam.vision.provenance import NAMED, Play
 from hakam.vision.tracker import CardState
 
 # The earlier play is renamed only if its reads gave the new name at least this belief: two sure
@@ -164,7 +162,9 @@ class ReadConflicts:
         ):
             swap = conflict_swap(earlier, now_belief, card, self._possible())
         if swap is None:
-            if now_belief is not None:
+            # A card named without the vote (not read, or read too seldom) is no proof against
+            # a card read surely, lying still: the conflict is said, the new read kept waiting.
+            if now_belief is not None and play.provenance != NAMED:
                 _, share = best_in_play(now_belief, set(self.tracker.collected()) | {card})
                 if share[0] >= self.settings.tracker.min_confidence:
                     return True  # read surely as a card in play once the cards played are out

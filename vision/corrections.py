@@ -12,9 +12,10 @@ from typing import Any
 from hakam.engine.cards import CARD_NAMES, DECK, CardError, parse_card
 from hakam.engine.referee import Violation
 from hakam.vision.events import event
-from hakam.vision.naming import DEDUCED, UNREAD
 from hakam.vision.provenance import (
+    DEDUCED,
     PROVEN,
+    UNREAD,
     Play,
     question,
     violation_status,
@@ -270,7 +271,7 @@ class TableCorrections:
         accepted += [fr.index for e, fr in self._held if self._position(e).by_position == seat]
         found = [
             (max(a, since + 1), min(b, until))
-            for a, b in self._unexplained_runs.get(seat, [])
+            for a, b, _ in self._unexplained_runs.get(seat, [])
             if a <= until and b > since and not any(a <= f <= b + grace for f in accepted)
         ]
         return sum(b - a + 1 for a, b in found) >= UNREAD_MIN_S * self.fps

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from typing import Any
 
 import cv2
@@ -16,6 +17,7 @@ from hakam.vision.provenance import (
     NAMED,
     NAMED_BY,
     doubted_plays,
+    guessed_plays,
     question,
     score_status,
     violation_status,
@@ -23,6 +25,9 @@ from hakam.vision.provenance import (
 from hakam.vision.settings import profile_json
 from hakam.vision.sources import Frame
 from hakam.vision.tracker import TrackEvent
+
+# A deal's tricks in doubt are placed every way together (``same_result``) up to this many ways.
+SAME_RESULT_MAX = 120
 
 
 class DealRecorder:
@@ -32,7 +37,7 @@ class DealRecorder:
         self._ended = True
         self._settle_end()
         self._exchange_misread()
-        self._settle_reads()
+        self._settle_named()
         ref = self.referee
         match = self.setup.match
         outcome = ref.outcome(match)
@@ -101,14 +106,22 @@ class DealRecorder:
     def asks(self) -> bool:
         """Something the table is still asked: the deal incomplete, a ruling suspected, or a
         complete deal's trick in doubt whose placing changes the result."""
+        return not self.referee.is_over or self.suspected() > 0 or bool(self._tricks_asked())
+
+    def _tricks_asked(self) -> set[int]:
+        """Tricks of the deal a person is asked to confirm: a play in doubt whose placing
+        changes the result, or a card named by a guess (``guessed_plays``)."""
         material = {t for t, _ in self.in_doubt()} - self.same_result()
-        return not self.referee.is_over or self.suspected() > 0 or bool(material)
+        return material | {p.trick for p in guessed_plays(self.plays)}
 
     def same_result(self) -> set[int]:
-        """Tricks of a complete deal whose doubt changes nothing: every placing of the trick's
-        plays in doubt (``doubted_plays``) and cards named (not by a person) among their places
-        gives the trick winners, card points and rulings the record gives. Never a trick with a
-        card out of turn (its order is in doubt too). Worked out once for the plays as they are."""
+        """Tricks of a complete deal whose doubt changes nothing: every placing of each trick's
+        plays in doubt (``doubted_plays``) and cards named (not by a person) among their places,
+        all such tricks placed together (a revoke spans tricks), gives the deal's result (its
+        score, each violation's penalty, the trick winners, the card points) and rulings as the
+        record has them. None where more than ``SAME_RESULT_MAX`` placings would be tried, nor
+        with a trick where a card was out of turn (its order is in doubt too). Worked out once
+        for the plays as they are."""
         if not self.referee.is_over:
             return set()
         key = [(p.trick, p.seat, p.card, p.source, p.confirmed) for p in self.plays]
@@ -116,26 +129,34 @@ class DealRecorder:
             return self._same_result[1]
         doubted = {id(p) for p in doubted_plays(self.referee.violations, self.plays)}
         out_of_turn = {v.trick for v in self.referee.violations if v.rule == "out-of-turn"}
-        result = (self._outcome(self), self._violation_keys(self))
+        tricks = sorted({p.trick for p in self.plays if id(p) in doubted})
+        loose = [
+            [i for i, p in enumerate(self.plays)
+             if p.trick == t and (id(p) in doubted or p.provenance == NAMED)]
+            for t in tricks
+        ]  # fmt: skip
         same: set[int] = set()
-        for trick in sorted({p.trick for p in self.plays if id(p) in doubted} - out_of_turn):
-            loose = [
-                i
-                for i, p in enumerate(self.plays)
-                if p.trick == trick and (id(p) in doubted or p.provenance == NAMED)
-            ]
-            cards = [self.plays[i].card for i in loose]
+        placings = math.prod(math.factorial(len(ix)) for ix in loose)
+        if tricks and not set(tricks) & out_of_turn and placings <= SAME_RESULT_MAX:
+            result = (self._outcome(self), self._violation_keys(self))
+            every = itertools.product(
+                *(itertools.permutations([self.plays[i].card for i in ix]) for ix in loose)
+            )
             if all(
-                self._placed_so(dict(zip(loose, order, strict=True))) == result
-                for order in itertools.permutations(cards)
-                if list(order) != cards
-            ):
-                same.add(trick)
+                self._placed_so(
+                    {i: c for ix, order in zip(loose, orders, strict=True)
+                     for i, c in zip(ix, order, strict=True)}
+                ) == result
+                for orders in every
+            ):  # fmt: skip
+                same = set(tricks)
         self._same_result = (key, same)
         return same
 
     def _placed_so(self, cards: dict[int, int]) -> tuple[Any, set[str]] | None:
         """The result and rulings of the deal with plays (index) holding other ``cards``."""
+        if all(self.plays[i].card == c for i, c in cards.items()):
+            return self._outcome(self), self._violation_keys(self)
         trial = self._trial()
         for i, card in cards.items():
             trial.plays[i].card = card
@@ -145,14 +166,16 @@ class DealRecorder:
         return self._outcome(trial), self._violation_keys(trial)
 
     def _ask_tricks_in_doubt(self) -> None:
-        """Once the deal is complete, each trick with a play in doubt is asked once: an
-        ``uncertain`` event with ``confirm_trick``, which a person answers by confirming the
-        trick as the record has it (or by correcting a card of it)."""
+        """Once the deal is complete, each trick with a play in doubt or a card named by a guess
+        is asked once: an ``uncertain`` event with ``confirm_trick``, which a person answers by
+        confirming the trick as the record has it (or by correcting a card of it). A trick
+        whose placing changes nothing is told so."""
         if not self.referee.is_over or self._is_trial:
             return
-        doubted = doubted_plays(self.referee.violations, self.plays)
+        doubted = {p.trick for p in doubted_plays(self.referee.violations, self.plays)}
+        guessed = {p.trick for p in guessed_plays(self.plays)}
         same = self.same_result()
-        for trick in sorted({p.trick for p in doubted} - self._asked_tricks):
+        for trick in sorted((doubted | guessed) - self._asked_tricks):
             self._asked_tricks.add(trick)
             cards = ", ".join(
                 f"{CARD_NAMES[p.card]} seat {p.seat}"
@@ -160,15 +183,19 @@ class DealRecorder:
                 for p in self.plays
                 if p.trick == trick
             )
+            if trick in guessed:
+                what = "a card was named on a guess"
+            else:
+                what = "a card may be read at the wrong seat"
             then = (
-                "placed either way, the result and the rulings are the same: the score is final "
-                "(a person may confirm the trick or correct it)"
-                if trick in same
+                "placed either way, the result and the rulings are the same (a person may "
+                "confirm the trick or correct it)"
+                if trick in same and trick not in guessed
                 else "the score is provisional until a person confirms the trick or corrects it"
             )
             self._say(
                 None,
-                f"trick {trick} ({cards}): a card may be read at the wrong seat; {then}",
+                f"trick {trick} ({cards}): {what}; {then}",
                 frame=max(self._now, 0),
                 trick=trick,
                 confirm_trick=trick,

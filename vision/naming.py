@@ -17,7 +17,7 @@ from hakam.engine.cards import CARD_NAMES, DECK
 from hakam.engine.referee import Violation
 from hakam.vision.conflicts import CONFLICT_FLOOR, CONFLICT_MARGIN
 from hakam.vision.decoder import FINAL_P, Way, decode
-from hakam.vision.provenance import NAMED, Play
+from hakam.vision.provenance import DEDUCED, NAMED, Play
 from hakam.vision.turns import box_centre
 
 # Marks a way's result where two cards not read may lie at each other's places, same result.
@@ -27,11 +27,6 @@ OPEN = "open"
 # At the end of a deal, up to this many cards not read are named by the rules (each way of
 # placing them is played out on a copy of the deal): more would be a guess among many ways.
 DEDUCE_MAX = 5
-# How a card not read is named without a person: the only one left, the only way that keeps the
-# rules, the way the reads there favour among those, one of ways that give one result, or, when
-# no way keeps the rules, the one way that breaks the fewest where the reads favour it too.
-DEDUCED = ("elimination", "rules", "reader", "same-result", "fewest", "reads")
-UNREAD = (*DEDUCED, "correction")  # plays of cards the camera did not read (a person named some)
 
 
 # A way of placing cards not read, played to the end: the first card named, the violations of
@@ -501,8 +496,18 @@ class CardNaming:
 
     @staticmethod
     def _outcome(pipe: CardNaming) -> list[Any]:
-        """The trick winners and the card points: what a way's placing changes of the result."""
-        return [[t.winner for t in pipe.referee.tricks], pipe.referee.card_points]
+        """What a way's placing changes of the result: the trick winners, the card points, and
+        the deal's score (projects and Baloot as the plays give them too) and each violation's
+        penalty."""
+        ref, match = pipe.referee, pipe.setup.match
+        score = ref.outcome(match)
+        penalties = [list(ref.penalty(v, match)[0]) for v in ref.violations] if score else []
+        return [
+            [t.winner for t in ref.tricks],
+            list(ref.card_points),
+            None if score is None else list(score.result),
+            penalties,
+        ]
 
     def _doubted(self, a: Play, b: Play) -> bool:
         """The reads of ``a``'s card gave ``b``'s some belief (``CONFLICT_FLOOR``): ``a`` may

@@ -81,11 +81,12 @@ class Pipeline(ReadConflicts, TurnHolding, CardNaming, TableCorrections, DealRec
         self._collected_tricks = 0
         self._held: list[tuple[TrackEvent, Frame]] = []  # accepted, waiting for the turn seat
         self._stall_said: tuple[int, int] | None = None  # (trick, seat) said to be unread
-        # Per seat: [first, last] frames of each run of frames with unexplained reads there.
-        self._unexplained_runs: dict[int, list[list[int]]] = {}
+        # Per seat: [first, last, [(frame, box), ...]] of each run of frames with unexplained
+        # reads there.
+        self._unexplained_runs: dict[int, list[list[Any]]] = {}
         self._guess_log: dict[int, list[tuple[int, list[str]]]] = {}  # per seat: (frame, guesses)
-        # Per seat: (frame, card) of each sure read of a card the vote had not (yet) accepted.
-        self._sure_log: dict[int, list[tuple[int, int]]] = {}
+        # Per seat: (frame, card, box) of each sure read of a card the vote had not (yet) accepted.
+        self._sure_log: dict[int, list[tuple[Any, ...]]] = {}
         self._is_trial = False  # a copy playing a way out (``_trial``): it exchanges no read
         self._open_ways: list[_Way] = []  # clean ways where the deal stopped for a card in doubt
         self._now = -1
@@ -208,7 +209,7 @@ class Pipeline(ReadConflicts, TurnHolding, CardNaming, TableCorrections, DealRec
             if t.state is CardState.CANDIDATE and t.last_seen == now:
                 seat = self._seat_facing(t.box)
                 if seat is not None:
-                    self._sure_log.setdefault(seat, []).append((now, t.card))
+                    self._sure_log.setdefault(seat, []).append((now, t.card, tuple(t.box)))
 
     def _open_card_moved(self, dets: Detections, now: int) -> None:
         """The open card read away from where it lay: it went into the buyer's hand and is being

@@ -43,6 +43,12 @@ NAMED_BY = {
     "breaks the fewest, which its reads named most",
     "reads": "not accepted by the vote; read surely where it lay, as no other card",
 }
+# How a card not read is named without a person: the only one left, the only way that keeps the
+# rules, the way the reads there favour among those, one of ways that give one result, or, when
+# no way keeps the rules, the one way that breaks the fewest where the reads favour it too; or,
+# during the deal, the one card its sure reads named where the vote accepted none.
+DEDUCED = ("elimination", "rules", "reader", "same-result", "fewest", "reads")
+UNREAD = (*DEDUCED, "correction")  # plays of cards the camera did not read (a person named some)
 # A play renamed because its card was read surely again elsewhere (``PipelineSettings.
 # resolve_conflicts``): its read was taken for a misread.
 RENAMED = "read as a card seen again elsewhere; renamed as the likeliest card still unplayed"
@@ -233,6 +239,18 @@ def question(v: Violation, plays: Sequence[Play], among: Sequence[Violation] = (
     )
 
 
+def guessed_plays(plays: Sequence[Play]) -> list[Play]:
+    """Cards named by a guess among several ways (``GUESSED``) or below ``FINAL_P`` (the
+    decoder's probability, or a likelihood from sparse reads): the score stays provisional
+    until a person confirms or corrects them."""
+    return [
+        p
+        for p in plays
+        if p.provenance == NAMED
+        and (p.source in GUESSED or (p.probability is not None and p.probability < FINAL_P))
+    ]
+
+
 def score_status(
     complete: bool,
     suspected: int,
@@ -247,11 +265,7 @@ def score_status(
     (``doubted_plays``) but in the tricks of ``same_result``: tricks whose cards in doubt give
     the same result and rulings however they are placed among their places (the record still
     flags them: which seat played which is not known, the score is)."""
-    guessed = any(
-        p.provenance == NAMED
-        and (p.source in GUESSED or (p.probability is not None and p.probability < FINAL_P))
-        for p in plays
-    )
+    guessed = bool(guessed_plays(plays))
     doubted = [p for p in doubted_plays(violations, plays) if p.trick not in same_result]
     if complete and not suspected and not guessed and not waiting and not doubted:
         return FINAL

@@ -11,11 +11,13 @@ from typing import Any
 from hakam.engine.cards import CARD_NAMES
 from hakam.vision.decoder import NAME_P, likelihood
 from hakam.vision.events import event, uncertain_text
+from hakam.vision.provenance import DEDUCED, NAMED
 from hakam.vision.sources import Frame
 from hakam.vision.tracker import CardState, TrackEvent
 
 GUESSES = 5  # cards a notice offers first for a card the deal waits for
 READS_MIN = 2  # sure reads of one card, and of no other, that name a card the vote did not accept
+READS_STILL = 0.25  # ... each within this share of its box diagonal of the last: the card lay still
 
 
 def box_centre(box: Sequence[float]) -> tuple[float, float]:
@@ -34,11 +36,17 @@ class TurnHolding:
                 if self.referee.trick_number > self._gap_trick:
                     self._gap_trick = None  # the swept trick is complete: the rest follow
                     continue
+                # Of the cards read before the sweep, the seat on turn's: the first held, or
+                # one of those it may go before (as below; a card read much later there may be
+                # a card played late, out of turn: then a person says).
+                first = self._held[0][1].index
                 k = next(
                     (
                         i
                         for i, (e, fr) in enumerate(self._held)
-                        if fr.index <= self._gap_frame and self._position(e).seat == turn
+                        if fr.index <= self._gap_frame
+                        and self._position(e).seat == turn
+                        and (i == 0 or self._goes_first(e, fr, turn, first))
                     ),
                     None,
                 )
@@ -59,17 +67,12 @@ class TurnHolding:
                 # goes first (one accepted much later is of a later trick); just after, counted
                 # from when it was first read surely, not when the vote accepted it; or just after
                 # a person named the card before it (the seat's time starts then).
-                first, named = self._held[0][1].index, self._named_at
+                first = self._held[0][1].index
                 k = next(
                     (
                         i
                         for i, (e, fr) in enumerate(self._held)
-                        if self._position(e).seat == turn
-                        and (
-                            self._appeared(e, fr) - first <= hold
-                            or (named >= 0 and 0 <= self._appeared(e, fr) - named <= hold)
-                            or self._read_late(turn, self._appeared(e, fr), first + hold)
-                        )
+                        if self._position(e).seat == turn and self._goes_first(e, fr, turn, first)
                     ),
                     None,
                 )
@@ -85,11 +88,11 @@ class TurnHolding:
                 # no box was seen (hidden all along): the rules may name it (out of turn else).
                 if (missed or final) and self._name_by_elimination(turn, final, say=missed):
                     continue
-                if (missed or self._open_ways) and (final or self._asking(fr.index, now)):
-                    if not final and self._name_by_reads(turn):
-                        continue
-                    self._say_stalled(turn)
                 if missed or self._open_ways:
+                    if final or self._asking(fr.index, now):
+                        if not final and self._name_by_reads(turn):
+                            continue
+                        self._say_stalled(turn)
                     return
             ev, fr = self._held.pop(0)
             self._push_camera(ev, fr)
@@ -148,41 +151,82 @@ class TurnHolding:
         return now - max(since, self._named_at) >= wait
 
     def _name_by_reads(self, seat: int, swept: int = -1) -> bool:
-        """Before it asks a person for ``seat``'s card: a card still possible that the reads
-        in front of the seat took surely for it ``READS_MIN`` times or more, and surely for no
-        other card (played or not), is named "reads" with its likelihood from those reads
-        (``decoder.likelihood``), at ``NAME_P`` or more: a card the vote missed (reads
-        dropped, a card collected soon after it landed). The reads: while it can have landed,
-        and on while reads no card explained lay there without a break (the same card, read
-        late), or, of a trick swept off the table, until its cards were last seen (``swept``).
-        Below ``FINAL_P`` it leaves the score provisional unless the deal's end finds it the one
-        card left (``_settle_reads``)."""
-        if not self.settings.name_by_reads:
+        """As it asks a person for ``seat``'s card (not after: a person may be answering): a
+        card still possible that the reads in front of the seat took surely for it
+        ``READS_MIN`` times or more, lying still (``READS_STILL``), and surely for no other
+        card (played or not), nor for it in front of another seat, is named "reads" with its
+        likelihood from those reads (``decoder.likelihood``), at ``NAME_P`` or more: a card the
+        vote missed (reads dropped, a card collected soon after it landed). The reads: while it
+        can have landed, and on while reads no card explained lay there without a break (the
+        same card, read late), or, of a trick swept off the table, until its cards were last
+        seen (``swept``). Below ``FINAL_P`` it leaves the score provisional unless the deal's
+        end finds it the one card left (``_settle_named``); a notice says so."""
+        if not self.settings.name_by_reads or self._stall_said == (
+            self.referee.trick_number,
+            seat,
+        ):
             return False
         possible = self._possible()
         since, until = self._landing()
         runs = self._unexplained_runs.get(seat, ())
-        end = swept if swept >= 0 else max([until] + [b for a, b in runs if a <= until])
+        end = swept if swept >= 0 else max([until] + [b for a, b, _ in runs if a <= until])
         end = min(end, self._now)
         _, sure = self._landing_reads(seat, since, end)
         if len(sure) != 1:
             return False  # no sure read, or sure reads of two cards: the reader was not sure
         ((card, n),) = sure.items()
-        if card not in possible or n < READS_MIN:
+        elsewhere = any(
+            c == card and since < f <= end
+            for other, log in self._sure_log.items()
+            if other != seat
+            for f, c, *_ in log
+        )
+        still = self._lay_still(seat, card, since, end)
+        if card not in possible or n < READS_MIN or elsewhere or not still:
             return False
         p = likelihood(possible, self._scores_between(seat, possible, since, end))[card]
         if p < NAME_P:
             return False
         self._name_unread(card, seat, self._now, "reads", p)
+        trick = self.plays[-1].trick
+        self._say(
+            seat,
+            f"{CARD_NAMES[card]} named for seat {seat} in trick {trick} by its sure reads there "
+            f"(likelihood {p:.2f}; the vote did not accept it): a person may correct it",
+            guesses=[CARD_NAMES[card]],
+        )
         return True
 
-    def _settle_reads(self) -> None:
-        """A complete deal whose one card named is a card named by its reads, every other
-        card read or a person's: it is the one card no read accepted, as elimination names it
-        (the deal plays each card once), so it is as sure as elimination."""
-        named = [p for p in self.plays if p.provenance == "named"]
-        if self.referee.is_over and len(named) == 1 and named[0].source == "reads":
-            named[0].source, named[0].probability = "elimination", None
+    def _lay_still(self, seat: int, card: int, since: int, end: int) -> bool:
+        """The sure reads of ``card`` in front of ``seat`` in frames ``(since, end]`` lay where
+        the last one lay (within ``READS_STILL`` of its diagonal): a card lying there, not one
+        carried past."""
+        boxes = [b for f, c, *rest in self._sure_log.get(seat, [])
+                 if c == card and since < f <= end for b in rest]  # fmt: skip
+        if not boxes:
+            return True  # logged without its box (a test's log): nothing says it moved
+        last = boxes[-1]
+        diag = ((last[2] - last[0]) ** 2 + (last[3] - last[1]) ** 2) ** 0.5
+        x, y = box_centre(last)
+        return all(
+            ((box_centre(b)[0] - x) ** 2 + (box_centre(b)[1] - y) ** 2) ** 0.5 <= READS_STILL * diag
+            for b in boxes
+        )
+
+    def _settle_named(self) -> None:
+        """A complete deal with one card named and every other card read or a person's: it is
+        the one card no read accepted, as sure as elimination (the deal plays each card once),
+        whatever named it first (its reads, or the decoder before a person confirmed another).
+        Not where it was read surely again elsewhere (a conflict said): one of the two is wrong.
+        A read card whose reads doubted it may be it misread, as for any card named so: the end
+        of the deal exchanges them where that withdraws violations, else says they may be each
+        other (``_exchange_misread``)."""
+        named = [p for p in self.plays if p.provenance == NAMED]
+        if not self.referee.is_over or len(named) != 1 or named[0].source not in DEDUCED:
+            return
+        (d,) = named
+        if d.card not in self._conflicts_said:
+            d.source, d.probability = "elimination", None
 
     def _say_stalled(self, seat: int) -> None:
         key = (self.referee.trick_number, seat)
@@ -232,19 +276,37 @@ class TurnHolding:
             if seat is None:
                 continue
             runs = self._unexplained_runs.setdefault(seat, [])
-            if runs and runs[-1][1] >= now - 1:
-                runs[-1][1] = now  # the run goes on (or this frame is in it already)
-            else:
-                runs.append([now, now])
+            if not (runs and runs[-1][1] >= now - 1):
+                runs.append([now, now, []])
+            runs[-1][1] = now  # the run goes on (or this frame is in it already)
+            runs[-1][2].append((now, tuple(float(v) for v in box[:4])))
 
-    def _read_late(self, seat: int, at: int, waited: int) -> bool:
-        """A card first read surely at frame ``at`` in front of ``seat`` is the card the deal
-        waited for there, read late: reads no card explained lay in front of the seat without a
-        break from before ``waited`` (the hold of the first card held for its turn ran out: the
-        deal waited for them) until it was read. A later trick's card there follows a break:
-        the trick's cards are collected before it is led."""
-        runs = self._unexplained_runs.get(seat, ())
-        return any(a <= waited and a <= at <= b + 1 for a, b in runs)
+    def _goes_first(self, e: TrackEvent, fr: Frame, seat: int, first: int) -> bool:
+        """``e``, held at ``seat`` (on turn), is that seat's card played before the cards held
+        before it (the first accepted at frame ``first``): first read surely within ``hold_s``
+        of it, or of a person's naming the card before it (the seat's time starts then), or the
+        card the deal waited for there, read late (``_read_late``)."""
+        hold, named, at = self.settings.hold_s * self.fps, self._named_at, self._appeared(e, fr)
+        return (
+            at - first <= hold
+            or (named >= 0 and 0 <= at - named <= hold)
+            or self._read_late(seat, at, first + hold, e.box)
+        )
+
+    def _read_late(self, seat: int, at: int, waited: int, box: Sequence[float]) -> bool:
+        """A card first read surely at frame ``at`` in front of ``seat``, lying at ``box``, is
+        the card the deal waited for there, read late: reads no card explained lay in front of
+        the seat without a break from before ``waited`` (the hold of the first card held for
+        its turn ran out: the deal waited for them) until it was read, and one of them, before
+        it was read, where it lies (not a hand held low beside it). A later trick's card there
+        follows a break: the trick's cards are collected before it is led."""
+        cx, cy = box_centre(box)
+        return any(
+            a <= waited
+            and a <= at <= b + 1
+            and any(f < at and x1 <= cx <= x2 and y1 <= cy <= y2 for f, (x1, y1, x2, y2) in seen)
+            for a, b, seen in self._unexplained_runs.get(seat, ())
+        )
 
     def _last_unexplained(self, seat: int) -> int:
         """The last frame with reads no card explained in front of ``seat`` (-1: none)."""
@@ -392,7 +454,7 @@ class TurnHolding:
         """What the reader saw in front of ``seat`` in frames ``(since, until]``: each unsure
         read's guesses, in order, and how often each card not yet accepted was read surely."""
         guessed = [g for f, g in self._guess_log.get(seat, []) if since < f <= until]
-        sure = Counter(c for f, c in self._sure_log.get(seat, []) if since < f <= until)
+        sure = Counter(c for f, c, *_ in self._sure_log.get(seat, []) if since < f <= until)
         return guessed, sure
 
     def _landing(self) -> tuple[int, int]:

@@ -286,7 +286,8 @@ def test_uncertain_read_is_corrected_with_one_click(data_dir):
 @pytest.mark.parametrize(
     "by, status",
     [("elimination", "eliminated"), ("rules", "deduced"), ("reader", "read_unsurely"),
-     ("same-result", "same_result"), ("exchange", "exchanged"), ("fewest", "fewest_broken")],
+     ("same-result", "same_result"), ("exchange", "exchanged"), ("fewest", "fewest_broken"),
+     ("reads", "read_sparsely")],
 )  # fmt: skip
 def test_a_notice_the_pipeline_closes_itself_says_how(data_dir, by, status):
     live = live_in_trick_one()
