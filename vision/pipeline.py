@@ -24,6 +24,7 @@ from hakam.vision.corrections import IDLE_S, TableCorrections, _Corrections
 from hakam.vision.deal_record import DealRecorder
 from hakam.vision.detections import Detections, box_iou
 from hakam.vision.events import event
+from hakam.vision.exchanges import MisreadExchanges
 from hakam.vision.naming import CardNaming, _Way
 from hakam.vision.provenance import Play
 from hakam.vision.seats import Calibration, SeatMap, attribute
@@ -34,7 +35,10 @@ from hakam.vision.turns import TurnHolding, box_centre
 from hakam.vision.zones import PolygonZone
 
 
-class Pipeline(ReadConflicts, TurnHolding, CardNaming, TableCorrections, DealRecorder, Checkpoints):
+class Pipeline(  # one responsibility a mixin, each in its module
+    ReadConflicts, TurnHolding, CardNaming, MisreadExchanges, TableCorrections, DealRecorder,
+    Checkpoints,
+):  # fmt: skip
     """One deal refereed from frames. ``process`` each frame in order, then ``finish``.
 
     ``calibration_seat``: the seat the calibration marks (default: this deal's dealer; in a

@@ -1,0 +1,164 @@
+"""Exchanges of a misread at the end of a deal: a card named without a read and a card read
+whose reads doubted it may be each other, two cards read may be misread for each other, and a
+card read between two seats may lie at a named card's seat; each exchange is taken when it
+withdraws violations and rules none new, and said when the rules cannot tell (``Pipeline``
+mixin). Also how two placings compare: the result (``_outcome``) and the rulings."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any, Self
+
+from hakam.engine.cards import CARD_NAMES
+from hakam.vision.conflicts import CONFLICT_FLOOR, CONFLICT_MARGIN
+from hakam.vision.provenance import DEDUCED, Play
+from hakam.vision.turns import box_centre
+
+
+class MisreadExchanges:
+    def _exchange_misread(self) -> bool:
+        """At the end of a complete deal, a card named without being read (``X``) and a card
+        read (``Y``) whose reads gave ``X`` some belief may be each other: Y misread, X then
+        left unread where Y lay; so may two cards read as each other (``_misread_for``). The
+        exchange is taken when it withdraws violations and rules none new (the fewest left; a
+        tie is left as it is): a misread is likelier than a revoke whose card the reader
+        doubted. So are the seats of a card named and a card read in its trick that lay
+        between two seats, nearest the named card's (``_seat_doubted``): the turn, not the
+        place, gave the read card its seat. True when it exchanged them."""
+        if not self.settings.name_by_elimination or not self.referee.is_over:
+            return False
+        before = self._violation_keys(self)
+        best: list[tuple[int, Play, Play]] = []
+        open_: list[tuple[Play, Play]] = []  # exchanges the rules cannot tell from the record
+        # A person's word is never exchanged: plays confirmed at the table stay as they are.
+        read = [p for p in self.plays if p.source == "camera" and not p.confirmed]
+        named = [d for d in self.plays if d.source in DEDUCED and not d.confirmed]
+        pairs = [(d, p) for d in named for p in read]
+        pairs += [
+            (a, b) for i, a in enumerate(read) for b in read[i + 1 :] if self._misread_for(a, b)
+        ]
+        for d, p in pairs:
+            if not self._doubted(p, d):
+                continue
+            trial = self._with_exchanged(self.plays.index(d), self.plays.index(p))
+            after = self._violation_keys(trial)
+            if after < before:
+                best.append((len(after), d, p, False))
+            elif after == before and d.source in DEDUCED:
+                open_.append((d, p))
+        for d, p in ((d, p) for d in named for p in read):
+            if self._seat_doubted(p, d):
+                trial = self._with_exchanged(self.plays.index(d), self.plays.index(p), "seat")
+                after = self._violation_keys(trial)
+                if after < before:
+                    best.append((len(after), d, p, True))
+        best.sort(key=lambda b: b[0])
+        if not best or (len(best) > 1 and best[1][0] == best[0][0]):
+            self._say_may_be_exchanged(open_)
+            return False
+        _, d, p, seats = best[0]
+        at = self._now / self.fps
+        if seats:
+            for play, seat in ((p, d.seat), (d, p.seat)):
+                item = {**self._renaming(play, play.card, "exchange"), "seat": seat,
+                        "from_seat": play.seat}  # fmt: skip
+                self._log_correction(item, self._now, at)
+            p.seat, d.seat = d.seat, p.seat
+        else:
+            for play, card in ((p, d.card), (d, p.card)):
+                self._log_correction(self._renaming(play, card, "exchange"), self._now, at)
+            p.card, d.card = d.card, p.card
+            if d.source == "camera":
+                d.source = "exchange"
+        p.source = "exchange"
+        p.probability = d.probability = None  # the decoder weighed neither as it is now
+        self._rereferee(self._now, at)
+        return True
+
+    def _seat_doubted(self, p: Play, d: Play) -> bool:
+        """``p``, a card read in the trick of ``d`` (a card not read, named), lay between two
+        seats, nearest ``d``'s: the turn gave it its seat, so ``d``'s card may be the one played
+        where the turn put ``p`` (``clear_deg``)."""
+        if self.seats is None or p.box is None or p.trick != d.trick or p.seat == d.seat:
+            return False
+        seat, _, clear = self.seats.locate(box_centre(p.box))
+        return seat == d.seat and not clear
+
+    def _say_may_be_exchanged(self, pairs: list[tuple[Play, Play]]) -> None:
+        """An ``uncertain`` event for each card named without being read that may be a card
+        read as another: the read doubted it, and exchanged the deal breaks the same rules, so
+        the record may hold the two the wrong way round (a person may exchange them)."""
+        if self._is_trial:
+            return
+        for d, p in pairs:
+            self._say(
+                d.seat,
+                f"{CARD_NAMES[d.card]} (seat {d.seat}, trick {d.trick}, not read) and "
+                f"{CARD_NAMES[p.card]} (seat {p.seat}, trick {p.trick}, read with a doubt of "
+                f"{CARD_NAMES[d.card]}) may be each other: exchanged, the deal breaks the same "
+                "rules (a person may exchange them)",
+                guesses=[CARD_NAMES[d.card], CARD_NAMES[p.card]],
+            )
+
+    def _places_in_doubt(self) -> str | None:
+        """After an exchange, whether two cards not read may lie at each other's places: the
+        exchange settled which cards were not read, not where each lay. "result" where the two
+        swapped break no new rule and change the result (neither placing can be taken),
+        "places" where they change only where the cards lay (a person may exchange them)."""
+        keys, result = self._violation_keys(self), self._outcome(self)
+        named = [i for i, p in enumerate(self.plays) if p.source in DEDUCED]
+        doubt = None
+        for i, j in itertools.combinations(named, 2):
+            trial = self._with_exchanged(i, j)
+            if trial.referee.is_over and self._violation_keys(trial) <= keys:
+                if self._outcome(trial) != result:
+                    return "result"
+                doubt = "places"
+        return doubt
+
+    def _with_exchanged(self, i: int, j: int, what: str = "card") -> Self:
+        """A copy of the deal with plays ``i`` and ``j`` holding each other's card (``what``
+        "seat": at each other's seats; the turn orders their trick anew), refereed again."""
+        trial = self._trial()
+        a, b = trial.plays[i], trial.plays[j]
+        was = getattr(a, what)
+        setattr(a, what, getattr(b, what))
+        setattr(b, what, was)
+        trial._rereferee(self._now, self._now / self.fps)
+        return trial
+
+    @staticmethod
+    def _outcome(pipe: Any) -> list[Any]:
+        """What a way's placing changes of the result: the trick winners, the card points, and
+        the deal's score (projects and Baloot as the plays give them too) and each violation's
+        penalty."""
+        ref, match = pipe.referee, pipe.setup.match
+        score = ref.outcome(match)
+        penalties = [list(ref.penalty(v, match)[0]) for v in ref.violations] if score else []
+        return [
+            [t.winner for t in ref.tricks],
+            list(ref.card_points),
+            None if score is None else list(score.result),
+            penalties,
+        ]
+
+    def _doubted(self, a: Play, b: Play) -> bool:
+        """The reads of ``a``'s card gave ``b``'s some belief (``CONFLICT_FLOOR``): ``a`` may
+        be ``b`` misread."""
+        belief = self.tracker.belief(a.card)
+        return belief is not None and float(belief[b.card]) >= CONFLICT_FLOOR
+
+    def _misread_for(self, a: Play, b: Play) -> bool:
+        """Two cards read that may have been misread for each other: each read with some
+        belief in the other, and the reads finding the exchange at most ``CONFLICT_MARGIN``
+        times less likely than the cards as played (two sure reads are not exchanged to
+        withdraw a violation: it may be real)."""
+        ba, bb = self.tracker.belief(a.card), self.tracker.belief(b.card)
+        if ba is None or bb is None or not (self._doubted(a, b) and self._doubted(b, a)):
+            return False
+        return CONFLICT_MARGIN * float(ba[b.card] * bb[a.card]) >= float(ba[a.card] * bb[b.card])
+
+    @staticmethod
+    def _violation_keys(pipe: Any) -> set[str]:
+        return {json.dumps(v.to_json(), sort_keys=True) for v in pipe.referee.violations}
