@@ -36,6 +36,8 @@ class Checkpoints:
             "collected_tricks": self._collected_tricks,
             "told": self._told,
             "asked_tricks": sorted(self._asked_tricks),
+            # A card read again where it was played: a named one is then no longer sure.
+            "conflicts_said": sorted(self._conflicts_said),
         }
 
     def restore(self, state: dict[str, Any]) -> None:
@@ -51,6 +53,7 @@ class Checkpoints:
         self.corrections = list(state["corrections"])
         self._told = dict(state["told"])
         self._asked_tricks = set(state["asked_tricks"])
+        self._conflicts_said = set(state.get("conflicts_said", []))  # kept since 2026-12-06
         self._now = int(state["frame"])
         self._phase = state["phase"]
         self._collected_tricks = int(state["collected_tricks"])

@@ -14,6 +14,7 @@ from hakam.engine.referee import Violation
 from hakam.vision.events import event
 from hakam.vision.provenance import (
     DEDUCED,
+    NAMED,
     PROVEN,
     UNREAD,
     Play,
@@ -62,11 +63,13 @@ class _Corrections:
                     None if deal is None else int(deal), item.get("card"),
                 )  # fmt: skip
                 continue
+            trick = item.get("trick")
             events += self.pipeline.table_correction(
                 str(item.get("card")),
                 None if seat is None else int(seat),
                 None if deal is None else int(deal),
                 str(item.get("by", "table")),
+                None if trick is None else int(trick),
             )
         return events
 
@@ -143,19 +146,34 @@ class TableCorrections:
         return self._drain()
 
     def table_correction(
-        self, card: str, seat: int | None = None, deal: int | None = None, by: str = "table"
+        self,
+        card: str,
+        seat: int | None = None,
+        deal: int | None = None,
+        by: str = "table",
+        trick: int | None = None,
     ) -> list[dict[str, Any]]:
         """A person at the table names the card the deal waits for (the overlay's one click,
         or a line on ``hakam run --headless --stdin-corrections``: ``by`` "caller"): played
         for ``seat`` if the trick waits for that seat (``seat_waited_for``), and after the end
-        of the clip the deal is settled and scored again. A correction that cannot be taken
-        (a card already played, a seat not on turn, the deal complete) changes nothing and
-        comes back as an ``uncertain`` event saying why in one line."""
+        of the clip the deal is settled and scored again. With ``trick``, where the pipeline
+        named a card for ``seat`` in that trick (a notice said so), the card replaces it. A
+        correction that cannot be taken (a card already played, a seat not on turn, the deal
+        complete) changes nothing and comes back as an ``uncertain`` event saying why in one
+        line."""
         try:
             if deal is not None and deal != self.setup.deal:
                 raise PipelineError(
                     f"correction: deal {deal} is over (this is deal {self.setup.deal})"
                 )
+            named = next(
+                (p for p in self.plays
+                 if (p.trick, p.seat) == (trick, seat) and p.provenance == NAMED),
+                None,
+            )  # fmt: skip
+            if named is not None:
+                events = self.correct(card, seat=seat, replaces=CARD_NAMES[named.card], by=by)
+                return events + (self.finish() if self._ended else [])
             if self.referee.is_over:
                 raise PipelineError("correction: the deal's 8 tricks are complete")
             turn = self.seat_waited_for

@@ -105,7 +105,8 @@ class DealRecorder:
 
     def asks(self) -> bool:
         """Something the table is still asked: the deal incomplete, a ruling suspected, or a
-        complete deal's trick in doubt whose placing changes the result."""
+        complete deal's trick asked (``_tricks_asked``: a play in doubt whose placing changes
+        the result, or a card named by a guess)."""
         return not self.referee.is_over or self.suspected() > 0 or bool(self._tricks_asked())
 
     def _tricks_asked(self) -> set[int]:

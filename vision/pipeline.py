@@ -465,14 +465,15 @@ def iter_feed(
     """For a live view: (frame, detections as dicts, events, detector ms) per frame; the
     ``finish`` events come with the last frame. Fits ``hakam.gui.feed.FeedItem`` field for field.
 
-    ``corrections``: the table's one-click answers (dicts with ``card`` and ``seat``, as
+    ``corrections``: the table's one-click answers (dicts with ``card``, ``seat`` and the
+    notice's ``trick``, as
     ``hakam.gui.controllers.LiveController.correct`` sends them, and ``by`` where not the table),
     taken between frames (``Pipeline.table_correction``), and confirmations (``confirm``:
     ``Pipeline.table_confirmation``). When the clip ends with something to ask (``asks``: the
-    deal incomplete, or a ruling suspected), the feed goes on waiting for them (an item with no
-    frame every ``IDLE_S`` while none comes), so what the camera could not settle is settled at
-    the table; it ends when nothing is left to ask, or when ``NO_MORE_CORRECTIONS`` comes (the
-    caller's input closed)."""
+    deal incomplete, a ruling suspected, or a trick asked), the feed goes on waiting for them
+    (an item with no frame every ``IDLE_S`` while none comes), so what the camera could not
+    settle is settled at the table; it ends when nothing is left to ask, or when
+    ``NO_MORE_CORRECTIONS`` comes (the caller's input closed)."""
     pending = pipeline.start_events()
     last = None
     feed = _Corrections(pipeline, corrections)

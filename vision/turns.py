@@ -194,6 +194,7 @@ class TurnHolding:
             f"{CARD_NAMES[card]} named for seat {seat} in trick {trick} by its sure reads there "
             f"(likelihood {p:.2f}; the vote did not accept it): a person may correct it",
             guesses=[CARD_NAMES[card]],
+            trick=trick,
         )
         return True
 

@@ -325,6 +325,28 @@ def test_a_card_the_vote_missed_is_named_by_its_sure_reads_before_a_person_is_as
             assert plays == [] and waits
 
 
+def test_a_person_answering_the_reads_notice_corrects_the_card_named_in_its_trick():
+    # QS is named for seat 0 in trick 1 by its sure reads and seat 0 wins the trick. The person
+    # answers the notice (its trick sent with it, as the window sends it) with KS: trick 1's
+    # card becomes KS, not seat 0's lead of trick 2.
+    unsure, sure = lying("QS", 0, sure=False), lying("QS", 0)
+    rest = [lying("7S", 1), lying("8S", 2), lying("9S", 3)]
+    steps = [([unsure], 2), ([sure], 1)] * 3
+    steps += [([unsure, rest[0]], 60), ([unsure, *rest], 30), ([], 20)]
+    pipe, events = run_labels(scripted(steps), settings=PipelineSettings(read_open_card=False))
+    (said,) = [e for e in of(events, "uncertain") if "by its sure reads" in e["text"]]
+    assert (said["seat"], said["trick"], said["guesses"]) == (0, 1, ["QS"])
+    fix = pipe.table_correction("KS", seat=0, trick=1)
+    assert [(c["card"], c["replaces"], c["trick"]) for c in of(fix, "correction")] == [
+        ("KS", "QS", 1)
+    ]
+    first = pipe.plays[0]
+    assert (CARD_NAMES[first.card], first.seat, first.trick, first.provenance) == (
+        "KS", 0, 1, "person",
+    )  # fmt: skip
+    assert len(pipe.plays) == 4
+
+
 def test_without_hold_a_late_read_is_out_of_turn_as_before():
     a, b = lying("7C", 0), lying("8C", 1)
     settings = PipelineSettings(read_open_card=False, hold_s=0.0)
