@@ -143,9 +143,10 @@ CATALOGUE: tuple[tuple[str, str], ...] = (
      r"until a person confirms the trick or corrects it",
      "الأكلة {0} ({1}): قد تكون ورقة قُرئت عند مقعد خطأ؛ النتيجة مؤقتة حتى يؤكد أحدكم الأكلة "
      "أو يصححها"),
-    (r"trick (\d) \((.+)\): a card was named on a guess; the score is provisional until a "
+    (r"trick (\d) \((.+)\): a card named is not known surely; the score is provisional until a "
      r"person confirms the trick or corrects it",
-     "الأكلة {0} ({1}): سُمّيت ورقة تخمينًا؛ النتيجة مؤقتة حتى يؤكد أحدكم الأكلة أو يصححها"),
+     "الأكلة {0} ({1}): ورقة سُمّيت ولا يُعرف أنها صحيحة يقينًا؛ النتيجة مؤقتة حتى يؤكد أحدكم "
+     "الأكلة أو يصححها"),
     (r"trick (\d) \((.+)\): a card may be read at the wrong seat; placed either way, the "
      r"result and the rulings are the same \(a person may confirm the trick or correct it\)",
      "الأكلة {0} ({1}): قد تكون ورقة قُرئت عند مقعد خطأ؛ أيًّا كان موضعها فالنتيجة والأحكام "

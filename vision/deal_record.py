@@ -185,7 +185,7 @@ class DealRecorder:
                 if p.trick == trick
             )
             if trick in guessed:
-                what = "a card was named on a guess"
+                what = "a card named is not known surely"
             else:
                 what = "a card may be read at the wrong seat"
             then = (

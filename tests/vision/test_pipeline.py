@@ -714,7 +714,7 @@ def test_name_by_the_rules_one_of_two_ways_that_give_the_same_result():
     asked = [e for e in said if e.get("confirm_trick")]
     said = [e for e in said if not e.get("confirm_trick")]
     assert len(said) == 1 and sorted(said[0]["guesses"]) == ["10S", "8C"]
-    assert len(asked) == 1 and "a card was named on a guess" in asked[0]["text"]
+    assert len(asked) == 1 and "a card named is not known surely" in asked[0]["text"]
     assert [c["by"] for c in of(events, "correction")] == ["same-result", "elimination"]
     assert pipe.ruling() == ruling_json(parse_deal_record(truth))
 
