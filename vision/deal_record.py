@@ -158,10 +158,7 @@ class DealRecorder:
         """The result and rulings of the deal with plays (index) holding other ``cards``."""
         if all(self.plays[i].card == c for i, c in cards.items()):
             return self._outcome(self), self._violation_keys(self)
-        trial = self._trial()
-        for i, card in cards.items():
-            trial.plays[i].card = card
-        trial._rereferee(self._now, self._now / self.fps)
+        trial = self._with_plays({i: {"card": c} for i, c in cards.items()})
         if not trial.referee.is_over:
             return None
         return self._outcome(trial), self._violation_keys(trial)

@@ -120,11 +120,15 @@ class MisreadExchanges:
     def _with_exchanged(self, i: int, j: int, what: str = "card") -> Self:
         """A copy of the deal with plays ``i`` and ``j`` holding each other's card (``what``
         "seat": at each other's seats; the turn orders their trick anew), refereed again."""
+        a, b = self.plays[i], self.plays[j]
+        return self._with_plays({i: {what: getattr(b, what)}, j: {what: getattr(a, what)}})
+
+    def _with_plays(self, changes: dict[int, dict[str, Any]]) -> Self:
+        """A copy of the deal with plays (by index) changed (field: value), refereed again."""
         trial = self._trial()
-        a, b = trial.plays[i], trial.plays[j]
-        was = getattr(a, what)
-        setattr(a, what, getattr(b, what))
-        setattr(b, what, was)
+        for i, fields in changes.items():
+            for name, value in fields.items():
+                setattr(trial.plays[i], name, value)
         trial._rereferee(self._now, self._now / self.fps)
         return trial
 

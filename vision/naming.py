@@ -17,7 +17,7 @@ from hakam.engine.cards import CARD_NAMES, DECK
 from hakam.engine.referee import Violation
 from hakam.vision.conflicts import CONFLICT_FLOOR, CONFLICT_MARGIN
 from hakam.vision.decoder import FINAL_P, Way, decode
-from hakam.vision.provenance import NAMED, Play
+from hakam.vision.provenance import DEDUCED, NAMED, Play
 
 # Marks a way's result where two cards not read may lie at each other's places, same result.
 IN_DOUBT = " (places in doubt)"
@@ -381,6 +381,21 @@ class CardNaming:
         while not self._held and not self.referee.is_over:
             if not self._name_by_elimination(self.seat_waited_for, final=True):
                 break
+
+    def _settle_named(self) -> None:
+        """A complete deal with one card named and every other card read or a person's: it is
+        the one card no read accepted, as sure as elimination (the deal plays each card once),
+        whatever named it first (its reads, or the decoder before a person confirmed another).
+        Not where it was read surely again elsewhere (a conflict said): one of the two is wrong.
+        A read card whose reads doubted it may be it misread, as for any card named so: the end
+        of the deal exchanges them where that withdraws violations, else says they may be each
+        other (``_exchange_misread``)."""
+        named = [p for p in self.plays if p.provenance == NAMED]
+        if not self.referee.is_over or len(named) != 1 or named[0].source not in DEDUCED:
+            return
+        (d,) = named
+        if d.card not in self._conflicts_said:
+            d.source, d.probability = "elimination", None
 
     def _ruled_before(self) -> set[str]:
         """The violations standing now that a way may rule again (``_whatever_card``): not out

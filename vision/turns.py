@@ -4,6 +4,7 @@ front of that seat, and tricks are swept and collected (``Pipeline`` mixin)."""
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
@@ -11,7 +12,6 @@ from typing import Any
 from hakam.engine.cards import CARD_NAMES
 from hakam.vision.decoder import NAME_P, likelihood
 from hakam.vision.events import event, uncertain_text
-from hakam.vision.provenance import DEDUCED, NAMED
 from hakam.vision.sources import Frame
 from hakam.vision.tracker import CardState, TrackEvent
 
@@ -161,10 +161,8 @@ class TurnHolding:
         same card, read late), or, of a trick swept off the table, until its cards were last
         seen (``swept``). Below ``FINAL_P`` it leaves the score provisional unless the deal's
         end finds it the one card left (``_settle_named``); a notice says so."""
-        if not self.settings.name_by_reads or self._stall_said == (
-            self.referee.trick_number,
-            seat,
-        ):
+        asked = self._stall_said == (self.referee.trick_number, seat)
+        if not self.settings.name_by_reads or asked:
             return False
         possible = self._possible()
         since, until = self._landing()
@@ -207,27 +205,9 @@ class TurnHolding:
         if not boxes:
             return True  # logged without its box (a test's log): nothing says it moved
         last = boxes[-1]
-        diag = ((last[2] - last[0]) ** 2 + (last[3] - last[1]) ** 2) ** 0.5
         x, y = box_centre(last)
-        return all(
-            ((box_centre(b)[0] - x) ** 2 + (box_centre(b)[1] - y) ** 2) ** 0.5 <= READS_STILL * diag
-            for b in boxes
-        )
-
-    def _settle_named(self) -> None:
-        """A complete deal with one card named and every other card read or a person's: it is
-        the one card no read accepted, as sure as elimination (the deal plays each card once),
-        whatever named it first (its reads, or the decoder before a person confirmed another).
-        Not where it was read surely again elsewhere (a conflict said): one of the two is wrong.
-        A read card whose reads doubted it may be it misread, as for any card named so: the end
-        of the deal exchanges them where that withdraws violations, else says they may be each
-        other (``_exchange_misread``)."""
-        named = [p for p in self.plays if p.provenance == NAMED]
-        if not self.referee.is_over or len(named) != 1 or named[0].source not in DEDUCED:
-            return
-        (d,) = named
-        if d.card not in self._conflicts_said:
-            d.source, d.probability = "elimination", None
+        reach = READS_STILL * math.hypot(last[2] - last[0], last[3] - last[1])
+        return all(math.hypot(cx - x, cy - y) <= reach for cx, cy in map(box_centre, boxes))
 
     def _say_stalled(self, seat: int) -> None:
         key = (self.referee.trick_number, seat)
