@@ -25,8 +25,8 @@ import cv2
 import numpy as np
 
 from hakam.vision.corners import OUTLINE_SIZE
-from hakam.vision.detector import model_frame, to_tensor
 from hakam.vision.reader import CROP_SIZE, card_crop, crops_tensor, softmax
+from hakam.vision.yolo import model_frame, to_tensor
 
 CALIBRATION_SEED = 21  # scenes of the training split, a seed no training set used
 VALIDATION_SEED = 22  # the index network's accuracy is watched on these (training split too)

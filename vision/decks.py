@@ -18,9 +18,8 @@ The generic readers know the designs they were trained on and read an unseen des
    pass.
 
 Everything runs on OpenVINO and numpy: no torch. A learned deck lives in ``decks/NAME/`` under the
-data folder (``DeckStore``): ``deck.json``, ``head.npz``, ``faces/CARD.png`` (the straightened
-faces, to learn from again) and the frames it was learnt from. The constants are chosen on a
-tuning design (``hakam.datasets.arabic_deck.TUNING``), never on a hold-out one.
+data folder (``hakam.vision.deck_store``). The constants are chosen on a tuning design
+(``hakam.datasets.arabic_deck.TUNING``), never on a hold-out one.
 """
 
 from __future__ import annotations
@@ -28,7 +27,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import shutil
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -54,7 +52,7 @@ CLEAR_IOU = 0.2  # a box on no drawn card more than this teaches "not a Baloot c
 TILES = (3, 2)  # columns and rows of tiles a spread's frame is also searched in
 TILE_OVERLAP = 0.3
 TILE_CONF = 0.25
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
+DECK_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 
 
 class DeckError(UserError):
@@ -62,7 +60,7 @@ class DeckError(UserError):
 
 
 def check_name(name: str) -> str:
-    if not _NAME.match(name or ""):
+    if not DECK_NAME.match(name or ""):
         raise DeckError(
             f"deck name {name!r}: 1 to 40 letters, digits, '_', '.' or '-', from a letter or digit"
         )
@@ -369,146 +367,3 @@ def learn_deck(
     w, b = fit_head(x, y)
     stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
     return LearnedDeck(name, w, b, networks_of(detector), stamp, len(y))
-
-
-# ---------------------------------------------------------------------------- keeping decks
-
-
-class DeckStore:
-    """The decks learnt on this machine: ``root/NAME/``."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = Path(root)
-
-    def names(self) -> list[str]:
-        if not self.root.is_dir():
-            return []
-        return sorted(p.name for p in self.root.iterdir()
-                      if _NAME.match(p.name) and (p / "deck.json").is_file())  # fmt: skip
-
-    def describe(self, name: str) -> dict:
-        folder = self.root / check_name(name)
-        try:
-            meta = json.loads((folder / "deck.json").read_text(encoding="utf-8"))
-            if not isinstance(meta, dict):
-                raise ValueError("deck.json is not an object")
-            return meta
-        except FileNotFoundError:
-            known = ", ".join(self.names()) or "none yet"
-            raise DeckError(f"deck {name!r}: not learnt here (decks learnt: {known})") from None
-        except (OSError, ValueError) as exc:
-            raise DeckError(f"deck {name!r}: cannot be read ({exc})") from None
-
-    def save(self, deck: LearnedDeck, faces: dict[str, np.ndarray],
-             frames: Sequence[np.ndarray] = ()) -> Path:  # fmt: skip
-        """Write the deck into a fresh folder, then put it in place (a crash leaves the old one)."""
-        check_name(deck.name)
-        self.root.mkdir(parents=True, exist_ok=True)
-        tmp = self.root / f".{deck.name}.tmp"
-        shutil.rmtree(tmp, ignore_errors=True)
-        (tmp / "faces").mkdir(parents=True)
-        for card, face in faces.items():
-            _write_image(tmp / "faces" / f"{card}.png", face)
-        for k, frame in enumerate(frames):
-            _write_image(tmp / f"frame-{k}.png", frame)
-        np.savez(tmp / "head.npz", w=deck.w, b=deck.b)
-        meta = {"format": DECK_FORMAT, "name": deck.name, "learnt_at": deck.learnt_at,
-                "networks": deck.networks, "samples": deck.samples, "weight": deck.weight,
-                "cards": sorted(faces, key=CARD_NAMES.index), "frames": len(frames)}  # fmt: skip
-        (tmp / "deck.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
-        final = self.root / deck.name
-        old = self.root / f".{deck.name}.old"
-        shutil.rmtree(old, ignore_errors=True)
-        if final.exists():
-            final.rename(old)
-        tmp.rename(final)
-        shutil.rmtree(old, ignore_errors=True)
-        return final
-
-    def load(self, name: str) -> LearnedDeck:
-        meta = self.describe(name)
-        if meta.get("format") != DECK_FORMAT:
-            raise DeckError(f"deck {name!r}: not a {DECK_FORMAT} deck")
-        try:
-            with np.load(self.root / name / "head.npz") as arrays:
-                w, b = arrays["w"], arrays["b"]
-        except (OSError, KeyError, ValueError) as exc:
-            raise DeckError(f"deck {name!r}: cannot be read ({exc})") from None
-        if w.ndim != 2 or w.shape[1] != READER_CLASSES or b.shape != (READER_CLASSES,):
-            raise DeckError(f"deck {name!r}: cannot be read (its head.npz has other shapes)")
-        return LearnedDeck(
-            name, w, b, dict(meta.get("networks", {})), meta.get("learnt_at", ""),
-            int(meta.get("samples", 0)), float(meta.get("weight", WEIGHT)),
-        )  # fmt: skip
-
-    def faces(self, name: str) -> dict[str, np.ndarray]:
-        """The straightened faces a deck was learnt from (to learn it again)."""
-        self.describe(name)
-        faces = {}
-        for card in CARD_NAMES:
-            img = cv2.imread(str(self.root / name / "faces" / f"{card}.png"))
-            if img is not None:
-                faces[card] = img
-        check_cards(list(faces))
-        return faces
-
-    def frames(self, name: str) -> list[np.ndarray]:
-        """The frames a deck was learnt from, in order."""
-        return read_frames(self.root / check_name(name))
-
-    def forget(self, name: str) -> None:
-        """Remove the deck (one whose files are damaged too)."""
-        folder = self.root / check_name(name)
-        if not folder.is_dir():
-            known = ", ".join(self.names()) or "none yet"
-            raise DeckError(f"deck {name!r}: not learnt here (decks learnt: {known})")
-        shutil.rmtree(folder)
-
-
-def _write_image(path: Path, image: np.ndarray) -> None:
-    if not cv2.imwrite(str(path), image):
-        raise DeckError(f"{path}: cannot be written")
-
-
-def read_frames(folder: Path) -> list[np.ndarray]:
-    """``frame-K.png`` of ``folder``, in the order of K."""
-    paths = sorted(Path(folder).glob("frame-*.png"), key=lambda p: int(p.stem.split("-")[1]))
-    frames = [cv2.imread(str(p)) for p in paths if p.stem.split("-")[1].isdigit()]
-    if any(f is None for f in frames):
-        raise DeckError(f"{folder}: a frame cannot be read")
-    return frames  # type: ignore[return-value]
-
-
-def keep_pending(folder: Path, frames: Sequence[np.ndarray], found: Sequence[Candidate]) -> None:
-    """The frames and the cards found in them, as the person is asked about them: the answers
-    are given to these, in this order (nothing is found again)."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    for k, frame in enumerate(frames):
-        _write_image(folder / f"frame-{k}.png", frame)
-    for k, c in enumerate(found):
-        _write_image(folder / f"face-{k}.png", c.face)
-    rows = [
-        {"frame": c.frame, "box": [round(float(v), 2) for v in c.box],
-         "quad": [[round(float(v), 2) for v in pt] for pt in c.quad],
-         "proposed": c.proposed, "probability": round(c.probability, 4)}
-        for c in found
-    ]  # fmt: skip
-    (folder / "found.json").write_text(json.dumps(rows) + "\n", encoding="utf-8")
-
-
-def pending(folder: Path) -> tuple[list[np.ndarray], list[Candidate]]:
-    """What ``keep_pending`` kept."""
-    folder = Path(folder)
-    try:
-        rows = json.loads((folder / "found.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise DeckError(f"{folder}: no cards found waiting ({exc})") from None
-    found = []
-    for k, r in enumerate(rows):
-        face = cv2.imread(str(folder / f"face-{k}.png"))
-        if face is None:
-            raise DeckError(f"{folder}: face-{k}.png cannot be read")
-        found.append(Candidate(int(r["frame"]), np.float32(r["box"]), np.float32(r["quad"]),
-                               face, r["proposed"], float(r["probability"])))  # fmt: skip
-    return read_frames(folder), found

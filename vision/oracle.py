@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 
 from hakam.vision.detections import Detections
-from hakam.vision.detector import NUM_CLASSES, drop_ruled_out
+from hakam.vision.detector import drop_ruled_out
+from hakam.vision.yolo import NUM_CLASSES
 
 
 @dataclass(frozen=True)

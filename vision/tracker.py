@@ -21,7 +21,7 @@ import numpy as np
 
 from hakam.engine.cards import CARD_NAMES
 from hakam.vision.detections import Detections, box_iou
-from hakam.vision.detector import nms
+from hakam.vision.yolo import nms
 
 
 class CardState(StrEnum):

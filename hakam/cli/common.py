@@ -108,7 +108,8 @@ def with_deck(detector: Any, name: str | None) -> Any:
     """``detector`` reading with the learnt deck ``name`` as well (None: as it is)."""
     if not name:
         return detector
-    from hakam.vision.decks import DeckError, DeckStore
+    from hakam.vision.deck_store import DeckStore
+    from hakam.vision.decks import DeckError
 
     try:
         deck = DeckStore(decks_root()).load(name)

@@ -94,9 +94,9 @@ def _frames(spec: str, count: int, every: int) -> list:
 def _learn(args: argparse.Namespace) -> int:
     import cv2
 
-    from hakam.vision import decks
+    from hakam.vision import deck_store, decks
 
-    store = decks.DeckStore(decks_root())
+    store = deck_store.DeckStore(decks_root())
     try:
         decks.check_name(args.name)
         if args.scenes is not None and args.scenes < 1:
@@ -130,7 +130,7 @@ def _learn(args: argparse.Namespace) -> int:
             frames = _frames(args.source, args.frames, args.every)
             found = decks.find_cards(frames, detector)
             shutil.rmtree(pending, ignore_errors=True)
-            decks.keep_pending(pending, frames, found)
+            deck_store.keep_pending(pending, frames, found)
             _write_answers(answers_file, [c.proposed for c in found])
             cv2.imwrite(str(pending / "sheet.jpg"), _sheet(found))
             if not args.window:
@@ -148,7 +148,7 @@ def _learn(args: argparse.Namespace) -> int:
                 return 0
         else:
             detector = _detector(args.threads)
-            frames, found = decks.pending(pending)
+            frames, found = deck_store.pending(pending)
             names = decks.read_answers(Path(args.answers), len(found))
         decks.check_cards(names)
         faces = {n: c.face for c, n in zip(found, names, strict=True) if n is not None}
@@ -235,7 +235,7 @@ def _say_check(proposals: list) -> None:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from hakam.vision.decks import DeckStore
+    from hakam.vision.deck_store import DeckStore
 
     store = DeckStore(decks_root())
     names = store.names()
@@ -248,7 +248,8 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _forget(args: argparse.Namespace) -> int:
-    from hakam.vision.decks import DeckError, DeckStore
+    from hakam.vision.deck_store import DeckStore
+    from hakam.vision.decks import DeckError
 
     try:
         DeckStore(decks_root()).forget(args.name)

@@ -293,7 +293,7 @@ def _start_screen(args: argparse.Namespace, store: Any) -> Any:
     from hakam.gui.start import StartController
     from hakam.gui.views.main_window import make_app
     from hakam.gui.views.start_view import StartView
-    from hakam.vision.decks import DeckStore
+    from hakam.vision.deck_store import DeckStore
 
     make_app()
     language = args.lang or store.setting("language", "en") or "en"
@@ -338,7 +338,7 @@ def table_deck(store: Any, key: str, asked: str | None) -> str | None:
     if asked:
         return asked
     from hakam.cli.common import decks_root
-    from hakam.vision.decks import DeckStore
+    from hakam.vision.deck_store import DeckStore
 
     kept = store.setting(f"deck|{key}")
     if kept and kept in DeckStore(decks_root()).names():

@@ -13,7 +13,7 @@ from hakam.cli import main
 from hakam.datasets import arabic_deck, art
 from hakam.datasets.spread import labelled_names, learning_spread
 from hakam.engine.cards import CARD_NAMES
-from hakam.vision import decks
+from hakam.vision import deck_store, decks
 from hakam.vision.detector import make_detector
 from hakam.vision.reader import OTHER, READER_CLASSES
 
@@ -89,7 +89,7 @@ def test_a_spread_is_found_straightened_learnt_kept_and_read(spread, detector, t
     assert all(f.shape == (decks.FACE_H, decks.FACE_W, 3) for f in faces.values())
     deck = decks.learn_deck("arabic", faces, detector, scenes=40)
     assert deck.samples > 40 and deck.w.shape[1] == READER_CLASSES
-    store = decks.DeckStore(tmp_path)
+    store = deck_store.DeckStore(tmp_path)
     store.save(deck, faces, [frame])
     assert store.names() == ["arabic"]
     again = store.load("arabic")
@@ -133,7 +133,7 @@ def test_the_commands_learn_a_deck_only_from_confirmed_answers(spread, detector,
     assert not (tmp_path / "data" / "decks" / "home").exists() and pending.is_dir()
     # The person's corrections: learnt and kept; the frames move into the deck.
     good = tmp_path / "good.json"  # answers to the cards found and kept, in their order
-    good.write_text(json.dumps(_answers(decks.pending(pending)[1], labels)))
+    good.write_text(json.dumps(_answers(deck_store.pending(pending)[1], labels)))
     argv = ["deck", "learn", "--name", "home", "--answers", str(good), "--scenes", "20"]
     assert main(argv) == 0
     assert not pending.exists()

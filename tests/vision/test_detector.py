@@ -6,18 +6,9 @@ import numpy as np
 import pytest
 
 from hakam.engine.cards import Card
-from hakam.vision.detector import (
-    DetectorError,
-    Letterbox,
-    OnnxDetector,
-    OpenVinoDetector,
-    decode_yolo,
-    letterbox,
-    make_detector,
-    rect_shape,
-    to_tensor,
-)
+from hakam.vision.detector import DetectorError, OnnxDetector, OpenVinoDetector, make_detector
 from hakam.vision.oracle import LabelDetector, ReadNoise
+from hakam.vision.yolo import Letterbox, decode_yolo, letterbox, rect_shape, to_tensor
 
 C = 32
 

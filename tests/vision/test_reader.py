@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from hakam.engine.cards import Card
-from hakam.vision.detector import Letterbox, decode_boxes
 from hakam.vision.reader import (
     OTHER,
     READER_CLASSES,
@@ -19,6 +18,7 @@ from hakam.vision.reader import (
     name_boxes,
     rule_out,
 )
+from hakam.vision.yolo import Letterbox, decode_boxes
 
 
 def test_card_crop_cuts_the_box_with_its_margin():
