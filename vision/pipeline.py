@@ -208,12 +208,18 @@ class Pipeline(  # one responsibility a mixin, each in its module
     def _note_sure_reads(self, now: int) -> None:
         """Log the sure reads of cards the vote has not accepted, by the seat they face: a card
         read now as one card, now as another, is never accepted, but its sure reads still tell
-        which card it likely is (``_read_among``)."""
-        for t in self.tracker.tracks:
-            if t.state is CardState.CANDIDATE and t.last_seen == now:
-                seat = self._seat_facing(t.box)
-                if seat is not None:
-                    self._sure_log.setdefault(seat, []).append((now, t.card, tuple(t.box)))
+        which card it likely is (``_read_among``). So do the reads of a card on a lying card
+        that was read too (``CardTracker.beside``): a card played over it, never voted for."""
+        reads = [(t.card, t.box) for t in self.tracker.tracks
+                 if t.state is CardState.CANDIDATE and t.last_seen == now]  # fmt: skip
+        reads += [
+            (int(c), box)
+            for box, c in zip(self.tracker.beside.xyxy, self.tracker.beside.class_id, strict=True)
+        ]
+        for card, box in reads:
+            seat = self._seat_facing(box)
+            if seat is not None:
+                self._sure_log.setdefault(seat, []).append((now, card, tuple(box)))
 
     def _open_card_moved(self, dets: Detections, now: int) -> None:
         """The open card read away from where it lay: it went into the buyer's hand and is being

@@ -131,6 +131,10 @@ class CardTracker:
         self.blobs: list[_Blob] = []
         self.recent: deque = deque()  # (frame, sure reads) of the window: identity votes
         self.elsewhere = Detections.empty()  # this frame's reads of accepted cards far from them
+        # This frame's sure reads of new cards taken for ghosts of a lying card that was read
+        # surely too, on a box of its own: a card played on it, or a second box on that one card
+        # misread (the finder's duplicates). Not votes; the caller may weigh them as reads.
+        self.beside = Detections.empty()
         self.stats = {"reads": 0, "duplicate": 0, "collected_read": 0, "ghost": 0, "weak": 0,
                       "disputed": 0, "same_spot": 0}  # fmt: skip
 
@@ -273,7 +277,8 @@ class CardTracker:
         far = self.far_from_spot(sure)
         self.elsewhere = sure[far]
         sure = sure[~far]
-        ghosts = self._ghost_mask(sure, frame)
+        ghosts, beside = self._ghost_mask(sure, frame)
+        self.beside = sure[beside]
         self.recent.append((frame, sure[~ghosts]))
         while self.recent and self.recent[0][0] <= frame - self.window:
             self.recent.popleft()
@@ -396,14 +401,18 @@ class CardTracker:
                 mask[i] = not (x1 <= cx <= x2 and y1 <= cy <= y2)
         return mask
 
-    def _ghost_mask(self, sure: Detections, sure_frame: int) -> np.ndarray:
+    def _ghost_mask(self, sure: Detections, sure_frame: int) -> tuple[np.ndarray, np.ndarray]:
         """New cards read where an accepted card lay a moment ago but is not read now: misreads
         of that card (a card unread for a whole window may have left, so it blocks nothing,
-        unless ``pinned`` and another card of its trick is still seen: the trick lies there)."""
+        unless ``pinned`` and another card of its trick is still seen: the trick lies there).
+        Also the ghosts ``beside`` it: each card they lie on was read surely now, on its own box
+        (``self.beside``)."""
         mask = np.zeros(len(sure), bool)
+        beside = np.zeros(len(sure), bool)
         if not len(sure):
-            return mask
-        read = set() if self.settings.ghost_on_read else set(sure.class_id.tolist())
+            return mask, beside
+        now = set(sure.class_id.tolist())
+        read = set() if self.settings.ghost_on_read else now
         gap = self.ghost_frames
         recent = {c for c in self.pinned if sure_frame - self.tracks[c].last_seen <= gap}
         # A pinned card blocks while another card of its trick is still seen (its trick lies).
@@ -417,12 +426,16 @@ class CardTracker:
             and (sure_frame - t.last_seen <= gap or t.card in pinned)
         ]
         if not lying:
-            return mask
+            return mask, beside
         iou = box_iou(sure.xyxy, np.array([t.box for t in lying]))
         for i, cls in enumerate(sure.class_id):
             if self.tracks[cls].state in (CardState.UNSEEN, CardState.CANDIDATE):
-                mask[i] = bool((iou[i] >= self.settings.ghost_iou).any())
-        return mask
+                under = iou[i] >= self.settings.ghost_iou
+                mask[i] = bool(under.any())
+                beside[i] = mask[i] and all(
+                    t.card in now for t, hit in zip(lying, under, strict=True) if hit
+                )
+        return mask, beside
 
     def _uncertain(
         self, weak: Detections, sure: Detections, frame: int, time: float

@@ -252,7 +252,8 @@ class TurnHolding:
         sighted = [
             s.items[-1][1] for s in self._sightings.values() if s.items[-1][0] == now and s.settled
         ]
-        for box in self.tracker.unplaced(now) + sighted:
+        beside = list(self.tracker.beside.xyxy)  # a card read on a lying card read too
+        for box in self.tracker.unplaced(now) + sighted + beside:
             seat = self._seat_facing(box)
             if seat is None:
                 continue

@@ -325,6 +325,26 @@ def test_a_card_the_vote_missed_is_named_by_its_sure_reads_before_a_person_is_as
             assert plays == [] and waits
 
 
+def test_a_card_played_over_a_lying_card_is_named_by_its_reads_there():
+    # Seat 0's QS lies in the middle; seat 1's 8C lands over it (IoU 0.65), both read surely
+    # every frame. The tracker takes 8C for a ghost of QS and never accepts it, but its reads
+    # lie in front of seat 1: when the deal would ask, they name it, and seat 2's 9S follows.
+    x, y = SeatMap(CAL, 3).seat_point(1, 0.09)  # 18 px towards seat 1: clearly its card
+    qs = {"card": "QS", "box": [290, 198, 350, 282], "visible": 1.0, "index_visible": 1.0}
+    c8 = {"card": "8C", "box": [x - 30, y - 42, x + 30, y + 42], "visible": 1.0,
+          "index_visible": 1.0}  # fmt: skip
+    steps = [([qs], 10), ([qs, c8], 20), ([qs, c8, lying("9S", 2)], 60)]
+    for on in (True, False):
+        settings = PipelineSettings(read_open_card=False, name_by_reads=on)
+        _, events = run_labels(scripted(steps), settings=settings)
+        plays = [(p["card"], p["seat"], p.get("named_by")) for p in of(events, "play")]
+        waits = [e for e in of(events, "uncertain") if "the deal waits" in e["text"]]
+        if on:
+            assert plays == [("QS", 0, None), ("8C", 1, "reads"), ("9S", 2, None)] and not waits
+        else:
+            assert plays == [("QS", 0, None)] and waits
+
+
 def test_a_person_answering_the_reads_notice_corrects_the_card_named_in_its_trick():
     # QS is named for seat 0 in trick 1 by its sure reads and seat 0 wins the trick. The person
     # answers the notice (its trick sent with it, as the window sends it) with KS: trick 1's

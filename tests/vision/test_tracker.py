@@ -164,6 +164,20 @@ def test_a_misread_on_a_card_that_is_still_read_is_a_ghost():
     assert feed(t, [both] * 12, 6) == [] and t.state(Card.parse("QC").index) is CardState.UNSEEN
 
 
+def test_a_card_read_on_a_lying_card_read_too_is_kept_beside_it_not_voted():
+    # QC lands 16 px from JC, over it (IoU 0.58): a ghost, never accepted. Where JC is read on
+    # its own box in the same frame, QC's read is kept ``beside`` (the caller may weigh it);
+    # where JC is not read, QC is a misread of it, and nothing is kept.
+    t = CardTracker()
+    feed(t, [dets(("JC", (200, 200), 0.9))] * 6)
+    qc = Card.parse("QC").index
+    both = dets(("JC", (200, 200), 0.9), ("QC", (216, 200), 0.9))
+    assert feed(t, [both] * 12, 6) == [] and t.state(qc) is CardState.UNSEEN
+    assert t.beside.class_id.tolist() == [qc] and t.beside.xyxy[0].tolist() == [186, 158, 246, 242]
+    feed(t, [dets(("QC", (216, 200), 0.9))], 18)
+    assert len(t.beside) == 0 and t.state(qc) is CardState.UNSEEN
+
+
 def believed(read: Detections, beliefs: dict[str, float]) -> Detections:
     """``read`` with the same belief over the 32 cards on every row."""
     p = np.zeros((len(read), 32), np.float32)
