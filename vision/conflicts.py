@@ -43,6 +43,19 @@ def conflict_swap(
     return None
 
 
+def swap_probability(
+    earlier: np.ndarray, later: np.ndarray, card: int, other: int, possible: Collection[int]
+) -> float:
+    """How likely the way ``conflict_swap`` took is, against the other way out, by the same two
+    beliefs: the earlier read was ``other`` misread and the later one is ``card``, or the later
+    read is its likeliest ``possible`` card misread and the earlier play stands. A play renamed
+    so carries it: below ``FINAL_P`` a person confirms it."""
+    cand = np.array(sorted(possible), np.int64)
+    renamed = float(earlier[other] * later[card])
+    stands = float(earlier[card] * later[cand].max()) if len(cand) else 0.0
+    return renamed / (renamed + stands) if renamed + stands > 0 else 0.0
+
+
 def best_in_play(probs: np.ndarray, gone: Collection[int]) -> tuple[np.ndarray, np.ndarray]:
     """Each belief row's likeliest card not in ``gone`` and that card's share of what is left
     (as ``hakam.vision.reader.rule_out``, without its drop)."""
@@ -179,7 +192,8 @@ class ReadConflicts:
                 )  # fmt: skip
             return False
         del self._sightings[card]
-        self._rename_play(play, swap, "conflict", now)
+        p = swap_probability(earlier, now_belief, card, swap, self._possible())  # type: ignore[arg-type]
+        self._rename_play(play, swap, "conflict", now, p)
         return False
 
     def _held_conflict(self, card: int, sighting: _Sighting) -> bool:
@@ -195,16 +209,20 @@ class ReadConflicts:
         swap = conflict_swap(earlier, later, card, self._possible())
         if swap is not None:
             self._sightings.pop(card)
-            self._exchange_read(1, k, swap, "conflict")
+            p = swap_probability(earlier, later, card, swap, self._possible())
+            self._exchange_read(1, k, swap, "conflict", p)
             self._accept_now.append((card, sighting))
         return False
 
-    def _rename_play(self, play: Play, card: int, by: str, now: int) -> None:
-        """A played card was ``card`` misread: rename the play (a correction ``by`` ``by``),
-        move the tracker's knowledge to ``card`` and referee the deal again."""
+    def _rename_play(
+        self, play: Play, card: int, by: str, now: int, probability: float | None = None
+    ) -> None:
+        """A played card was ``card`` misread: rename the play (a correction ``by`` ``by``, with
+        how likely the renaming is where it was weighed), move the tracker's knowledge to
+        ``card`` and referee the deal again."""
         old = play.card
         self._log_correction(self._renaming(play, card, by), now, now / self.fps)
-        play.card, play.source, play.probability = card, by, None
+        play.card, play.source, play.probability = card, by, probability
         if self.tracker.state(old) is CardState.COLLECTED:
             self.tracker.release(old)  # read as itself from now on
             self.tracker.collect(card)  # the play's card left with its trick

@@ -347,15 +347,18 @@ class CardNaming:
         self._name_unread(card, seat, self._now, "rules")
         return True
 
-    def _exchange_read(self, where: int, j: int, card: int, by: str = "exchange") -> None:
+    def _exchange_read(
+        self, where: int, j: int, card: int, by: str = "exchange", p: float | None = None
+    ) -> None:
         """A card read was ``card`` misread: a play (``where`` 0: renamed now) or a card held
-        for its seat's turn (1: played as ``card`` when its turn comes, the correction then)."""
+        for its seat's turn (1: played as ``card`` when its turn comes, the correction then),
+        with how likely that is (``p``) where it was weighed."""
         if where == 0:
-            self._rename_play(self.plays[j], card, by, self._now)
+            self._rename_play(self.plays[j], card, by, self._now, p)
             return
         ev, fr = self._held[j]
         self.tracker.rename(int(ev.card), card)  # type: ignore[arg-type]
-        detail = {**ev.detail, "read_as": ev.card, "by": by}
+        detail = {**ev.detail, "read_as": ev.card, "by": by, "probability": p}
         self._held[j] = (replace(ev, card=card, detail=detail), fr)
 
     def _trial(self) -> Self:

@@ -354,6 +354,7 @@ class Pipeline(  # one responsibility a mixin, each in its module
             "position_clear": attr.clear,
             "fifth_card": fifth,
             "accepted_frame": frame.index,
+            "probability": ev.detail.get("probability") if was is not None else None,
         })  # fmt: skip
 
     def _play(

@@ -24,6 +24,7 @@ from hakam.vision.detections import Detections
 from hakam.vision.events import standing_violations
 from hakam.vision.oracle import LabelDetector, unsure_labels
 from hakam.vision.pipeline import Pipeline, run_frames
+from hakam.vision.provenance import guessed_plays
 from hakam.vision.reader import OTHER, READER_CLASSES, collected_in_sight, name_boxes
 from hakam.vision.seats import Calibration, SeatMap
 from hakam.vision.settings import DealSetup, PipelineError, PipelineSettings, settings_from_json
@@ -1137,6 +1138,13 @@ def test_a_collected_card_read_again_renames_the_earlier_play_it_doubted():
     assert standing_violations(events) == [] and pipe.referee.violations == []
     assert "QS by seat 0 instead of QC" in pipe.record["note"]
     assert ruling_json(parse_deal_record(pipe.record)) == pipe.ruling()
+    # The renaming is weighed, not known: 0.3 x 0.9 against 0.6 x 0.04 (QS, the likeliest card
+    # left of the new read), 0.92. The play carries it: below 0.99, a guess a person confirms
+    # (a complete deal's score stays provisional until then).
+    (qs,) = [p for p in pipe.plays if CARD_NAMES[p.card] == "QS"]
+    assert (qs.provenance, qs.source) == ("named", "conflict")
+    assert qs.probability == pytest.approx(0.27 / (0.27 + 0.6 * 0.04))
+    assert guessed_plays(pipe.plays) == [qs]
     # Off, the real QC is never read (it was collected) and the wrong rulings stand.
     pipe, events = _misread_then_seen_again(doubt, resolve=False)
     assert of(events, "correction") == [] and len(standing_violations(events)) == 3
