@@ -76,6 +76,7 @@ def run_unread(
         "named_wrong": sum(p not in played for p in named),  # not the card at that seat and trick
         "said": any(by in SAID for *_, by in fixes),
         "violations": [v["card"] for v in standing_violations(events)],
+        "final": [e.get("status") for e in events if e["type"] == "score"][-1:] == ["final"],
     }
 
 
@@ -128,8 +129,9 @@ def main() -> None:
     print(
         f"{len(rows)} sets of {args.cards} cards never read surely (DEDUCE_MAX "
         f"{naming.DEDUCE_MAX}): complete {sum(r['complete'] for r in rows)}, exact "
-        f"{sum(r['exact'] for r in rows)}; complete but not exact {len(wrong)} (said in a "
-        f"notice {sum(r['said'] for r in wrong)}, the revoke lost "
+        f"{sum(r['exact'] for r in rows)}, with a final score {sum(r['final'] for r in rows)};"
+        f" complete but not exact {len(wrong)} (said in a notice "
+        f"{sum(r['said'] for r in wrong)}, final {sum(r['final'] for r in wrong)}, the revoke lost "
         f"{sum(REVOKE not in r['violations'] for r in wrong)}, a violation that did not happen "
         f"ruled {sum(bool(set(r['violations']) - {REVOKE}) for r in wrong)}); named by the "
         f"fewest violations in {len(fewest)} ({sum(not r['exact'] for r in fewest)} not exact); "

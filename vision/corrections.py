@@ -256,10 +256,15 @@ class TableCorrections:
 
     def _name_unread(
         self, card: int, seat: int, frame: int, by: str, probability: float | None = None,
-        margin: float | None = None,
+        margin: float | None = None, scores: dict[int, float] | None = None,
     ) -> None:  # fmt: skip
         """Play a card the camera did not read, named by ``by`` (a person, or elimination);
-        ``probability``: the decoder's posterior of the card there (``hakam.vision.decoder``)."""
+        ``probability``: the decoder's posterior of the card there (``hakam.vision.decoder``).
+        A card named without a person keeps the reads at its place, over every card
+        (``scores``, by default those the decoder weighs: ``_read_scores``), for the deal's end
+        to weigh its placing again (``_weigh_placings``)."""
+        if by in DEDUCED and scores is None:
+            scores = dict(self._read_scores(seat, range(len(CARD_NAMES))))
         at = frame / self.fps
         item = {"card": CARD_NAMES[card], "seat": seat, "replaces": None, "by": by}
         self._log_correction(item, frame, at)
@@ -271,6 +276,8 @@ class TableCorrections:
             extra["place_seen"] = True
         self._play(card, seat, frame, at, source, None, None, extra or None)
         trick = self.plays[-1].trick
+        if source in DEDUCED and scores is not None:
+            self._named_scores[(trick, seat)] = {int(c): float(v) for c, v in scores.items()}
         if any(v.rule == "out-of-turn" and v.trick == trick for v in self.referee.violations):
             # A card not read has no time of its own: it went when its seat was on turn, so a
             # card of its trick that seemed to come before its turn did not (``_rereferee``).

@@ -7,6 +7,7 @@ Every card named so says how, and how likely (``hakam.vision.provenance``)."""
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import math
 from collections.abc import Collection, Sequence
@@ -16,7 +17,7 @@ from typing import Any, Self
 from hakam.engine.cards import CARD_NAMES, DECK
 from hakam.engine.referee import Violation
 from hakam.vision.conflicts import CONFLICT_FLOOR, CONFLICT_MARGIN
-from hakam.vision.decoder import FINAL_P, Way, decode
+from hakam.vision.decoder import FINAL_P, VIOLATION, Way, decode, likelihood
 from hakam.vision.provenance import DEDUCED, NAMED, Play
 
 # Marks a way's result where two cards not read may lie at each other's places, same result.
@@ -395,10 +396,51 @@ class CardNaming:
         other (``_exchange_misread``)."""
         named = [p for p in self.plays if p.provenance == NAMED]
         if not self.referee.is_over or len(named) != 1 or named[0].source not in DEDUCED:
+            self._weigh_placings()
             return
         (d,) = named
         if d.card not in self._conflicts_said:
             d.source, d.probability = "elimination", None
+
+    def _weigh_placings(self) -> None:
+        """A complete deal with two to ``DEDUCE_MAX`` cards named (none renamed or exchanged,
+        none read surely again elsewhere): which cards they are is known (every other card was
+        read or named by a person, and the deal plays each card once); where each lay is not.
+        Every placing of those cards at their places is weighed, as the decoder weighs a way:
+        the reads at each place (those kept when it was named, ``decoder.likelihood`` among
+        these cards) times ``VIOLATION`` for each rule the placing breaks. Each named card's
+        probability becomes the share of the placings that keep it where it is: the deal's
+        posterior of it, now that every other card is known (named one after another, each was
+        weighed against every card then left)."""
+        named = [i for i, p in enumerate(self.plays) if p.provenance == NAMED]
+        plays = [self.plays[i] for i in named]
+        if (
+            not 2 <= len(named) <= DEDUCE_MAX
+            or any(p.source not in DEDUCED or p.card in self._conflicts_said for p in plays)
+            or any((p.trick, p.seat) not in self._named_scores for p in plays)
+        ):
+            return
+        cards = [p.card for p in plays]
+        like = [likelihood(cards, self._named_scores[(p.trick, p.seat)]) for p in plays]
+        weights: dict[tuple[int, ...], float] = {}
+        for placing in itertools.permutations(cards):
+            trial = self
+            if list(placing) != cards:
+                trial = self._with_plays(
+                    {i: {"card": c} for i, c in zip(named, placing, strict=True)}
+                )
+            if not trial.referee.is_over:
+                continue
+            broken = len(trial.referee.violations)
+            weights[placing] = math.prod(lk[c] for lk, c in zip(like, placing, strict=True)) * (
+                VIOLATION**broken
+            )
+        total = sum(weights.values())
+        if total <= 0:
+            return
+        for k, p in enumerate(plays):
+            kept = sum(w for placing, w in weights.items() if placing[k] == p.card)
+            p.probability = round(kept / total, 6)
 
     def _ruled_before(self) -> set[str]:
         """The violations standing now that a way may rule again (``_whatever_card``): not out

@@ -108,6 +108,9 @@ class Pipeline(  # one responsibility a mixin, each in its module
         # are weighed (``_conflict``).
         self._sightings: dict[int, _Sighting] = {}
         self._conflicts_said: set[int] = set()
+        # The reads at each named card's place, (trick, seat) -> {card: score}, kept when it was
+        # named (``_name_unread``): the deal's end weighs the placings of its named cards.
+        self._named_scores: dict[tuple[int, int], dict[int, float]] = {}
         # Cards whose reads elsewhere a conflict with a held card showed to be right: accepted
         # with this frame's events (``_held_conflict``).
         self._accept_now: list[tuple[int, _Sighting]] = []

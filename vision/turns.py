@@ -185,7 +185,9 @@ class TurnHolding:
         p = likelihood(possible, self._scores_between(seat, possible, since, end))[card]
         if p < NAME_P:
             return False
-        self._name_unread(card, seat, self._now, "reads", p)
+        every = range(len(CARD_NAMES))
+        self._name_unread(card, seat, self._now, "reads", p,
+                          scores=dict(self._scores_between(seat, every, since, end)))  # fmt: skip
         trick = self.plays[-1].trick
         self._say(
             seat,

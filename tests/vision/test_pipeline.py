@@ -1452,6 +1452,27 @@ def test_a_seat_s_two_unread_cards_are_named_by_the_reads_of_when_each_could_lan
     assert pipe.record["tricks"] == truth["tricks"]
 
 
+def test_the_end_weighs_again_where_the_cards_named_lay():
+    # QS (trick 4, seat 3) and 9S (trick 6, seat 1) are never read surely. QS is named by the
+    # rules as the deal goes (its way with 9S there came to no end), 9S by elimination at the
+    # end. With the deal complete, the two could lie at each other's places and break no rule:
+    # only QS's one unsure read at its place tells them apart, 1.1 against 0.1 (9S's place has
+    # no read): each is 0.917 likely, the score provisional. Reads at both places decide it.
+    truth, pipe, events = _demo_with_unread({"9S", "QS"})
+    assert pipe.record["tricks"] == truth["tricks"]
+    named = {CARD_NAMES[p.card]: p for p in pipe.plays if p.provenance == "named"}
+    assert {c: (p.trick, p.seat, p.source) for c, p in named.items()} == {
+        "QS": (4, 3, "rules"), "9S": (6, 1, "elimination"),
+    }  # fmt: skip
+    assert [p.probability for p in named.values()] == [pytest.approx(1.1 / 1.2, abs=1e-6)] * 2
+    assert of(events, "score")[-1]["status"] == "provisional"
+    pipe._named_scores[(6, 1)] = {CARD_NAMES.index("9S"): 4.0}  # two sure reads of 9S there
+    pipe._weigh_placings()
+    both = (1.1 * 4.1) / (1.1 * 4.1 + 0.1 * 0.1)
+    assert [p.probability for p in named.values()] == [pytest.approx(both, abs=1e-6)] * 2
+    assert both >= 0.99
+
+
 def test_name_by_the_rules_and_the_sure_reads_of_a_card_the_vote_never_accepted():
     # Seat 3's 9H (trick 3) is read surely as 9H on a third of the frames and as 10S on a
     # sixth (never enough for the vote); 10D (trick 6) is never read surely. At the end, 9H and
