@@ -38,7 +38,11 @@ class Checkpoints:
             "asked_tricks": sorted(self._asked_tricks),
             # A card read again where it was played: a named one is then no longer sure.
             "conflicts_said": sorted(self._conflicts_said),
-        }
+            # The reads at each named card's place, for the end's weighing of their placings.
+            "named_scores": [[t, s, {str(c): v for c, v in sc.items()}]
+                             for (t, s), sc in sorted(self._named_scores.items())],
+            "beside_named": sorted([t, s] for t, s in self._beside_named),
+        }  # fmt: skip
 
     def restore(self, state: dict[str, Any]) -> None:
         """Go on from ``checkpoint()``'s state of this deal (before the first frame)."""
@@ -54,6 +58,9 @@ class Checkpoints:
         self._told = dict(state["told"])
         self._asked_tricks = set(state["asked_tricks"])
         self._conflicts_said = set(state.get("conflicts_said", []))  # kept since 2026-12-06
+        self._named_scores = {(int(t), int(s)): {int(c): float(v) for c, v in sc.items()}
+                              for t, s, sc in state.get("named_scores", [])}  # fmt: skip
+        self._beside_named = {(int(t), int(s)) for t, s in state.get("beside_named", [])}
         self._now = int(state["frame"])
         self._phase = state["phase"]
         self._collected_tricks = int(state["collected_tricks"])

@@ -46,14 +46,17 @@ def conflict_swap(
 def swap_probability(
     earlier: np.ndarray, later: np.ndarray, card: int, other: int, possible: Collection[int]
 ) -> float:
-    """How likely the way ``conflict_swap`` took is, against the other way out, by the same two
-    beliefs: the earlier read was ``other`` misread and the later one is ``card``, or the later
-    read is its likeliest ``possible`` card misread and the earlier play stands. A play renamed
-    so carries it: below ``FINAL_P`` a person confirms it."""
+    """How likely the play ``conflict_swap`` renamed is ``other``, by the same two beliefs,
+    among every way out: the earlier read was any ``possible`` card misread (and the later one
+    is ``card``), or the later read is any ``possible`` card misread (the earlier play stands).
+    A play renamed so carries it: below ``FINAL_P`` a person confirms it."""
     cand = np.array(sorted(possible), np.int64)
-    renamed = float(earlier[other] * later[card])
-    stands = float(earlier[card] * later[cand].max()) if len(cand) else 0.0
-    return renamed / (renamed + stands) if renamed + stands > 0 else 0.0
+    if not len(cand):
+        return 0.0
+    renamed = float(earlier[cand].sum() * later[card])
+    stands = float(earlier[card] * later[cand].sum())
+    total = renamed + stands
+    return float(earlier[other] * later[card]) / total if total > 0 else 0.0
 
 
 def best_in_play(probs: np.ndarray, gone: Collection[int]) -> tuple[np.ndarray, np.ndarray]:

@@ -260,11 +260,12 @@ class TableCorrections:
     ) -> None:  # fmt: skip
         """Play a card the camera did not read, named by ``by`` (a person, or elimination);
         ``probability``: the decoder's posterior of the card there (``hakam.vision.decoder``).
-        A card named without a person keeps the reads at its place, over every card
-        (``scores``, by default those the decoder weighs: ``_read_scores``), for the deal's end
-        to weigh its placing again (``_weigh_placings``)."""
+        A card named without a person keeps the reads at its place (``scores``: those its
+        naming weighed; by default ``_read_scores`` over the cards still possible, as the
+        decoder weighs them), for the deal's end to weigh its placing again
+        (``_weigh_placings``)."""
         if by in DEDUCED and scores is None:
-            scores = dict(self._read_scores(seat, range(len(CARD_NAMES))))
+            scores = dict(self._read_scores(seat, self._possible() | {card}))
         at = frame / self.fps
         item = {"card": CARD_NAMES[card], "seat": seat, "replaces": None, "by": by}
         self._log_correction(item, frame, at)

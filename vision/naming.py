@@ -19,6 +19,7 @@ from hakam.engine.referee import Violation
 from hakam.vision.conflicts import CONFLICT_FLOOR, CONFLICT_MARGIN
 from hakam.vision.decoder import FINAL_P, VIOLATION, Way, decode, likelihood
 from hakam.vision.provenance import DEDUCED, NAMED, Play
+from hakam.vision.turns import BESIDE_P
 
 # Marks a way's result where two cards not read may lie at each other's places, same result.
 IN_DOUBT = " (places in doubt)"
@@ -179,13 +180,13 @@ class CardNaming:
         probability = None if found.probability is None or chain is None else (
             found.probability * chain)  # fmt: skip
         margin = None if math.isinf(found.margin) else round(found.margin, 2)
-        self._name_unread(card, seat, self._now, by, probability, margin)
+        self._name_unread(card, seat, self._now, by, probability, margin, scores)
         return True
 
     def _chain(self) -> float | None:
         """How likely the cards this deal named before are all right (the product of their
         probabilities): a card named after them is named as if they were. None where one of
-        them has none (named by the fewest rules broken, or renamed)."""
+        them has none (named by the fewest rules broken, or exchanged)."""
         out = 1.0
         for p in self.plays:
             if p.provenance == NAMED:
@@ -367,7 +368,7 @@ class CardNaming:
         only frames add to (each card's reads, the logs of reads by seat) shared, not copied: a
         copy plays held cards and names cards, it reads no frame."""
         memo: dict[int, Any] = {id(self.detector): None}
-        for shared in (self._guess_log, self._sure_log, self._unexplained_runs):
+        for shared in (self._guess_log, self._sure_log, self._unexplained_runs, self._beside_log):
             memo[id(shared)] = shared
         self.tracker.snapshot(memo)
         for _, fr in self._held:
@@ -440,7 +441,10 @@ class CardNaming:
             return
         for k, p in enumerate(plays):
             kept = sum(w for placing, w in weights.items() if placing[k] == p.card)
-            p.probability = round(kept / total, 6)
+            share = math.floor(kept / total * 1e6) / 1e6  # rounded down: never up to FINAL_P
+            if (p.trick, p.seat) in self._beside_named:
+                share = min(share, BESIDE_P)  # its reads may be a second box misread
+            p.probability = share
 
     def _ruled_before(self) -> set[str]:
         """The violations standing now that a way may rule again (``_whatever_card``): not out

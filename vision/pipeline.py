@@ -111,6 +111,11 @@ class Pipeline(  # one responsibility a mixin, each in its module
         # The reads at each named card's place, (trick, seat) -> {card: score}, kept when it was
         # named (``_name_unread``): the deal's end weighs the placings of its named cards.
         self._named_scores: dict[tuple[int, int], dict[int, float]] = {}
+        # Of the sure reads logged, those kept beside a lying card (``CardTracker.beside``):
+        # seat -> {(frame, card)}; and the places of cards named on such reads (capped below
+        # ``FINAL_P``: the reads may be the finder's second box on the lying card, misread).
+        self._beside_log: dict[int, set[tuple[int, int]]] = {}
+        self._beside_named: set[tuple[int, int]] = set()
         # Cards whose reads elsewhere a conflict with a held card showed to be right: accepted
         # with this frame's events (``_held_conflict``).
         self._accept_now: list[tuple[int, _Sighting]] = []
@@ -215,14 +220,16 @@ class Pipeline(  # one responsibility a mixin, each in its module
         that was read too (``CardTracker.beside``): a card played over it, never voted for."""
         reads = [(t.card, t.box) for t in self.tracker.tracks
                  if t.state is CardState.CANDIDATE and t.last_seen == now]  # fmt: skip
-        reads += [
+        beside = [
             (int(c), box)
             for box, c in zip(self.tracker.beside.xyxy, self.tracker.beside.class_id, strict=True)
         ]
-        for card, box in reads:
+        for k, (card, box) in enumerate(reads + beside):
             seat = self._seat_facing(box)
             if seat is not None:
                 self._sure_log.setdefault(seat, []).append((now, card, tuple(box)))
+                if k >= len(reads):
+                    self._beside_log.setdefault(seat, set()).add((now, card))
 
     def _open_card_moved(self, dets: Detections, now: int) -> None:
         """The open card read away from where it lay: it went into the buyer's hand and is being

@@ -17,6 +17,9 @@ from hakam.vision.tracker import CardState, TrackEvent
 
 GUESSES = 5  # cards a notice offers first for a card the deal waits for
 READS_MIN = 2  # sure reads of one card, and of no other, that name a card the vote did not accept
+# A card named on reads kept beside a lying card (``CardTracker.beside``) is at most this likely:
+# the finder's second box on the lying card, misread, gives the same reads.
+BESIDE_P = 0.9
 READS_STILL = 0.25  # ... each within this share of its box diagonal of the last: the card lay still
 
 
@@ -182,12 +185,16 @@ class TurnHolding:
         still = self._lay_still(seat, card, since, end)
         if card not in possible or n < READS_MIN or elsewhere or not still:
             return False
-        p = likelihood(possible, self._scores_between(seat, possible, since, end))[card]
+        scores = self._scores_between(seat, possible, since, end)
+        p = likelihood(possible, scores)[card]
         if p < NAME_P:
             return False
-        every = range(len(CARD_NAMES))
-        self._name_unread(card, seat, self._now, "reads", p,
-                          scores=dict(self._scores_between(seat, every, since, end)))  # fmt: skip
+        beside = any(since < f <= end and c == card for f, c in self._beside_log.get(seat, ()))
+        if beside:
+            p = min(p, BESIDE_P)
+        self._name_unread(card, seat, self._now, "reads", p, scores=dict(scores))
+        if beside:
+            self._beside_named.add((self.plays[-1].trick, seat))
         trick = self.plays[-1].trick
         self._say(
             seat,
