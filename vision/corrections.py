@@ -11,6 +11,7 @@ from typing import Any
 
 from hakam.engine.cards import CARD_NAMES, DECK, CardError, parse_card
 from hakam.engine.referee import Violation
+from hakam.vision.decoder import BESIDE_P
 from hakam.vision.events import event
 from hakam.vision.provenance import (
     DEDUCED,
@@ -256,16 +257,22 @@ class TableCorrections:
 
     def _name_unread(
         self, card: int, seat: int, frame: int, by: str, probability: float | None = None,
-        margin: float | None = None, scores: dict[int, float] | None = None,
+        margin: float | None = None, place: tuple[int, int] | None = None,
     ) -> None:  # fmt: skip
         """Play a card the camera did not read, named by ``by`` (a person, or elimination);
         ``probability``: the decoder's posterior of the card there (``hakam.vision.decoder``).
-        A card named without a person keeps the reads at its place (``scores``: those its
-        naming weighed; by default ``_read_scores`` over the cards still possible, as the
-        decoder weighs them), for the deal's end to weigh its placing again
-        (``_weigh_placings``)."""
-        if by in DEDUCED and scores is None:
-            scores = dict(self._read_scores(seat, self._possible() | {card}))
+        A card named without a person keeps the reads at its place over every card, cards
+        named before it too, for the deal's end to weigh its placing again
+        (``_weigh_placings``): in frames ``place`` (its naming's window; by default the one
+        ``_read_scores`` weighs for the cards still possible), and whether reads kept beside a
+        lying card were among them (then it is at most ``BESIDE_P``)."""
+        scores, beside = None, False
+        if by in DEDUCED:
+            place = place or self._place_window(seat, self._possible() | {card})
+            scores = self._scores_between(seat, range(len(CARD_NAMES)), *place)
+            beside = self._beside_between(seat, *place)
+            if beside and probability is not None:
+                probability = min(probability, BESIDE_P)
         at = frame / self.fps
         item = {"card": CARD_NAMES[card], "seat": seat, "replaces": None, "by": by}
         self._log_correction(item, frame, at)
@@ -279,6 +286,8 @@ class TableCorrections:
         trick = self.plays[-1].trick
         if source in DEDUCED and scores is not None:
             self._named_scores[(trick, seat)] = {int(c): float(v) for c, v in scores.items()}
+            if beside:
+                self._beside_named.add((trick, seat))
         if any(v.rule == "out-of-turn" and v.trick == trick for v in self.referee.violations):
             # A card not read has no time of its own: it went when its seat was on turn, so a
             # card of its trick that seemed to come before its turn did not (``_rereferee``).

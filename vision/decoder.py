@@ -31,6 +31,9 @@ EXCHANGE = 0.1  # ... for a read taken for a misread
 SMOOTHING = 0.1  # read score added to every card left (no read: each card alike)
 NAME_P = 0.6  # a card is named at this probability or more
 FINAL_P = 0.99  # a deal with a card named below this stays provisional (a person confirms)
+# A card named on reads kept beside a lying card (``CardTracker.beside``) is at most this likely:
+# the finder's second box on the lying card, misread, gives the same reads.
+BESIDE_P = 0.9
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,8 @@ from typing import Any, Self
 from hakam.engine.cards import CARD_NAMES, DECK
 from hakam.engine.referee import Violation
 from hakam.vision.conflicts import CONFLICT_FLOOR, CONFLICT_MARGIN
-from hakam.vision.decoder import FINAL_P, VIOLATION, Way, decode, likelihood
+from hakam.vision.decoder import BESIDE_P, FINAL_P, VIOLATION, Way, decode, likelihood
 from hakam.vision.provenance import DEDUCED, NAMED, Play
-from hakam.vision.turns import BESIDE_P
 
 # Marks a way's result where two cards not read may lie at each other's places, same result.
 IN_DOUBT = " (places in doubt)"
@@ -180,7 +179,7 @@ class CardNaming:
         probability = None if found.probability is None or chain is None else (
             found.probability * chain)  # fmt: skip
         margin = None if math.isinf(found.margin) else round(found.margin, 2)
-        self._name_unread(card, seat, self._now, by, probability, margin, scores)
+        self._name_unread(card, seat, self._now, by, probability, margin)
         return True
 
     def _chain(self) -> float | None:

@@ -10,16 +10,13 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from hakam.engine.cards import CARD_NAMES
-from hakam.vision.decoder import NAME_P, likelihood
+from hakam.vision.decoder import BESIDE_P, NAME_P, likelihood
 from hakam.vision.events import event, uncertain_text
 from hakam.vision.sources import Frame
 from hakam.vision.tracker import CardState, TrackEvent
 
 GUESSES = 5  # cards a notice offers first for a card the deal waits for
 READS_MIN = 2  # sure reads of one card, and of no other, that name a card the vote did not accept
-# A card named on reads kept beside a lying card (``CardTracker.beside``) is at most this likely:
-# the finder's second box on the lying card, misread, gives the same reads.
-BESIDE_P = 0.9
 READS_STILL = 0.25  # ... each within this share of its box diagonal of the last: the card lay still
 
 
@@ -189,12 +186,9 @@ class TurnHolding:
         p = likelihood(possible, scores)[card]
         if p < NAME_P:
             return False
-        beside = any(since < f <= end and c == card for f, c in self._beside_log.get(seat, ()))
-        if beside:
+        if self._beside_between(seat, since, end):
             p = min(p, BESIDE_P)
-        self._name_unread(card, seat, self._now, "reads", p, scores=dict(scores))
-        if beside:
-            self._beside_named.add((self.plays[-1].trick, seat))
+        self._name_unread(card, seat, self._now, "reads", p, place=(since, end))
         trick = self.plays[-1].trick
         self._say(
             seat,
@@ -421,11 +415,24 @@ class TurnHolding:
         of them names one of ``cards``, the reads after, up to the first held card of a later
         trick (``_next_trick_held``), count instead: a card read late, once the hand over it
         left (the seat's own next card, unread too, can lie there by then: only as a fallback)."""
+        return self._scores_between(seat, cards, *self._place_window(seat, cards))
+
+    def _place_window(self, seat: int, cards: Collection[int]) -> tuple[int, int]:
+        """The frames ``(since, until]`` whose reads ``_read_scores`` weighs for ``cards``:
+        while the card can have landed, or, where none of those reads names one of ``cards``,
+        on to the first held card of a later trick."""
         since, until = self._landing()
-        score = self._scores_between(seat, cards, since, until)
-        if not score and (later := self._next_trick_held(seat)) > until:
-            score = self._scores_between(seat, cards, until, later)
-        return score
+        if (
+            not self._scores_between(seat, cards, since, until)
+            and (later := self._next_trick_held(seat)) > until
+        ):
+            return until, later
+        return since, until
+
+    def _beside_between(self, seat: int, since: int, until: int) -> bool:
+        """Reads kept beside a lying card (``CardTracker.beside``) lay in front of ``seat`` in
+        frames ``(since, until]``: they may be the finder's second box on it, misread."""
+        return any(since < f <= until for f, _ in self._beside_log.get(seat, ()))
 
     def _scores_between(
         self, seat: int, cards: Collection[int], since: int, until: int

@@ -20,6 +20,7 @@ from hakam.engine.contract import Contract
 from hakam.engine.record import parse_deal_record, ruling_json
 from hakam.vision.conflicts import conflict_swap, swap_probability
 from hakam.vision.dealvideo import render_deal, truth_record, write_clip
+from hakam.vision.decoder import BESIDE_P
 from hakam.vision.detections import Detections
 from hakam.vision.events import standing_violations
 from hakam.vision.oracle import LabelDetector, unsure_labels
@@ -29,7 +30,7 @@ from hakam.vision.reader import OTHER, READER_CLASSES, collected_in_sight, name_
 from hakam.vision.seats import Calibration, SeatMap
 from hakam.vision.settings import DealSetup, PipelineError, PipelineSettings, settings_from_json
 from hakam.vision.sources import ArraySource, Frame
-from hakam.vision.turns import BESIDE_P, box_centre
+from hakam.vision.turns import box_centre
 
 
 def run_clip(rendered, out_dir=None):
@@ -1499,6 +1500,45 @@ def test_the_end_weighs_again_where_the_cards_named_lay():
     both = (1.1 * 4.1) / (1.1 * 4.1 + 0.1 * 0.1)
     assert [p.probability for p in named.values()] == [pytest.approx(both, abs=1e-6)] * 2
     assert both >= 0.99
+
+
+def test_the_end_weighs_the_reads_of_cards_named_before_at_a_later_place(monkeypatch):
+    # As above, with ten unsure reads at 9S's place (trick 6, seat 1) taking it for QS first,
+    # 9S second. QS was named before (trick 4), so the cards still possible when 9S is named
+    # leave it out; the place keeps the reads of every card, QS's too: each is 0.85 likely,
+    # the score provisional (counted for 9S alone, the two would come out near certain).
+    s9, qs = CARD_NAMES.index("9S"), CARD_NAMES.index("QS")
+    name_unread = Pipeline._name_unread
+
+    def with_reads(self, card, seat, frame, by, *args, **kw):
+        if (card, seat) == (s9, 1) and not self._is_trial:
+            since, until = self._landing()
+            log = self._guess_log.setdefault(1, [])
+            log += [(since + 1 + k % max(until - since, 1), ["QS", "9S"]) for k in range(10)]
+        return name_unread(self, card, seat, frame, by, *args, **kw)
+
+    monkeypatch.setattr(Pipeline, "_name_unread", with_reads)
+    truth, pipe, events = _demo_with_unread({"9S", "QS"})
+    assert pipe.record["tricks"] == truth["tricks"]
+    assert pipe._named_scores[(6, 1)] == {qs: 10.0, s9: 5.0}
+    at_4 = {qs: 1.1, s9: 0.1}  # QS's one unsure read at its own place, smoothed
+    right = at_4[qs] * 5.1
+    p = right / (right + at_4[s9] * 10.1)
+    named = [p_.probability for p_ in pipe.plays if p_.provenance == "named"]
+    assert named == [pytest.approx(p, abs=1e-6)] * 2 and p < 0.9
+    assert of(events, "score")[-1]["status"] == "provisional"
+
+
+def test_a_place_read_beside_a_lying_card_stays_below_final_at_the_end():
+    # The end's weighing would make QS and 9S near certain on strong reads at both places, but
+    # 9S's place was read beside a lying card (the finder's second box on it may be misread):
+    # it stays at ``BESIDE_P``, and so the score cannot be final on it.
+    _, pipe, _ = _demo_with_unread({"9S", "QS"})
+    pipe._named_scores[(6, 1)] = {CARD_NAMES.index("9S"): 10.0}
+    pipe._beside_named.add((6, 1))
+    pipe._weigh_placings()
+    named = {CARD_NAMES[p.card]: p.probability for p in pipe.plays if p.provenance == "named"}
+    assert named["9S"] == BESIDE_P and named["QS"] > 0.99
 
 
 def test_name_by_the_rules_and_the_sure_reads_of_a_card_the_vote_never_accepted():
