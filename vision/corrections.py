@@ -264,11 +264,12 @@ class TableCorrections:
         A card named without a person keeps the reads at its place over every card, cards
         named before it too, for the deal's end to weigh its placing again
         (``_weigh_placings``): in frames ``place`` (its naming's window; by default the one
-        ``_read_scores`` weighs for the cards still possible), and whether reads kept beside a
-        lying card were among them (then it is at most ``BESIDE_P``)."""
+        ``_read_scores`` would weigh for any card: reads there of a card played or named
+        before are evidence too), and whether reads kept beside a lying card were among them
+        (then it is at most ``BESIDE_P``)."""
         scores, beside = None, False
         if by in DEDUCED:
-            place = place or self._place_window(seat, self._possible() | {card})
+            place = place or self._place_window(seat, range(len(CARD_NAMES)))
             scores = self._scores_between(seat, range(len(CARD_NAMES)), *place)
             beside = self._beside_between(seat, *place)
             if beside and probability is not None:

@@ -1529,6 +1529,26 @@ def test_the_end_weighs_the_reads_of_cards_named_before_at_a_later_place(monkeyp
     assert of(events, "score")[-1]["status"] == "provisional"
 
 
+def test_a_card_named_where_a_read_lay_beside_a_lying_card_is_at_most_beside_p(monkeypatch):
+    # As above, with one read at 9S's place (trick 6, seat 1) kept beside a lying card before
+    # 9S is named by elimination: that place may hold the finder's second box on another card,
+    # misread. The place is marked, and the end's weighing leaves 9S at ``BESIDE_P``.
+    s9 = CARD_NAMES.index("9S")
+    name_unread = Pipeline._name_unread
+
+    def with_beside(self, card, seat, frame, by, *args, **kw):
+        if (card, seat) == (s9, 1) and not self._is_trial:
+            since, _ = self._landing()
+            self._beside_log.setdefault(1, set()).add((since + 1, s9))
+        return name_unread(self, card, seat, frame, by, *args, **kw)
+
+    monkeypatch.setattr(Pipeline, "_name_unread", with_beside)
+    _, pipe, events = _demo_with_unread({"9S", "QS"})
+    assert pipe._beside_named == {(6, 1)}
+    named = {CARD_NAMES[p.card]: p.probability for p in pipe.plays if p.provenance == "named"}
+    assert named["9S"] == BESIDE_P and of(events, "score")[-1]["status"] == "provisional"
+
+
 def test_a_place_read_beside_a_lying_card_stays_below_final_at_the_end():
     # The end's weighing would make QS and 9S near certain on strong reads at both places, but
     # 9S's place was read beside a lying card (the finder's second box on it may be misread):
