@@ -101,7 +101,8 @@ class PipelineSettings:
     # Before the deal asks a person for the card it waits for (``ask_s``): the one card still
     # possible that the reads there took surely for it twice or more, and surely for no other
     # card, is named ("reads", ``TurnHolding._name_by_reads``) and the deal goes on; its
-    # likelihood leaves the score provisional unless the deal's end finds it the one card left.
+    # likelihood leaves the score provisional unless the deal's end finds it the one card left
+    # or near certain among the cards named.
     name_by_reads: bool = True
     # An unfinished trick whose every card has been unread this long when the next card is
     # accepted was swept off the table with its missing card unread (the reader never named it

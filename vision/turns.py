@@ -10,7 +10,7 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from hakam.engine.cards import CARD_NAMES
-from hakam.vision.decoder import BESIDE_P, NAME_P, likelihood
+from hakam.vision.decoder import NAME_P, likelihood
 from hakam.vision.events import event, uncertain_text
 from hakam.vision.sources import Frame
 from hakam.vision.tracker import CardState, TrackEvent
@@ -160,7 +160,8 @@ class TurnHolding:
         can have landed, and on while reads no card explained lay there without a break (the
         same card, read late), or, of a trick swept off the table, until its cards were last
         seen (``swept``). Below ``FINAL_P`` it leaves the score provisional unless the deal's
-        end finds it the one card left (``_settle_named``); a notice says so."""
+        end finds it the one card left (``_settle_named``) or near certain among the cards
+        named (``_weigh_placings``); a notice says so."""
         asked = self._stall_said == (self.referee.trick_number, seat)
         if not self.settings.name_by_reads or asked:
             return False
@@ -186,10 +187,8 @@ class TurnHolding:
         p = likelihood(possible, scores)[card]
         if p < NAME_P:
             return False
-        if self._beside_between(seat, since, end):
-            p = min(p, BESIDE_P)
         self._name_unread(card, seat, self._now, "reads", p, place=(since, end))
-        trick = self.plays[-1].trick
+        trick, p = self.plays[-1].trick, self.plays[-1].probability  # at most BESIDE_P beside
         self._say(
             seat,
             f"{CARD_NAMES[card]} named for seat {seat} in trick {trick} by its sure reads there "
