@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from typing import Any, Self
 
 from hakam.engine.cards import CARD_NAMES
 from hakam.vision.conflicts import CONFLICT_FLOOR, CONFLICT_MARGIN
+from hakam.vision.decoder import OUT_OF_TURN, SMOOTHING, VIOLATION
 from hakam.vision.provenance import DEDUCED, Play
 from hakam.vision.turns import box_centre
 
@@ -29,8 +31,9 @@ class MisreadExchanges:
         if not self.settings.name_by_elimination or not self.referee.is_over:
             return False
         before = self._violation_keys(self)
-        best: list[tuple[int, Play, Play]] = []
+        best: list[tuple[int, Play, Play, bool, float]] = []
         open_: list[tuple[Play, Play]] = []  # exchanges the rules cannot tell from the record
+        tried = 0.0  # every exchange weighed against the record as it is (``_exchange_weight``)
         # A person's word is never exchanged: plays confirmed at the table stay as they are.
         read = [p for p in self.plays if p.source == "camera" and not p.confirmed]
         named = [d for d in self.plays if d.source in DEDUCED and not d.confirmed]
@@ -43,21 +46,29 @@ class MisreadExchanges:
                 continue
             trial = self._with_exchanged(self.plays.index(d), self.plays.index(p))
             after = self._violation_keys(trial)
+            weight = self._exchange_weight(d, p, False, before, after)
+            tried += weight
             if after < before:
-                best.append((len(after), d, p, False))
+                best.append((len(after), d, p, False, weight))
             elif after == before and d.source in DEDUCED:
                 open_.append((d, p))
         for d, p in ((d, p) for d in named for p in read):
             if self._seat_doubted(p, d):
                 trial = self._with_exchanged(self.plays.index(d), self.plays.index(p), "seat")
                 after = self._violation_keys(trial)
+                weight = self._exchange_weight(d, p, True, before, after)
+                tried += weight
                 if after < before:
-                    best.append((len(after), d, p, True))
+                    best.append((len(after), d, p, True, weight))
         best.sort(key=lambda b: b[0])
         if not best or (len(best) > 1 and best[1][0] == best[0][0]):
             self._say_may_be_exchanged(open_)
             return False
-        _, d, p, seats = best[0]
+        _, d, p, seats, weight = best[0]
+        # The exchanged placing's share of the record as it is and every exchange tried, as
+        # likely as the card named was (rounded down: never up to ``FINAL_P``).
+        prior = d.probability if d.source in DEDUCED and d.probability is not None else 1.0
+        share = math.floor(weight / (1.0 + tried) * prior * 1e6) / 1e6
         at = self._now / self.fps
         if seats:
             for play, seat in ((p, d.seat), (d, p.seat)):
@@ -72,9 +83,33 @@ class MisreadExchanges:
             if d.source == "camera":
                 d.source = "exchange"
         p.source = "exchange"
-        p.probability = d.probability = None  # the decoder weighed neither as it is now
+        p.probability = d.probability = share
         self._rereferee(self._now, at)
         return True
+
+    def _exchange_weight(
+        self, d: Play, p: Play, seats: bool, before: set[str], after: set[str]
+    ) -> float:  # fmt: skip
+        """How likely the deal is with ``d`` and ``p`` exchanged (their cards, or ``seats``)
+        against as it is, as the decoder weighs a way: the reads of each card (``p``'s
+        tracker belief, ``d``'s too where it was read; the reads kept at ``d``'s place where it
+        was named: ``SMOOTHING`` + score), exchanged over as they are, times ``VIOLATION`` (a
+        card out of turn: ``OUT_OF_TURN``) for each rule the exchange leaves over what it
+        withdraws. The seats of two cards: where each lay is not known (the read card lay
+        between two seats), so only the rules weigh."""
+        ratio = _rules_weight(after) / _rules_weight(before)
+        if seats:
+            return ratio
+        for a, b in ((p, d), (d, p)):
+            if a.source == "camera":
+                belief = self.tracker.belief(a.card)
+                if belief is not None:
+                    ratio *= float(belief[b.card]) / max(float(belief[a.card]), 1e-9)
+            elif (scores := self._named_scores.get((a.trick, a.seat))) is not None:
+                ratio *= (SMOOTHING + scores.get(b.card, 0.0)) / (
+                    SMOOTHING + scores.get(a.card, 0.0)
+                )
+        return ratio
 
     def _seat_doubted(self, p: Play, d: Play) -> bool:
         """``p``, a card read in the trick of ``d`` (a card not read, named), lay between two
@@ -166,3 +201,12 @@ class MisreadExchanges:
     @staticmethod
     def _violation_keys(pipe: Any) -> set[str]:
         return {json.dumps(v.to_json(), sort_keys=True) for v in pipe.referee.violations}
+
+
+def _rules_weight(keys: set[str]) -> float:
+    """A placing's weight for the violations it rules (``_violation_keys``), as the decoder
+    weighs a way's (``Way.weight``): ``OUT_OF_TURN`` where a card is out of turn (one card
+    missing puts those after it out of turn too), ``VIOLATION`` for each other."""
+    rules = [json.loads(k)["rule"] for k in keys]
+    oot = "out-of-turn" in rules
+    return (OUT_OF_TURN if oot else 1.0) * VIOLATION ** (len(rules) - oot)

@@ -17,7 +17,15 @@ from typing import Any, Self
 from hakam.engine.cards import CARD_NAMES, DECK
 from hakam.engine.referee import Violation
 from hakam.vision.conflicts import CONFLICT_FLOOR, CONFLICT_MARGIN
-from hakam.vision.decoder import BESIDE_P, FINAL_P, VIOLATION, Way, decode, likelihood
+from hakam.vision.decoder import (
+    BESIDE_P,
+    FINAL_P,
+    SMOOTHING,
+    VIOLATION,
+    Way,
+    decode,
+    likelihood,
+)
 from hakam.vision.provenance import DEDUCED, NAMED, Play
 
 # Marks a way's result where two cards not read may lie at each other's places, same result.
@@ -134,7 +142,7 @@ class CardNaming:
         scores = {int(c): float(v) for c, v in self._read_scores(seat, left).items()}
         found = decode(ways, scores, left, fewest=self.settings.name_by_fewest)
         clean = {w.card for w in ways if w.new == 0}  # the cards with a way that keeps the rules
-        if not clean and self._named_by_exchange(left, seat):
+        if not clean and self._named_by_exchange(left, seat, ways):
             return True
         names = [CARD_NAMES[c] for c in left]
         trick = self.referee.trick_number
@@ -311,7 +319,7 @@ class CardNaming:
             ways.append((card, rules, result, (len(rulings), exchanged), True))
         return ways
 
-    def _named_by_exchange(self, left: list[int], seat: int) -> bool:
+    def _named_by_exchange(self, left: list[int], seat: int, ways: Sequence[Way]) -> bool:
         """No way of placing the cards left is clean: perhaps one of them (``L``) was read as
         another card (``Y``, played or held for its seat's turn), whose reads gave ``L`` some
         belief, and ``Y`` is one of the cards the deal still waits for. Each such exchange is
@@ -321,7 +329,10 @@ class CardNaming:
         several placings: the reads decide, as ``_read_among``; several
         exchanges: the one the reads believed twice as much as the next), else nothing
         changes. One exchange only: the placings it is tried with take no end-of-deal exchange
-        of their own."""
+        of their own. Both carry the share of the exchange taken among every exchange and
+        placing found and the cards left placed as read (``ways``, none clean), each weighed as
+        the decoder weighs a way: the read's belief in the card it becomes over its own, the
+        reads in front of ``seat`` (``SMOOTHING`` + score), the rules each way breaks."""
         before = self._ruled_before()
         # belief, play (0) or held card (1), its index, the card it becomes, the card named
         found: list[tuple[float, int, int, int, int]] = []
@@ -336,17 +347,40 @@ class CardNaming:
                 trial = self._trial()
                 trial._exchange_read(where, j, other)
                 rest = [c for c in left if c != other] + [card]
-                ways = list(trial._results(trial._clean_ways(rest, seat, before, False)))
-                ways = trial._read_among(ways, seat) if len(ways) > 1 else ways
-                found += [(float(belief[other]), where, j, other, c) for c in ways]
+                placed = list(trial._results(trial._clean_ways(rest, seat, before, False)))
+                placed = trial._read_among(placed, seat) if len(placed) > 1 else placed
+                found += [(float(belief[other]), where, j, other, c) for c in placed]
         found.sort(reverse=True)
         # The exchange the reads believed most, if twice as much as the next (as a conflict).
         if not found or (len(found) > 1 and found[0][0] < CONFLICT_MARGIN * found[1][0]):
             return False
+        scores = self._read_scores(seat, range(len(CARD_NAMES)))
+        weights = [
+            b / max(self._own_belief(where, j), 1e-9) * (SMOOTHING + scores.get(c, 0.0))
+            for b, where, j, _, c in found
+        ]
+        as_read = 0.0  # the cards left placed as read: none keeps the rules
+        for c in left:
+            mine = [w.weight for w in ways if w.card == c]
+            as_read += (SMOOTHING + scores.get(c, 0.0)) * (
+                sum(mine) / len(mine) if mine else VIOLATION
+            )
+        # As likely as the cards named before (``_name_by_decoder``); rounded down: never up
+        # to FINAL_P.
+        chain, share = self._chain(), None
+        if chain is not None:
+            share = math.floor(weights[0] / (as_read + sum(weights)) * chain * 1e6) / 1e6
         _, where, j, other, card = found[0]
-        self._exchange_read(where, j, other)
-        self._name_unread(card, seat, self._now, "rules")
+        self._exchange_read(where, j, other, "exchange", share)
+        self._name_unread(card, seat, self._now, "rules", share)
         return True
+
+    def _own_belief(self, where: int, j: int) -> float:
+        """How much the reads of a card read (a play, ``where`` 0, or a held card, 1; index
+        ``j``) believed the card they were accepted as."""
+        card = self.plays[j].card if where == 0 else int(self._held[j][0].card)  # type: ignore[arg-type]
+        belief = self.tracker.belief(card)
+        return 0.0 if belief is None else float(belief[card])
 
     def _exchange_read(
         self, where: int, j: int, card: int, by: str = "exchange", p: float | None = None

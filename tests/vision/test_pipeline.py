@@ -817,6 +817,19 @@ def test_exchange_a_misread_card_with_the_card_not_read_when_it_withdraws_violat
         "8C by seat 1 instead of 8D (exchanged with a card not read: the deal breaks fewer "
         "rules so)" in pipe.record["note"]
     )
+    # Both cards carry the exchange's share against the deal as read: the reads' belief in
+    # 8D over 8C (1 to 2), times 1000 for the revoke withdrawn, over the two (0.998003).
+    exchanged = [p for p in pipe.plays if CARD_NAMES[p.card] in ("8C", "8D")]
+    assert [p.probability for p in exchanged] == [0.998003, 0.998003]
+    assert not guessed_plays(pipe.plays)
+    # Reads that hardly doubted 8C (0.06 to 0.9): taken, but below FINAL_P; the score waits
+    # for a person (until 2026-12-06 the exchange carried no probability and could be final).
+    hardly = {"8D": {"8C": 0.9, "8D": 0.06}}
+    truth, pipe, events = _demo_with_unread(set(), unseen={"8C"}, misread=hardly)
+    assert pipe.record["tricks"] == truth["tricks"]
+    weak = [p for p in pipe.plays if CARD_NAMES[p.card] in ("8C", "8D")]
+    assert [p.probability for p in weak] == [0.985221, 0.985221]
+    assert guessed_plays(pipe.plays) == weak
     # A card the reader never doubted is not exchanged.
     sure = {"8D": {"8C": 0.95}}
     _, pipe, events = _demo_with_unread(set(), unseen={"8C"}, misread=sure)
@@ -867,6 +880,8 @@ def test_exchange_seats_of_a_card_read_between_two_seats_and_a_card_named_there(
     assert fixes == [("7C", 3, None, "elimination"), ("QD", 3, "QD", "exchange"),
                      ("7C", 2, "7C", "exchange")]  # fmt: skip
     assert [v["rule"] for v in standing_violations(events)] == ["follow-suit"]
+    # Where each lay is not known, so the rules weigh alone: the cards out of turn withdrawn.
+    assert [p.probability for p in pipe.plays if CARD_NAMES[p.card] in ("7C", "QD")] == [1.0, 1.0]
     assert ruling_json(parse_deal_record(pipe.record)) == pipe.ruling()
     assert (
         "QD by seat 3 instead of seat 2 (exchanged with a card not read: the deal breaks fewer "
@@ -951,6 +966,9 @@ def test_exchange_two_cards_read_as_each_other_when_it_withdraws_a_violation():
     fixes = [(c["card"], c.get("replaces"), c["by"]) for c in of(events, "correction")]
     assert fixes == [("JD", "JH", "exchange"), ("JH", "JD", "exchange")]
     assert [v["card"] for v in standing_violations(events)] == ["AS"]
+    # Each carries the exchange's share: (0.45 / 0.52)^2 times 1000 for the revoke, over one more.
+    pair = [p for p in pipe.plays if p.source == "exchange"]
+    assert [p.probability for p in pair] == [0.998666, 0.998666]
     sure = {"JH": {"JD": 0.8, "JH": 0.15}, "JD": {"JH": 0.8, "JD": 0.15}}
     _, pipe, events = _demo_with_unread(set(), misread=sure)
     assert not of(events, "correction") and len(standing_violations(events)) == 2
@@ -1003,6 +1021,17 @@ def test_a_card_left_read_as_another_card_is_exchanged_when_no_way_is_clean():
         ("KD", None, "elimination"),
     ]
     assert [v["rule"] for v in standing_violations(events)] == ["follow-suit"]
+    # The read renamed and the card named carry the exchange's share among the exchanges
+    # found and the cards left placed as read (each of which breaks a rule).
+    renamed, named = (next(p for p in pipe.plays if CARD_NAMES[p.card] == c) for c in ("KC", "10D"))
+    assert renamed.probability == named.probability == 0.997822
+    # Reads that hardly doubted KD (0.06 to 0.9): the same exchange, below FINAL_P.
+    hardly = {"KC": {"KD": 0.9, "KC": 0.06}}
+    truth, pipe, events = _demo_with_unread({"10D"}, unseen={"KD"}, misread=hardly)
+    assert pipe.record["tricks"] == truth["tricks"]
+    renamed, named = (next(p for p in pipe.plays if CARD_NAMES[p.card] == c) for c in ("KC", "10D"))
+    assert renamed.probability == named.probability == 0.983899
+    assert renamed in guessed_plays(pipe.plays)
 
 
 def test_name_by_elimination_the_deals_last_card_when_the_clip_ends_unread():
