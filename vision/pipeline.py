@@ -19,13 +19,14 @@ import numpy as np
 from hakam.engine.cards import CARD_NAMES
 from hakam.engine.referee import Referee
 from hakam.vision.checkpoint import Checkpoints
-from hakam.vision.conflicts import CONFLICT_FLOOR, ReadConflicts, _Sighting
+from hakam.vision.conflicts import ReadConflicts, _Sighting
 from hakam.vision.corrections import IDLE_S, TableCorrections, _Corrections
 from hakam.vision.deal_record import DealRecorder
-from hakam.vision.detections import Detections, box_iou
+from hakam.vision.detections import Detections
 from hakam.vision.events import event
 from hakam.vision.exchanges import MisreadExchanges
 from hakam.vision.naming import CardNaming, _Way
+from hakam.vision.open_card import OpenCard
 from hakam.vision.provenance import Play
 from hakam.vision.seats import Calibration, SeatMap, attribute
 from hakam.vision.settings import DealSetup, Detector, PipelineSettings
@@ -36,8 +37,8 @@ from hakam.vision.zones import PolygonZone
 
 
 class Pipeline(  # one responsibility a mixin, each in its module
-    ReadConflicts, TurnHolding, CardNaming, MisreadExchanges, TableCorrections, DealRecorder,
-    Checkpoints,
+    OpenCard, ReadConflicts, TurnHolding, CardNaming, MisreadExchanges, TableCorrections,
+    DealRecorder, Checkpoints,
 ):  # fmt: skip
     """One deal refereed from frames. ``process`` each frame in order, then ``finish``.
 
@@ -231,47 +232,10 @@ class Pipeline(  # one responsibility a mixin, each in its module
                 if k >= len(reads):
                     self._beside_log.setdefault(seat, set()).add((now, card))
 
-    def _open_card_moved(self, dets: Detections, now: int) -> None:
-        """The open card read away from where it lay: it went into the buyer's hand and is being
-        played (before the tracker reported it hidden), so it must be accepted anew."""
-        if not self._open_on_table or self.open_card is None:
-            return
-        track = self.tracker.tracks[self.open_card]
-        mine = dets[dets.class_id == self.open_card]
-        if track.box is None or not len(mine):
-            return
-        x1, y1, x2, y2 = track.box
-        diag = float(np.hypot(x2 - x1, y2 - y1))
-        far = np.linalg.norm(mine.centres - [(x1 + x2) / 2, (y1 + y2) / 2], axis=1) > 0.5 * diag
-        if far.all() and now - track.last_seen >= self.settings.collect_gap:
-            self.tracker.release(self.open_card)
-            self._open_on_table = False
-            self._phase = "play"
-
     def _on_accepted(self, ev: TrackEvent, frame: Frame) -> None:
         card = int(ev.card)  # type: ignore[arg-type]
-        if self._phase == "open":
-            expected = self.setup.open_card
-            read_as = None
-            if expected is not None and self._open_card_misread(card, expected.index):
-                self.tracker.rename(card, expected.index)
-                read_as, card = CARD_NAMES[card], expected.index
-            if expected is None or expected.index == card:
-                self.open_card = card
-                self._open_on_table = True
-                self._phase = "open_shown"
-                self._emit(
-                    event(
-                        "open_card",
-                        deal=self.setup.deal,
-                        card=CARD_NAMES[card],
-                        frame=frame.index,
-                        time=round(frame.time, 3),
-                        box=list(ev.box or ()),
-                        **({"read_as": read_as} if read_as else {}),
-                    )
-                )
-                return
+        if self._phase == "open" and self._on_open_card(ev, frame):
+            return
         self._phase = "play"
         if self.referee.is_over:
             self._emit(
@@ -288,43 +252,6 @@ class Pipeline(  # one responsibility a mixin, each in its module
             )
             return
         self._held.append((ev, frame))
-
-    def _open_card_first(self, events: list[TrackEvent]) -> list[TrackEvent]:
-        """Before any play, the open card the deal was set up with, accepted in this frame,
-        goes first; a card accepted with it on its very spot (``ghost_iou``) is the open card
-        read as another, not a play: it is forgotten (its reads there are then misreads)."""
-        if self._phase != "open" or self.setup.open_card is None:
-            return events
-        want = self.setup.open_card.index
-        opener = next((e for e in events if e.kind == "accepted" and e.card == want), None)
-        if opener is None or opener.box is None:
-            return events
-        spot = np.array([opener.box])
-        twins = [
-            e
-            for e in events
-            if e.kind == "accepted"
-            and e is not opener
-            and e.box is not None
-            and box_iou(spot, np.array([e.box]))[0, 0] >= self.settings.tracker.ghost_iou
-        ]
-        for e in twins:
-            self.tracker.release(int(e.card))  # type: ignore[arg-type]
-        return [opener, *(e for e in events if e is not opener and e not in twins)]
-
-    def _open_card_misread(self, card: int, expected: int) -> bool:
-        """The first card accepted before any play is not the open card the deal was set up
-        with, but its reads gave that card some belief (``CONFLICT_FLOOR``) and that card is
-        not accepted elsewhere (at most a candidate: read right a few times, short of the
-        vote): it is the open card misread (as a card of its rank in the other suit of its
-        colour, often), not a play made before the bidding was over."""
-        if card == expected or self.tracker.state(expected) not in (
-            CardState.UNSEEN,
-            CardState.CANDIDATE,
-        ):
-            return False
-        belief = self.tracker.belief(card)
-        return belief is not None and float(belief[expected]) >= CONFLICT_FLOOR
 
     # --- holding cards that lie in front of a seat not on turn --------------------------
 
