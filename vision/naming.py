@@ -184,23 +184,20 @@ class CardNaming:
                 f"named for seat {seat} in trick {trick} (a person may correct it)",
             )  # fmt: skip
         chain = self._chain()  # the cards named before it in this deal, as likely as they are
-        probability = None if found.probability is None or chain is None else (
-            found.probability * chain)  # fmt: skip
+        probability = None if found.probability is None else found.probability * chain
         margin = None if math.isinf(found.margin) else round(found.margin, 2)
         self._name_unread(card, seat, self._now, by, probability, margin)
         return True
 
-    def _chain(self) -> float | None:
+    def _chain(self) -> float:
         """How likely the cards this deal named before are all right (the product of their
-        probabilities): a card named after them is named as if they were. None where one of
-        them has none (named by the fewest rules broken, or exchanged)."""
-        out = 1.0
-        for p in self.plays:
-            if p.provenance == NAMED:
-                if p.probability is None:
-                    return None
-                out *= p.probability
-        return out
+        probabilities): a card named after them is named as if they were. One with none counts
+        1: named by the fewest rules broken, it keeps the score provisional by itself until a
+        person confirms it (``GUESSED``), and a card named after it is weighed all the same
+        (else a person's confirming it would leave that card unweighed and the score final)."""
+        return math.prod(
+            p.probability for p in self.plays if p.provenance == NAMED and p.probability is not None
+        )
 
     def _decoder_ways(self, left: list[int], seat: int, complete: list[_Way]) -> list[Way]:
         """``complete`` as the decoder weighs them: the rules each way breaks that the deal
@@ -367,9 +364,7 @@ class CardNaming:
             )
         # As likely as the cards named before (``_name_by_decoder``); rounded down: never up
         # to FINAL_P.
-        chain, share = self._chain(), None
-        if chain is not None:
-            share = math.floor(weights[0] / (as_read + sum(weights)) * chain * 1e6) / 1e6
+        share = math.floor(weights[0] / (as_read + sum(weights)) * self._chain() * 1e6) / 1e6
         _, where, j, other, card = found[0]
         self._exchange_read(where, j, other, "exchange", share)
         self._name_unread(card, seat, self._now, "rules", share)
@@ -427,13 +422,24 @@ class CardNaming:
         Not where it was read surely again elsewhere (a conflict said): one of the two is wrong.
         A read card whose reads doubted it may be it misread, as for any card named so: the end
         of the deal exchanges them where that withdraws violations, else says they may be each
-        other (``_exchange_misread``)."""
+        other (``_exchange_misread``). So is one of an exchange's two plays once a person
+        confirmed the other."""
         named = [p for p in self.plays if p.provenance == NAMED]
-        if not self.referee.is_over or len(named) != 1 or named[0].source not in DEDUCED:
+        if (
+            not self.referee.is_over
+            or len(named) != 1
+            or named[0].source not in (*DEDUCED, "exchange")
+        ):
             self._weigh_placings()
             return
         (d,) = named
-        if d.card not in self._conflicts_said:
+        if d.card in self._conflicts_said:
+            return
+        if d.source == "exchange":
+            # one of an exchange's two plays, the other confirmed by a person: the card left,
+            # or the seat left in its trick
+            d.probability = 1.0
+        else:
             d.source, d.probability = "elimination", None
 
     def _weigh_placings(self) -> None:

@@ -830,6 +830,9 @@ def test_exchange_a_misread_card_with_the_card_not_read_when_it_withdraws_violat
     weak = [p for p in pipe.plays if CARD_NAMES[p.card] in ("8C", "8D")]
     assert [p.probability for p in weak] == [0.985221, 0.985221]
     assert guessed_plays(pipe.plays) == weak
+    # A person confirms 8C (trick 3): 8D, the card left, is then as sure as elimination.
+    pipe.table_confirmation(3, 1)
+    assert (weak[1].probability, guessed_plays(pipe.plays)) == (1.0, [])
     # A card the reader never doubted is not exchanged.
     sure = {"8D": {"8C": 0.95}}
     _, pipe, events = _demo_with_unread(set(), unseen={"8C"}, misread=sure)
@@ -953,6 +956,10 @@ def test_a_card_left_read_as_a_card_held_for_its_turn_is_exchanged_when_no_way_i
     assert fixes == [("KC", None, "rules"), ("JC", None, "elimination"), ("KD", "KC", "exchange")]
     kd = [e for e in of(events, "play") if e["card"] == "KD"]
     assert [(e["trick"], e["seat"], e["source"]) for e in kd] == [(7, 3, "exchange")]
+    # The held card renamed carries the exchange's share when it is played, as the card named.
+    (kd_play,) = [p for p in pipe.plays if CARD_NAMES[p.card] == "KD"]
+    kc_play = next(p for p in pipe.plays if CARD_NAMES[p.card] == "KC")
+    assert kd_play.probability == kc_play.probability and 0.99 <= kd_play.probability < 1
 
 
 def test_exchange_two_cards_read_as_each_other_when_it_withdraws_a_violation():
@@ -1529,6 +1536,19 @@ def test_the_end_weighs_again_where_the_cards_named_lay():
     both = (1.1 * 4.1) / (1.1 * 4.1 + 0.1 * 0.1)
     assert [p.probability for p in named.values()] == [pytest.approx(both, abs=1e-6)] * 2
     assert both >= 0.99
+
+
+def test_a_card_named_after_one_with_no_probability_is_weighed_all_the_same():
+    # A card named by the fewest rules broken has no probability (it keeps the score
+    # provisional by itself). The cards named after it are weighed on the others: until
+    # 2026-12-06 they had none either, and a person's confirming the first left the score
+    # final on them unweighed.
+    _, pipe, _ = _demo_with_unread({"9S", "QS"})
+    named = {CARD_NAMES[p.card]: p for p in pipe.plays if p.provenance == "named"}
+    named["QS"].source, named["QS"].probability = "fewest", None
+    assert pipe._chain() == named["9S"].probability == pytest.approx(1.1 / 1.2, abs=1e-6)
+    named["QS"].confirmed = True
+    assert pipe._chain() == named["9S"].probability
 
 
 def test_the_end_weighs_the_reads_of_cards_named_before_at_a_later_place(monkeypatch):
