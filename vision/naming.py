@@ -436,9 +436,14 @@ class CardNaming:
         if d.card in self._conflicts_said:
             return
         if d.source == "exchange":
-            # one of an exchange's two plays, the other confirmed by a person: the card left,
-            # or the seat left in its trick
-            d.probability = 1.0
+            # One of an exchange's two plays, the other confirmed by a person: the card left, or
+            # the seat left in its trick; not where its trick has two plays at one seat or a card
+            # out of turn (a person moved the other there: where this one lay is not known).
+            trick = [q.seat for q in self.plays if q.trick == d.trick]
+            if len(set(trick)) == len(trick) and not any(
+                v.rule == "out-of-turn" and v.trick == d.trick for v in self.referee.violations
+            ):
+                d.probability = 1.0
         else:
             d.source, d.probability = "elimination", None
 

@@ -116,8 +116,12 @@ class Play:
         return out
 
 
-def _at(plays: Sequence[Play], trick: int, seat: int) -> Play | None:
-    return next((p for p in plays if p.trick == trick and p.seat == seat), None)
+def _at(plays: Sequence[Play], trick: int, seat: int, card: Card | None = None) -> Play | None:
+    """The play at ``seat`` in ``trick``; where a person put a second card there, the one of
+    ``card`` (the card a ruling names), so that a ruling rests on the play it is about."""
+    here = [p for p in plays if p.trick == trick and p.seat == seat]
+    mine = [p for p in here if card is not None and DECK[p.card] == card]
+    return (mine or here or [None])[0]
 
 
 # A false project or Baloot is ruled on a claim (trick 1, the claimant's seat), not on a play:
@@ -132,7 +136,7 @@ def _card_play(plays: Sequence[Play], card: Card | None) -> Play | None:
 def accused_plays(v: Violation, plays: Sequence[Play]) -> list[Play]:
     """The card that broke the rule and the card that proves it: each must be sure."""
     out = []
-    broke = _card_play(plays, v.card) if v.rule in CLAIMS else _at(plays, v.trick, v.seat)
+    broke = _card_play(plays, v.card) if v.rule in CLAIMS else _at(plays, v.trick, v.seat, v.card)
     if broke is not None:
         out.append(broke)
     proof = None if v.proof is None else _card_play(plays, v.proof[1])
@@ -148,7 +152,7 @@ def context_plays(v: Violation, plays: Sequence[Play]) -> list[Play]:
     if v.rule in CLAIMS:  # never played by the claimant: each of his plays counts
         return [p for p in plays if p.seat == v.seat] if v.proof is None else []
     trick = [p for p in plays if p.trick == v.trick]
-    broke = _at(plays, v.trick, v.seat)
+    broke = _at(plays, v.trick, v.seat, v.card)
     before = trick[: trick.index(broke)] if broke in trick else trick
     return [p for p in plays if p.trick == v.trick - 1] + before
 
@@ -171,7 +175,7 @@ def doubted_plays(violations: Sequence[Violation], plays: Sequence[Play]) -> lis
     A person's word is never in doubt."""
     out: list[Play] = []
     for v in violations:
-        broke = _at(plays, v.trick, v.seat)
+        broke = _at(plays, v.trick, v.seat, v.card)
         if v.rule == "out-of-turn" and (broke is None or broke.provenance != PERSON):
             out += [p for p in plays if p.trick == v.trick]
     for trick in sorted({p.trick for p in plays if p.provenance == NAMED}):

@@ -890,6 +890,13 @@ def test_exchange_seats_of_a_card_read_between_two_seats_and_a_card_named_there(
         "QD by seat 3 instead of seat 2 (exchanged with a card not read: the deal breaks fewer "
         "rules so)" in pipe.record["note"]
     )
+    # A person puts 7C back at seat 3, where QD now lies: the rulings on that place rest on
+    # the card they name, QD, not read there, so they are asked and the score is not final
+    # (until 2026-12-06 they rested on the first play there, the person's 7C, and were proven).
+    _, moved, _ = _demo_with_unread({"7C"}, frames=_between_seats(frames, "QD", 3, 2, 36))
+    moved.correct("7C", seat=3, replaces="7C")
+    moved.table_confirmation(5, 0)
+    assert moved.suspected() and moved.score_status() == "provisional"
     truth, pipe, events = _demo_with_unread({"7C"}, frames=_between_seats(frames, "QD", 3, 2, 25))
     assert pipe.record["tricks"] == truth["tricks"]
     assert [c["by"] for c in of(events, "correction")] == ["elimination"]
