@@ -116,10 +116,16 @@ class Play:
         return out
 
 
+def _all_at(plays: Sequence[Play], trick: int, seat: int) -> list[Play]:
+    """Every play at ``seat`` in ``trick``: one, but two where a person put a second card
+    there (a ruling on that place rests on both: which lay there is not known)."""
+    return [p for p in plays if p.trick == trick and p.seat == seat]
+
+
 def _at(plays: Sequence[Play], trick: int, seat: int, card: Card | None = None) -> Play | None:
-    """The play at ``seat`` in ``trick``; where a person put a second card there, the one of
-    ``card`` (the card a ruling names), so that a ruling rests on the play it is about."""
-    here = [p for p in plays if p.trick == trick and p.seat == seat]
+    """The play at ``seat`` in ``trick``; of two there, the one of ``card`` (the card a
+    ruling names)."""
+    here = _all_at(plays, trick, seat)
     mine = [p for p in here if card is not None and DECK[p.card] == card]
     return (mine or here or [None])[0]
 
@@ -139,6 +145,8 @@ def accused_plays(v: Violation, plays: Sequence[Play]) -> list[Play]:
     broke = _card_play(plays, v.card) if v.rule in CLAIMS else _at(plays, v.trick, v.seat, v.card)
     if broke is not None:
         out.append(broke)
+    if v.rule not in CLAIMS:  # a second play at that place: which lay there is not known
+        out += [p for p in _all_at(plays, v.trick, v.seat) if p is not broke]
     proof = None if v.proof is None else _card_play(plays, v.proof[1])
     if proof is not None and proof not in out:
         out.append(proof)
@@ -175,8 +183,8 @@ def doubted_plays(violations: Sequence[Violation], plays: Sequence[Play]) -> lis
     A person's word is never in doubt."""
     out: list[Play] = []
     for v in violations:
-        broke = _at(plays, v.trick, v.seat, v.card)
-        if v.rule == "out-of-turn" and (broke is None or broke.provenance != PERSON):
+        here = _all_at(plays, v.trick, v.seat)
+        if v.rule == "out-of-turn" and (not here or any(p.provenance != PERSON for p in here)):
             out += [p for p in plays if p.trick == v.trick]
     for trick in sorted({p.trick for p in plays if p.provenance == NAMED}):
         cards = [p for p in plays if p.trick == trick]

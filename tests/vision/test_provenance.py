@@ -128,6 +128,19 @@ def test_a_card_out_of_turn_puts_its_trick_in_doubt_until_a_person_confirms_it()
     assert doubted_plays([OUT_OF_TURN], plays) == []
 
 
+@pytest.mark.parametrize(("source", "seat_seen"), [("camera", False), ("camera", True),
+                                                   ("rules", False)])  # fmt: skip
+def test_two_plays_at_one_place_leave_its_rulings_asked(source, seat_seen):
+    # A person moves seat 3's 9C to seat 2, where the camera's 8C lies: 9C is out of turn.
+    # Which card lay at seat 2 is not known, so the ruling rests on both plays and is asked
+    # (until 2026-12-06 it rested on one of them, and a person's card there made it proven).
+    plays = [*TRICK1[:2], play(1, 2, "8C", source, seat_seen), play(1, 2, "9C", "correction")]
+    moved = Violation(1, 2, parse_card("9C"), "out-of-turn", None, "out of turn")
+    assert violation_status(moved, plays, [moved]) == "suspected"
+    assert score_status(True, 0, plays, violations=[moved]) == "provisional"
+    assert plays[2] in doubted_plays([moved], plays)
+
+
 def test_a_seat_the_turn_gave_is_in_doubt_in_a_trick_where_a_card_was_named():
     between = play(1, 2, "8C", seat_seen=False)  # lay between two seats
     named = play(1, 3, "9C", source="elimination")
