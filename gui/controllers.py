@@ -999,7 +999,7 @@ class LiveController(Observable):
                 if p.seat == e.seat:
                     p.card = str(e.card)
                     p.provenance = "person" if e.by in PERSON_BY else "named"
-                    p.probability = None  # another card now: the decoder's is not its
+                    p.probability = e.probability  # another card now: the decoder's is not its
         for n in self.notices:
             if n.status == "open" and n.seat == e.seat and n.deal == self._deal_no(e):
                 # A card the pipeline named as the only one left is not a person's correction.
@@ -1037,6 +1037,11 @@ class LiveController(Observable):
         log = self.deals.get(self._deal_no(e))
         if log is None or log.contract is None:
             return
+        for named in e.named:  # the end weighed the cards named again
+            for p in log.trick(int(named["trick"])).plays:
+                if p.seat == named["seat"] and p.provenance != "person":
+                    p.card, p.provenance = str(named["card"]), "named"
+                    p.probability = named.get("probability")
         if self._restoring is not None:  # on the sheet already: the deal's row is linked
             self._link(log)
             log.score = e.to_json()

@@ -224,7 +224,10 @@ class ReadConflicts:
         how likely the renaming is where it was weighed), move the tracker's knowledge to
         ``card`` and referee the deal again."""
         old = play.card
-        self._log_correction(self._renaming(play, card, by), now, now / self.fps)
+        item = self._renaming(play, card, by)
+        if probability is not None:
+            item["probability"] = float(probability)
+        self._log_correction(item, now, now / self.fps)
         play.card, play.source, play.probability = card, by, probability
         if self.tracker.state(old) is CardState.COLLECTED:
             self.tracker.release(old)  # read as itself from now on

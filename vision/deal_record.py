@@ -70,6 +70,11 @@ class DealRecorder:
                 "in_doubt": self.in_doubt(),
                 "same_result": sorted(self.same_result()),
                 "suspected": self.suspected(),
+                "named": [
+                    {"trick": p.trick, "seat": p.seat, "card": CARD_NAMES[p.card], **p.to_json()}
+                    for p in self.plays
+                    if p.provenance == NAMED
+                ],
             }
         )
         self._emit(score)

@@ -135,6 +135,7 @@ class Correction(Event):
     card: str = ""
     by: str | None = None
     replaces: str | None = None
+    probability: float | None = None  # a renaming's or an exchange's, where it was weighed
 
 
 @dataclass(frozen=True)
@@ -150,6 +151,9 @@ class DealScored(Event):
     baloot: list[int] = field(default_factory=list)
     penalty: dict[str, Any] | None = None
     status: str | None = None
+    # The cards named at the deal's end, as the record gives them (trick, seat, card and their
+    # provenance): the end weighs them again, so their probabilities may differ from the plays'.
+    named: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

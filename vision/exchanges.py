@@ -73,12 +73,13 @@ class MisreadExchanges:
         if seats:
             for play, seat in ((p, d.seat), (d, p.seat)):
                 item = {**self._renaming(play, play.card, "exchange"), "seat": seat,
-                        "from_seat": play.seat}  # fmt: skip
+                        "from_seat": play.seat, "probability": share}  # fmt: skip
                 self._log_correction(item, self._now, at)
             p.seat, d.seat = d.seat, p.seat
         else:
             for play, card in ((p, d.card), (d, p.card)):
-                self._log_correction(self._renaming(play, card, "exchange"), self._now, at)
+                item = {**self._renaming(play, card, "exchange"), "probability": share}
+                self._log_correction(item, self._now, at)
             p.card, d.card = d.card, p.card
             if d.source == "camera":
                 d.source = "exchange"

@@ -383,3 +383,16 @@ def test_the_dispute_tab_says_how_a_card_not_read_is_known(qtbot, window):
     assert any(t.endswith("9♥\nnamed by a person") for t in texts)
     assert any(t.endswith("10♥\nnot read: named") for t in texts)
     assert any(t.endswith("7♥") for t in texts)
+    # A read renamed (a conflict or an exchange) carries its probability, and the deal's end,
+    # which weighs the named cards again, gives theirs.
+    w.live.on_event({"event": "correction", "deal": 1, "trick": 1, "seat": 0, "card": "JH",
+                     "replaces": "7H", "by": "exchange", "probability": 0.971})  # fmt: skip
+    w.live.on_event({"event": "score", "deal": 1, "complete": False, "named": [
+        {"trick": 1, "seat": 1, "card": "8H", "provenance": "named", "probability": 0.9991},
+        {"trick": 1, "seat": 2, "card": "9H", "provenance": "named", "probability": 0.5},
+    ]})  # fmt: skip
+    w.dispute_view.select(1, 1)
+    texts = [x.text() for x in w.dispute_view.findChildren(QLabel)]
+    assert any(t.endswith("J♥\nnot read: named, 97%") for t in texts)
+    assert any(t.endswith("8♥\nnot read: named, 99%") for t in texts)
+    assert any(t.endswith("9♥\nnamed by a person") for t in texts)  # a person's word stays
