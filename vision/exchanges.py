@@ -30,7 +30,16 @@ class MisreadExchanges:
         place, gave the read card its seat. True when it exchanged them."""
         if not self.settings.name_by_elimination or not self.referee.is_over:
             return False
-        before = self._violation_keys(self)
+        # Each exchange is refereed again from the start (``_with_exchanged``), so the deal is
+        # too, first: a card held and played out at the clip's end out of turn that the
+        # refereeing again puts in turn is no violation an exchange withdraws. (A copy playing
+        # a way out keeps its rulings as they are for the way's ranking: it is weighed on a
+        # copy refereed again.)
+        if self._is_trial:
+            before = self._violation_keys(self._with_plays({}))
+        else:
+            self._rereferee(self._now, self._now / self.fps)
+            before = self._violation_keys(self)
         best: list[tuple[int, Play, Play, bool, float]] = []
         open_: list[tuple[Play, Play]] = []  # exchanges the rules cannot tell from the record
         tried = 0.0  # every exchange weighed against the record as it is (``_exchange_weight``)

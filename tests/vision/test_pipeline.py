@@ -884,7 +884,8 @@ def test_exchange_seats_of_a_card_read_between_two_seats_and_a_card_named_there(
                      ("7C", 2, "7C", "exchange")]  # fmt: skip
     assert [v["rule"] for v in standing_violations(events)] == ["follow-suit"]
     # Where each lay is not known, so the rules weigh alone: the cards out of turn withdrawn.
-    assert [p.probability for p in pipe.plays if CARD_NAMES[p.card] in ("7C", "QD")] == [1.0, 1.0]
+    pair = [p.probability for p in pipe.plays if CARD_NAMES[p.card] in ("7C", "QD")]
+    assert pair[0] == pair[1] >= 0.999
     assert ruling_json(parse_deal_record(pipe.record)) == pipe.ruling()
     assert (
         "QD by seat 3 instead of seat 2 (exchanged with a card not read: the deal breaks fewer "
@@ -1001,6 +1002,19 @@ def test_say_when_a_card_named_and_a_card_read_with_a_doubt_of_it_may_be_each_ot
         "JH (seat 0, trick 6, not read) and JD (seat 0, trick 8, read with a doubt of JH) may "
         "be each other: exchanged, the deal breaks the same rules (a person may exchange them)"
     ]
+    # Cards held and played out at the clip's end can go to the referee out of turn (seen at
+    # a table, 2026-12-06: trick 8's cards out of order); refereed again from the start, as
+    # every exchange is, they are in turn. That is no violation the exchange withdraws: it
+    # is not taken (until 2026-12-06 it was, renaming a card read right).
+    plays = list(pipe.plays)
+    i = next(k for k, p in enumerate(plays) if p.trick == 2)
+    plays[i + 1], plays[i + 2] = plays[i + 2], plays[i + 1]
+    pipe.referee = pipe._new_referee()
+    for p in plays:
+        pipe.referee.push_index(p.card, p.seat)
+    assert "out-of-turn" in [v.rule for v in pipe.referee.violations]
+    assert not pipe._exchange_misread()
+    assert [v.rule for v in pipe.referee.violations] == ["follow-suit"]
     # A deal read whole and surely says nothing of the kind.
     _, _, events = _demo_with_unread(set())
     assert not [e for e in of(events, "uncertain") if "may be each other" in e["text"]]
