@@ -251,6 +251,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     def emit(ev: dict[str, Any]) -> None:
         log.write(json.dumps(ev, ensure_ascii=False) + "\n")
+        log.flush()  # on disk as it comes: a crash loses nothing the camera saw
         _print_event(ev, args.headless)
 
     emit(
