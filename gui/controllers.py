@@ -644,6 +644,7 @@ class Play:
     evidence: str | None = None
     provenance: str = "seen"  # seen, named or person (``hakam.vision.provenance``)
     probability: float | None = None  # a named card's, from the deal decoder
+    confirmed: bool = False  # a person confirmed it as it was (person: not named by one)
 
 
 @dataclass
@@ -997,6 +998,7 @@ class LiveController(Observable):
             trick = log.trick(int(e.trick))
             for p in trick.plays:
                 if p.seat == e.seat:
+                    p.confirmed = e.by == "confirmed" and p.card == str(e.card)
                     p.card = str(e.card)
                     p.provenance = "person" if e.by in PERSON_BY else "named"
                     p.probability = e.probability  # another card now: the decoder's is not its

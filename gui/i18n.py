@@ -225,6 +225,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "known_named": ("not read: named", "لم تُقرأ: مسمّاة"),
     "known_named_p": ("not read: named, {p}%", "لم تُقرأ: مسمّاة، {p}٪"),
     "known_person": ("named by a person", "سمّاها شخص"),
+    "known_confirmed": ("confirmed by a person", "أكّدها شخص"),
     "ruling": ("Ruling", "الحكم"),
     "won_by": ("won by {seat}, {points} card points", "أكلها {seat}، {points} بنط"),
     "legal_trick": ("No rule broken in this trick.", "لا مخالفة في هذه الأكلة."),

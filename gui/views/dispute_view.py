@@ -142,11 +142,18 @@ class DisputeView(QWidget):
                 image.setWordWrap(True)
                 image.setProperty("role", "muted")
             image.setObjectName(f"evidence-{play.card}")
-            caption = QLabel(f"{lang.seat(play.seat)}\n{lang.card(play.card)}{known(lang, play)}")
+            caption = QLabel(f"{lang.seat(play.seat)}\n{lang.card(play.card)}")
             caption.setAlignment(Qt.AlignmentFlag.AlignCenter)
             caption.setStyleSheet("font-size: 18pt; font-weight: bold;")
             box.addWidget(image)
             box.addWidget(caption)
+            if how := known(lang, play):  # its own line, wrapped to the card's width
+                line = QLabel(how)
+                line.setAlignment(Qt.AlignmentFlag.AlignCenter)
+                line.setWordWrap(True)
+                line.setFixedWidth(150)
+                line.setObjectName(f"known-{play.card}")
+                box.addWidget(line)
             holder = QWidget()
             holder.setLayout(box)
             self.cards_row.addWidget(holder)
@@ -194,12 +201,13 @@ class DisputeView(QWidget):
 
 
 def known(lang, play) -> str:
-    """How a card of the trick is known, where the camera did not read it: named by the deal
-    decoder (with its probability) or by a person."""
+    """How a card of the trick is known, where the camera did not read it surely: named by
+    the deal decoder (with its probability), named by a person, or confirmed by one ("": read
+    by the camera)."""
     if play.provenance == "person":
-        return "\n" + lang.tr("known_person")
+        return lang.tr("known_confirmed" if play.confirmed else "known_person")
     if play.provenance != "named":
         return ""
     if play.probability is None:
-        return "\n" + lang.tr("known_named")
-    return "\n" + lang.tr("known_named_p", p=lang.num(int(100 * play.probability)))
+        return lang.tr("known_named")
+    return lang.tr("known_named_p", p=lang.num(int(100 * play.probability)))

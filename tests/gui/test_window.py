@@ -367,7 +367,8 @@ def test_a_tournament_table_publishes_the_feeds_events_and_its_decisions(qtbot, 
 
 
 def test_the_dispute_tab_says_how_a_card_not_read_is_known(qtbot, window):
-    """A card the deal decoder named shows its probability under it; a person's, who named it."""
+    """A card the deal decoder named shows its probability under it; a person's, who named it
+    or that a person confirmed it; each on its own line, wrapped to the card's width."""
     w = window
     w.live.on_event({"event": "deal", "deal": 1, "dealer": 3,
                      "contract": {"kind": "sun", "declarer": 0, "dealer": 3}})  # fmt: skip
@@ -378,21 +379,26 @@ def test_the_dispute_tab_says_how_a_card_not_read_is_known(qtbot, window):
                          "provenance": how, "probability": p})  # fmt: skip
     w.tabs.setCurrentWidget(w.dispute_view)
     w.dispute_view.select(1, 1)
-    texts = [x.text() for x in w.dispute_view.findChildren(QLabel)]
-    assert any(t.endswith("8♥\nnot read: named, 83%") for t in texts)
-    assert any(t.endswith("9♥\nnamed by a person") for t in texts)
-    assert any(t.endswith("10♥\nnot read: named") for t in texts)
-    assert any(t.endswith("7♥") for t in texts)
+
+    def said() -> dict[str, str]:
+        found = w.dispute_view.findChildren(QLabel)
+        return {x.objectName()[6:]: x.text() for x in found if x.objectName().startswith("known-")}
+
+    assert said() == {"8H": "not read: named, 83%", "9H": "named by a person",
+                      "10H": "not read: named"}  # fmt: skip
+    assert any(t.text().endswith("7♥") for t in w.dispute_view.findChildren(QLabel))
     # A read renamed (a conflict or an exchange) carries its probability, and the deal's end,
-    # which weighs the named cards again, gives theirs.
+    # which weighs the named cards again, gives theirs; a card a person confirmed says so.
     w.live.on_event({"event": "correction", "deal": 1, "trick": 1, "seat": 0, "card": "JH",
                      "replaces": "7H", "by": "exchange", "probability": 0.971})  # fmt: skip
     w.live.on_event({"event": "score", "deal": 1, "complete": False, "named": [
         {"trick": 1, "seat": 1, "card": "8H", "provenance": "named", "probability": 0.9991},
         {"trick": 1, "seat": 2, "card": "9H", "provenance": "named", "probability": 0.5},
     ]})  # fmt: skip
+    w.live.on_event({"event": "correction", "deal": 1, "trick": 1, "seat": 3, "card": "10H",
+                     "by": "confirmed"})  # fmt: skip
     w.dispute_view.select(1, 1)
-    texts = [x.text() for x in w.dispute_view.findChildren(QLabel)]
-    assert any(t.endswith("J♥\nnot read: named, 97%") for t in texts)
-    assert any(t.endswith("8♥\nnot read: named, 99%") for t in texts)
-    assert any(t.endswith("9♥\nnamed by a person") for t in texts)  # a person's word stays
+    assert said() == {"JH": "not read: named, 97%", "8H": "not read: named, 99%",
+                      "9H": "named by a person", "10H": "confirmed by a person"}  # fmt: skip
+    line = next(x for x in w.dispute_view.findChildren(QLabel) if x.objectName() == "known-10H")
+    assert line.wordWrap() and line.width() <= 150
