@@ -383,10 +383,14 @@ class MatchPipeline:
     # --- the table's answers, for any deal of the match -------------------------------
 
     def table_correction(
-        self, card: str, seat: int | None = None, deal: int | None = None, by: str = "table"
-    ) -> list[dict[str, Any]]:
+        self, card: str, seat: int | None = None, deal: int | None = None, by: str = "table",
+        trick: int | None = None,
+    ) -> list[dict[str, Any]]:  # fmt: skip
+        """``Pipeline.table_correction`` on the deal it names (default: the deal on now)."""
         p = self._deal(deal)
-        return [] if p is None else self._rescored(p, p.table_correction(card, seat, None, by))
+        return (
+            [] if p is None else self._rescored(p, p.table_correction(card, seat, None, by, trick))
+        )
 
     def table_confirmation(
         self, trick: int, seat: int | None, rule: str | None = None, deal: int | None = None,

@@ -67,6 +67,27 @@ def test_a_match_clip_is_scored_deal_by_deal_as_the_engine_scores_its_truth(matc
     assert not match.over and match.sheet()["in_progress"] is None
 
 
+def test_the_tables_answers_reach_the_deal_they_name(match4):
+    # The window's answers come through the feed's queue of corrections (``_Corrections``),
+    # with a trick where a notice named one: a seat not on turn is refused in one line, as a
+    # single deal refuses it (until 2026-12-06 every answer in table mode raised a TypeError:
+    # the match took no trick).
+    import queue
+
+    from hakam.vision.corrections import _Corrections
+
+    match, _ = referee(match4, match4.setups(), stop=match4.deal_frames[0] + 200)
+    waited = match._deal(None).seat_waited_for
+    seat = (waited + 1) % 4
+    answers: queue.Queue = queue.Queue()
+    answers.put({"card": "7S", "seat": seat, "deal": 1, "trick": 1, "by": "table"})
+    answers.put({"card": "7S", "seat": seat, "deal": 1})
+    said = [e["text"] for e in _Corrections(match, answers).take() if e["type"] == "uncertain"]
+    assert (
+        said == [f"correction: seat {seat} is not on turn (the deal waits for seat {waited})"] * 2
+    )
+
+
 def test_a_deal_restored_from_its_checkpoint_goes_on_to_the_same_sheet(match4):
     truth = results(match4.sheet())
     rng = random.Random(11)
