@@ -1001,7 +1001,7 @@ class LiveController(Observable):
                     p.confirmed = e.by == "confirmed" and p.card == str(e.card)
                     p.card = str(e.card)
                     p.provenance = "person" if e.by in PERSON_BY else "named"
-                    p.probability = e.probability  # another card now: the decoder's is not its
+                    p.probability = e.probability  # the renaming's, where it was weighed
         for n in self.notices:
             if n.status == "open" and n.seat == e.seat and n.deal == self._deal_no(e):
                 # A card the pipeline named as the only one left is not a person's correction.

@@ -16,6 +16,7 @@ from hakam.vision.events import event
 from hakam.vision.provenance import (
     NAMED,
     NAMED_BY,
+    Play,
     doubted_plays,
     guessed_plays,
     question,
@@ -28,6 +29,11 @@ from hakam.vision.tracker import TrackEvent
 
 # A deal's tricks in doubt are placed every way together (``same_result``) up to this many ways.
 SAME_RESULT_MAX = 120
+
+
+def _placed(p: Play) -> dict[str, Any]:
+    """A play where it lay (trick, seat, card) and how it is known (``Play.to_json``)."""
+    return {"trick": p.trick, "seat": p.seat, "card": CARD_NAMES[p.card], **p.to_json()}
 
 
 class DealRecorder:
@@ -70,11 +76,7 @@ class DealRecorder:
                 "in_doubt": self.in_doubt(),
                 "same_result": sorted(self.same_result()),
                 "suspected": self.suspected(),
-                "named": [
-                    {"trick": p.trick, "seat": p.seat, "card": CARD_NAMES[p.card], **p.to_json()}
-                    for p in self.plays
-                    if p.provenance == NAMED
-                ],
+                "named": [_placed(p) for p in self.plays if p.provenance == NAMED],
             }
         )
         self._emit(score)
@@ -223,10 +225,8 @@ class DealRecorder:
         out["status"] = self.score_status()
         doubted = {id(p) for p in doubted_plays(self.referee.violations, self.plays)}
         out["plays"] = [
-            {"trick": p.trick, "seat": p.seat, "card": CARD_NAMES[p.card], **p.to_json(),
-             **({"in_doubt": True} if id(p) in doubted else {})}
-            for p in self.plays
-        ]  # fmt: skip
+            {**_placed(p), **({"in_doubt": True} if id(p) in doubted else {})} for p in self.plays
+        ]
         return out
 
     @property

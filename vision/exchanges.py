@@ -13,7 +13,7 @@ from typing import Any, Self
 
 from hakam.engine.cards import CARD_NAMES
 from hakam.vision.conflicts import CONFLICT_FLOOR, CONFLICT_MARGIN
-from hakam.vision.decoder import OUT_OF_TURN, SMOOTHING, VIOLATION
+from hakam.vision.decoder import OUT_OF_TURN, VIOLATION, likelihood
 from hakam.vision.provenance import DEDUCED, Play
 from hakam.vision.turns import box_centre
 
@@ -103,7 +103,7 @@ class MisreadExchanges:
         """How likely the deal is with ``d`` and ``p`` exchanged (their cards, or ``seats``)
         against as it is, as the decoder weighs a way: the reads of each card (``p``'s
         tracker belief, ``d``'s too where it was read; the reads kept at ``d``'s place where it
-        was named: ``SMOOTHING`` + score), exchanged over as they are, times ``VIOLATION`` (a
+        was named: ``decoder.likelihood``), exchanged over as they are, times ``VIOLATION`` (a
         card out of turn: ``OUT_OF_TURN``) for each rule the exchange leaves over what it
         withdraws. The seats of two cards: where each lay is not known (the read card lay
         between two seats), so only the rules weigh."""
@@ -116,9 +116,8 @@ class MisreadExchanges:
                 if belief is not None:
                     ratio *= float(belief[b.card]) / max(float(belief[a.card]), 1e-9)
             elif (scores := self._named_scores.get((a.trick, a.seat))) is not None:
-                ratio *= (SMOOTHING + scores.get(b.card, 0.0)) / (
-                    SMOOTHING + scores.get(a.card, 0.0)
-                )
+                like = likelihood((a.card, b.card), scores)
+                ratio *= like[b.card] / like[a.card]
         return ratio
 
     def _seat_doubted(self, p: Play, d: Play) -> bool:
