@@ -161,6 +161,11 @@ CATALOGUE: tuple[tuple[str, str], ...] = (
      "التصحيح: ليس الدور على " + SEAT + " (الجولة تنتظر " + SEAT.format("{1}") + ")"),
     (r"correction: (\S+) was already played", "التصحيح: {0} لُعبت من قبل"),
     (r"correction: (\S+) was not played", "التصحيح: {0} لم تُلعب"),
+    (r"correction: (\S+) was read and waits for its seat's turn",
+     "التصحيح: {0} قُرئت وتنتظر دور لاعبها"),
+    (r"correction: a person placed (\S+) at seat (\d) in trick (\d); correct that trick first",
+     "التصحيح: وضع أحدكم {0} عند " + SEAT.format("{1}") + " في الأكلة {2}؛ "
+     "صحّحوا تلك الأكلة أولًا"),
     (r"correction: (\S+) was read in front of seat (\d); it is played when that seat is on turn",
      "التصحيح: {0} قُرئت أمام " + SEAT.format("{1}") + "؛ تُلعب حين يأتي دوره"),
     (r"confirmation: deal (\d+) is over \(this is deal (\d+)\)",

@@ -905,7 +905,9 @@ class LiveController(Observable):
                 probability=e.probability,
             )
         )
-        self.turn = (int(e.seat) + 1) % 4
+        # The seat the deal waits for (after a card out of turn, the first seat from the
+        # leader that has not played); events written before it was said: the next seat.
+        self.turn = (int(e.seat) + 1) % 4 if e.turn is None else int(e.turn)
 
     def _on_trick(self, e: TrickWon) -> None:
         log = self.deals.get(self._deal_no(e)) or self.current
@@ -917,7 +919,7 @@ class LiveController(Observable):
         log.tricks_won[trick.winner % 2] += 1
         if e.card_points is not None:
             log.card_points = [int(x) for x in e.card_points]
-        self.turn = trick.winner
+        self.turn = None if trick.number == 8 else trick.winner  # the winner leads the next
 
     def _on_violation(self, e: ViolationRuled) -> None:
         deal = self._deal_no(e)
@@ -1003,6 +1005,8 @@ class LiveController(Observable):
                     p.provenance = "person" if e.by in PERSON_BY else "named"
                     p.probability = e.probability  # the renaming's, where it was weighed
         for n in self.notices:
+            if e.by == "displaced":
+                break  # the card a person's correction left over answers no notice
             if n.status == "open" and n.seat == e.seat and n.deal == self._deal_no(e):
                 # A card the pipeline named as the only one left is not a person's correction.
                 status = {
@@ -1172,8 +1176,17 @@ class LiveController(Observable):
         self.notify()
         return event
 
-    def correct(self, nid: int, card: str) -> dict[str, Any]:
-        """The table picks the card of an uncertain read; the pipeline gets a correction."""
+    def trick_plays(self, deal: int, trick: int) -> list[tuple[int, str]]:
+        """The seats and cards recorded in ``trick`` of ``deal``, in the order played."""
+        log = self.deals.get(deal)
+        if log is None or not 1 <= trick <= len(log.tricks):
+            return []
+        return [(p.seat, p.card) for p in log.tricks[trick - 1].plays]
+
+    def correct(self, nid: int, card: str, seat: int | None = None) -> dict[str, Any]:
+        """The table picks the card of an uncertain read (``seat``: of that seat's play in the
+        notice's trick, a trick in doubt answered "correct a card"); the pipeline gets a
+        correction."""
         try:
             name = str(parse_card(card))
         except CardError as exc:
@@ -1185,7 +1198,7 @@ class LiveController(Observable):
         self.sheet.store.decide_warning(nid, "corrected", {"card": name})
         event = {
             "event": "correction", "deal": notice.deal, "trick": notice.trick,
-            "seat": notice.seat, "card": name,
+            "seat": notice.seat if seat is None else seat, "card": name,
         }  # fmt: skip
         for fn in list(self._correction_listeners):
             fn(event)

@@ -188,9 +188,19 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "confirm": ("Confirm", "تأكيد"),
     "confirm_trick": (
-        "Confirm trick {trick} as recorded (every card and its seat)?",
-        "تأكيد الأكلة {trick} كما سُجّلت (كل ورقة ومقعدها)؟",
+        "Confirm trick {trick} as recorded (every card and its seat)? Or correct a card of it.",
+        "تأكيد الأكلة {trick} كما سُجّلت (كل ورقة ومقعدها)؟ أو صحّح ورقة منها.",
     ),
+    "correct_a_card": ("Correct a card", "صحّح ورقة"),
+    "pick_seat": (
+        "Trick {trick}: whose card is wrong?",
+        "الأكلة {trick}: ورقة من فيها خطأ؟",
+    ),
+    "correct_for": (
+        "{seat}, trick {trick}: pick the card played",
+        "{seat}، الأكلة {trick}: اختر الورقة الملعوبة",
+    ),
+    "correct_seat": ("{seat}: pick the card", "{seat}: اختر الورقة"),
     "provisional": ("provisional", "مؤقت"),
     "status_corrected": ("corrected", "مصحّح"),
     "status_eliminated": ("the only card left", "الورقة الباقية الوحيدة"),

@@ -15,7 +15,7 @@ from hakam.vision.decoder import BESIDE_P
 from hakam.vision.events import event
 from hakam.vision.provenance import (
     DEDUCED,
-    NAMED,
+    PERSON,
     PROVEN,
     UNREAD,
     Play,
@@ -157,24 +157,20 @@ class TableCorrections:
         """A person at the table names the card the deal waits for (the overlay's one click,
         or a line on ``hakam run --headless --stdin-corrections``: ``by`` "caller"): played
         for ``seat`` if the trick waits for that seat (``seat_waited_for``), and after the end
-        of the clip the deal is settled and scored again. With ``trick``, where the pipeline
-        named a card for ``seat`` in that trick (a notice said so), the card replaces it. A
-        correction that cannot be taken (a card already played, a seat not on turn, the deal
-        complete) changes nothing and comes back as an ``uncertain`` event saying why in one
-        line."""
+        of the clip the deal is settled and scored again. With ``trick``, where ``seat`` has
+        played in that trick, the person corrects that play (``_correct_play``). A correction
+        that cannot be taken (a card already played, a seat not on turn, the deal complete)
+        changes nothing and comes back as an ``uncertain`` event saying why in one line."""
         try:
             if deal is not None and deal != self.setup.deal:
                 raise PipelineError(
                     f"correction: deal {deal} is over (this is deal {self.setup.deal})"
                 )
-            named = next(
-                (p for p in self.plays
-                 if (p.trick, p.seat) == (trick, seat) and p.provenance == NAMED),
-                None,
+            play = next(
+                (p for p in self.plays if (p.trick, p.seat) == (trick, seat)), None
             )  # fmt: skip
-            if named is not None:
-                events = self.correct(card, seat=seat, replaces=CARD_NAMES[named.card], by=by)
-                return events + (self.finish() if self._ended else [])
+            if play is not None:
+                return self._correct_play(play, card, by)
             if self.referee.is_over:
                 raise PipelineError("correction: the deal's 8 tricks are complete")
             turn = self.seat_waited_for
@@ -186,6 +182,36 @@ class TableCorrections:
         except PipelineError as exc:
             self._say(seat, str(exc), frame=max(self._now, 0))
             return self._drain()
+        return events + (self.finish() if self._ended else [])
+
+    def _correct_play(self, play: Play, card: str, by: str) -> list[dict[str, Any]]:
+        """A person says ``play`` was ``card``: its own card confirms it (``confirm``); a card
+        not played replaces it (``correct``); a card the record holds at another place is
+        exchanged with it (``_exchange_by_person``: that place then holds ``play``'s card, a
+        deduction weighed against a three-way mix-up), unless a person put it there. The
+        tricks of both are asked again where they are still in doubt. Raises
+        ``PipelineError`` for what cannot be taken."""
+        try:
+            new = parse_card(card).index
+        except CardError as exc:
+            raise PipelineError(f"correction: {exc}") from None
+        if new == play.card:
+            return self.confirm(play.trick, play.seat)
+        if any(e.card == new for e, _ in self._held):
+            raise PipelineError(f"correction: {DECK[new]} was read and waits for its seat's turn")
+        other = next((p for p in self.plays if p.card == new), None)
+        if other is None:
+            events = self.correct(card, seat=play.seat, replaces=CARD_NAMES[play.card], by=by)
+        elif other.provenance == PERSON:
+            raise PipelineError(
+                f"correction: a person placed {DECK[new]} at seat {other.seat} in trick "
+                f"{other.trick}; correct that trick first"
+            )
+        else:
+            self._asked_tricks -= {play.trick, other.trick}
+            self._exchange_by_person(play, new, by)
+            events = self._drain()
+        self._asked_tricks.discard(play.trick)
         return events + (self.finish() if self._ended else [])
 
     def table_confirmation(

@@ -67,6 +67,7 @@ class CardPlayed(Event):
     named_by: str | None = None
     reason: str | None = None
     probability: float | None = None  # a named card's posterior, from the deal decoder
+    turn: int | None = None  # the seat whose card the deal waits for next (None: not said)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from typing import Any, Self
 from hakam.engine.cards import CARD_NAMES
 from hakam.vision.conflicts import CONFLICT_FLOOR, CONFLICT_MARGIN
 from hakam.vision.decoder import OUT_OF_TURN, VIOLATION, likelihood
-from hakam.vision.provenance import DEDUCED, Play
+from hakam.vision.provenance import DEDUCED, PERSON, Play
 from hakam.vision.turns import box_centre
 
 
@@ -110,15 +110,61 @@ class MisreadExchanges:
         ratio = _rules_weight(after) / _rules_weight(before)
         if seats:
             return ratio
-        for a, b in ((p, d), (d, p)):
-            if a.source == "camera":
-                belief = self.tracker.belief(a.card)
-                if belief is not None:
-                    ratio *= float(belief[b.card]) / max(float(belief[a.card]), 1e-9)
-            elif (scores := self._named_scores.get((a.trick, a.seat))) is not None:
-                like = likelihood((a.card, b.card), scores)
-                ratio *= like[b.card] / like[a.card]
-        return ratio
+        return ratio * self._reads_ratio(p, d.card) * self._reads_ratio(d, p.card)
+
+    def _reads_ratio(self, a: Play, card: int) -> float:
+        """How much likelier the reads at ``a``'s place find ``card`` there than ``a``'s own:
+        a read's tracker belief, a named card's reads kept at its place
+        (``decoder.likelihood``); 1 where no reads are kept (a card a person moved there)."""
+        if a.source == "camera":
+            belief = self.tracker.belief(a.card)
+            if belief is not None:
+                return float(belief[card]) / max(float(belief[a.card]), 1e-9)
+        elif (scores := self._named_scores.get((a.trick, a.seat))) is not None:
+            like = likelihood((a.card, card), scores)
+            return like[card] / like[a.card]
+        return 1.0
+
+    def _exchange_by_person(self, play: Play, card: int, by: str) -> None:
+        """A person says ``play`` was ``card``, which the record holds at another place
+        (``other``): the two are exchanged. ``play`` is the person's word; ``other`` then holds
+        the card ``play`` held, a deduction (``displaced``): every card is played once, so the
+        card left over lay there, unless a third card was misread too. Its probability weighs
+        it against each such three-way mix-up (``other`` holding a third play's card, which
+        holds the card left over), as an exchange of a misread is weighed: the reads at
+        ``other``'s place (they misread ``card``: smoothed, ``decoder.likelihood``), the third
+        play's reads (``_reads_ratio``), and the rules each placing breaks. Below ``FINAL_P``
+        the deal stays provisional and asks that trick of a person."""
+        other = next(p for p in self.plays if p.card == card)
+        left, at = play.card, self._now / self.fps
+        i, j = self.plays.index(play), self.plays.index(other)
+        base = self._violation_keys(self._with_plays({i: {"card": card}, j: {"card": left}}))
+        third = [r for r in self.plays if r is not play and r is not other
+                 and r.provenance != PERSON]  # fmt: skip
+        like = likelihood([left, *(r.card for r in third)], self._reads_at(other))
+        tried = 0.0
+        for r in third:
+            k = self.plays.index(r)
+            trial = self._with_plays({i: {"card": card}, j: {"card": r.card}, k: {"card": left}})
+            rules = _rules_weight(self._violation_keys(trial)) / _rules_weight(base)
+            tried += rules * like[r.card] / like[left] * self._reads_ratio(r, left)
+        share = math.floor(1e6 / (1.0 + tried)) / 1e6  # rounded down: never up to FINAL_P
+        self._log_correction(self._renaming(play, card, by), self._now, at)
+        item = {**self._renaming(other, left, "displaced"), "probability": share}
+        self._log_correction(item, self._now, at)
+        play.card, play.source, play.confirmed = card, "correction", False
+        other.card, other.source, other.confirmed = left, "displaced", False
+        other.probability = share
+        self._rereferee(self._now, at)
+
+    def _reads_at(self, p: Play) -> dict[int, float]:
+        """The reads at ``p``'s place over the cards: a read's tracker belief, a named card's
+        reads kept where it was named; none where no reads are kept."""
+        if p.source == "camera":
+            belief = self.tracker.belief(p.card)
+            if belief is not None:
+                return {c: float(v) for c, v in enumerate(belief)}
+        return dict(self._named_scores.get((p.trick, p.seat), {}))
 
     def _seat_doubted(self, p: Play, d: Play) -> bool:
         """``p``, a card read in the trick of ``d`` (a card not read, named), lay between two

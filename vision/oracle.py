@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from hakam.engine.cards import CARD_NAMES
 from hakam.vision.detections import Detections
 from hakam.vision.detector import drop_ruled_out
 from hakam.vision.yolo import NUM_CLASSES
@@ -86,3 +87,30 @@ class LabelDetector:
         # Ruled out last: a simulated misread must not name a collected card either, and the
         # seeded faults fall on the same reads whatever the deal has collected.
         return drop_ruled_out(d, ruled_out).best_per_card()
+
+
+class Misreading(LabelDetector):
+    """The oracle with the reader's beliefs: each read sure of its card (0.95), except the
+    cards of ``misread``, read with the beliefs given (a reader sure and wrong, or doubting),
+    in frames ``since`` to ``until``. Tests only."""
+
+    def __init__(
+        self, frames: Sequence[Sequence[Any]], misread: dict[str, dict[str, float]],
+        until: int | None = None, since: int = 0,
+    ) -> None:  # fmt: skip
+        super().__init__(frames)
+        self.misread = misread
+        self.since, self.until = since, until  # misread only in the frames from since to until
+
+    def detect(self, image: np.ndarray, ruled_out: Collection[int] = ()) -> Detections:
+        now = self.since <= self.frame and (self.until is None or self.frame < self.until)
+        misread = self.misread if now else {}
+        d = super().detect(image, ruled_out)
+        d.probs = np.zeros((len(d), len(CARD_NAMES)), np.float32)
+        for i, c in enumerate(d.class_id.tolist()):
+            belief = misread.get(CARD_NAMES[c], {CARD_NAMES[c]: 0.95})
+            for name, p in belief.items():
+                d.probs[i, CARD_NAMES.index(name)] = p
+            d.class_id[i] = int(d.probs[i].argmax())
+            d.confidence[i] = d.probs[i].max() if c != d.class_id[i] else d.confidence[i]
+        return d

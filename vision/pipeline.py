@@ -328,6 +328,7 @@ class Pipeline(  # one responsibility a mixin, each in its module
                 card=CARD_NAMES[card],
                 ekka=False,
                 expected_seat=expected,
+                turn=None if self.referee.is_over else self.seat_waited_for,
                 frame=frame,
                 time=round(at, 3),
                 box=None if box is None else list(box),

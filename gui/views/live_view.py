@@ -206,21 +206,48 @@ class Banner(QFrame):
 
 
 class CardPicker(QDialog):
-    """One click to correct a read: the cards still possible first, or all 32."""
+    """One click to correct a read: the cards still possible first, or all 32; its title says
+    whose card it is (the seat and trick, where the notice names them)."""
 
-    def __init__(self, cards: list[str], lang: Language, parent=None) -> None:
+    def __init__(self, cards: list[str], lang: Language, parent=None, title: str = "") -> None:
         super().__init__(parent)
         self.choice: str | None = None
-        self.setWindowTitle(lang.tr("correct"))
+        self.setWindowTitle(title or lang.tr("correct"))
         grid = QGridLayout(self)
+        heading = QLabel(title or lang.tr("correct"))
+        heading.setObjectName("picker-title")
+        heading.setWordWrap(True)
+        grid.addWidget(heading, 0, 0, 1, 8)
         for i, name in enumerate(cards):
             b = QPushButton(lang.card(name))
             b.setObjectName(f"pick-{name}")
             b.clicked.connect(lambda _c=False, n=name: self._pick(n))
-            grid.addWidget(b, i // 8, i % 8)
+            grid.addWidget(b, 1 + i // 8, i % 8)
 
     def _pick(self, name: str) -> None:
         self.choice = name
+        self.accept()
+
+
+class SeatPicker(QDialog):
+    """Which play of a trick in doubt is wrong: one button a seat, with the card recorded."""
+
+    def __init__(self, plays: list[tuple[int, str]], trick: int, lang: Language, parent=None):
+        super().__init__(parent)
+        self.choice: int | None = None
+        self.setWindowTitle(lang.tr("pick_seat", trick=trick))
+        box = QVBoxLayout(self)
+        heading = QLabel(lang.tr("pick_seat", trick=trick))
+        heading.setWordWrap(True)
+        box.addWidget(heading)
+        for seat, card in plays:
+            b = QPushButton(f"{lang.seat(seat)}: {lang.card(card)}")
+            b.setObjectName(f"seat-{seat}")
+            b.clicked.connect(lambda _c=False, s=seat: self._pick(s))
+            box.addWidget(b)
+
+    def _pick(self, seat: int) -> None:
+        self.choice = seat
         self.accept()
 
 
@@ -266,9 +293,10 @@ class LiveView(QWidget):
         )
         for w in (self.contract, self.turn, self.trick, self.warnings_title):
             side.addWidget(w)
-        side.addWidget(self.warnings, 2)
+        side.addWidget(self.warnings, 1)
         side.addWidget(self.notices_title)
         side.addWidget(self.notices, 1)
+        self.side = side
         row.addLayout(side, 1)
         live.subscribe(self.refresh)
         live.subscribe_alert(lambda w: self.banner.show_warning(w))
@@ -293,31 +321,57 @@ class LiveView(QWidget):
         if w is not None and w.status == "open":
             self.banner.show_warning(w)
 
-    def correct(self, nid: int, card: str | None = None, sure: bool = False) -> None:
-        """Open the picker (or take ``card`` directly, as the tests do) for an uncertain read;
-        for a trick in doubt, ask whether to confirm it as recorded (``sure``: without asking)."""
+    def correct(
+        self, nid: int, card: str | None = None, sure: bool = False, seat: int | None = None
+    ) -> None:
+        """Open the picker (or take ``card`` directly, as the tests do) for an uncertain read.
+        A trick in doubt is confirmed as recorded, or a card of it corrected: the seat whose
+        card is wrong, then its card (``sure``: confirm without asking; ``seat`` and ``card``:
+        correct without asking)."""
         notice: Notice | None = next((n for n in self.live.notices if n.id == nid), None)
         if notice is None or notice.status != "open":
             return
-        if notice.confirm_trick is not None:
-            if not sure:
-                answer = QMessageBox.question(
-                    self, self.lang.tr("confirm"),
-                    self.lang.tr("confirm_trick", trick=notice.confirm_trick),
-                )  # fmt: skip
-                if answer != QMessageBox.StandardButton.Yes:
-                    return
-            self.live.confirm_trick(nid)
-            return
+        if notice.confirm_trick is not None and seat is None:
+            answer = "confirm" if sure else self._confirm_or_correct(notice.confirm_trick)
+            if answer == "confirm":
+                self.live.confirm_trick(nid)
+                return
+            plays = self.live.trick_plays(notice.deal, notice.confirm_trick)
+            picked = SeatPicker(plays, notice.confirm_trick, self.lang, self) if answer else None
+            if picked is None or not picked.exec() or picked.choice is None:
+                return
+            seat = picked.choice
         if card is None:
-            picker = CardPicker(self.live.possible_cards(notice) or all_cards(), self.lang, self)
+            cards = all_cards() if seat is not None else self.live.possible_cards(notice)
+            picker = CardPicker(cards or all_cards(), self.lang, self, self._whose(notice, seat))
             if not picker.exec() or picker.choice is None:
                 return
             card = picker.choice
         try:
-            self.live.correct(nid, card)
+            self.live.correct(nid, card, seat)
         except EntryError as exc:
             self.notices_title.setText(say(self.lang, str(exc)))
+
+    def _confirm_or_correct(self, trick: int) -> str | None:
+        """Ask whether trick ``trick`` stands as recorded: "confirm", "correct" (a card of it is
+        wrong) or None (not answered)."""
+        box = QMessageBox(self)
+        box.setWindowTitle(self.lang.tr("confirm"))
+        box.setText(self.lang.tr("confirm_trick", trick=trick))
+        yes = box.addButton(self.lang.tr("confirm"), QMessageBox.ButtonRole.YesRole)
+        fix = box.addButton(self.lang.tr("correct_a_card"), QMessageBox.ButtonRole.NoRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        return {id(yes): "confirm", id(fix): "correct"}.get(id(box.clickedButton()))
+
+    def _whose(self, notice: Notice, seat: int | None) -> str:
+        """The picker's title: whose card is picked, where the notice or the answer says."""
+        seat = notice.seat if seat is None else seat
+        if seat is not None and notice.trick is not None:
+            return self.lang.tr("correct_for", seat=self.lang.seat(seat), trick=notice.trick)
+        if seat is not None:
+            return self.lang.tr("correct_seat", seat=self.lang.seat(seat))
+        return self.lang.tr("correct")
 
     def refresh(self) -> None:
         live, lang = self.live, self.lang
@@ -329,7 +383,8 @@ class LiveView(QWidget):
             self.contract.setText(
                 f"{lang.contract(contract)}\n{lang.tr('dealer')}: {lang.seat(log.dealer)}"
             )
-        self.turn.setText(lang.tr("turn", seat=lang.seat(live.turn)) if log else "")
+        on_turn = log is not None and live.turn is not None  # none once the 8th trick is won
+        self.turn.setText(lang.tr("turn", seat=lang.seat(live.turn)) if on_turn else "")
         trick = live.current_trick() or live.last_trick()
         if trick is None:
             self.trick.setText("")
@@ -364,6 +419,10 @@ class LiveView(QWidget):
             item.setData(Qt.ItemDataRole.UserRole, n.id)
             item.setForeground(QColor("#9fa8da"))
             self.notices.addItem(item)
+        # The two lists share the column as their items do (the notices are long and asked of
+        # the table: a list of one ruling does not keep them to two lines).
+        for box in (self.warnings, self.notices):
+            self.side.setStretchFactor(box, 1 + min(box.count(), 6))
         current = self.banner.warning
         if current is not None and current.status != "open":
             nxt = next(iter(live.open_warnings()), None)

@@ -266,6 +266,17 @@ def live_in_trick_one() -> LiveController:
     return live
 
 
+def test_the_turn_is_the_seat_the_deal_waits_for_and_none_after_the_deal(data_dir):
+    live = live_in_trick_one()
+    live.on_event({"event": "play", "deal": 1, "trick": 2, "seat": 0, "card": "7H", "turn": 2})
+    assert live.turn == 2  # seat 1 played out of turn before: seat 2 is waited for, not 1
+    live.on_event({"event": "play", "deal": 1, "trick": 2, "seat": 2, "card": "10C"})
+    assert live.turn == 3  # an event that does not say: the next seat
+    for n in range(2, 9):
+        live.on_event({"event": "trick", "deal": 1, "trick": n, "winner": 1, "points": 10})
+    assert live.turn is None
+
+
 def test_uncertain_read_is_corrected_with_one_click(data_dir):
     live = live_in_trick_one()
     live.on_event({"event": "uncertain", "deal": 1, "seat": 2, "trick": 2, "text": "seat 2"})

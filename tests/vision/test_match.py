@@ -14,6 +14,7 @@ from pathlib import Path
 import cv2
 import pytest
 
+from hakam.engine.cards import CARD_NAMES
 from hakam.gui.match_store import MatchStore
 from hakam.vision.match import MatchError, MatchPipeline, SetupLines, SheetRow, parse_setup
 from hakam.vision.matchvideo import render_match, write_match_clip
@@ -77,15 +78,44 @@ def test_the_tables_answers_reach_the_deal_they_name(match4):
     from hakam.vision.corrections import _Corrections
 
     match, _ = referee(match4, match4.setups(), stop=match4.deal_frames[0] + 200)
-    waited = match._deal(None).seat_waited_for
-    seat = (waited + 1) % 4
+    deal = match._deal(None)
+    waited, trick = deal.seat_waited_for, deal.referee.trick_number
+    seat = (waited + 1) % 4  # not yet played in the trick on now
     answers: queue.Queue = queue.Queue()
-    answers.put({"card": "7S", "seat": seat, "deal": 1, "trick": 1, "by": "table"})
+    answers.put({"card": "7S", "seat": seat, "deal": 1, "trick": trick, "by": "table"})
     answers.put({"card": "7S", "seat": seat, "deal": 1})
     said = [e["text"] for e in _Corrections(match, answers).take() if e["type"] == "uncertain"]
     assert (
         said == [f"correction: seat {seat} is not on turn (the deal waits for seat {waited})"] * 2
     )
+
+
+def test_the_table_corrects_a_deal_already_on_the_sheet(match4):
+    # After the match, the table says seat s played, in trick 2 of deal 1, the card the record
+    # has in trick 5 (the window's "No" to "confirm trick 2?", then a seat and a card): the two
+    # are exchanged, the card left over in trick 5 a deduction, and the sheet's row takes the
+    # deal's new score (told "provisional" where that breaks the rules or leaves a doubt).
+    import queue
+
+    from hakam.vision.corrections import _Corrections
+
+    match, _ = referee(match4, match4.setups())
+    deal = match.deals[1]
+    mine = next(p for p in deal.plays if p.trick == 2)
+    other = next(p for p in deal.plays if p.trick == 5)
+    card, left = deal.plays.index(mine), deal.plays.index(other)
+    names = [deal.record["tricks"][t]["cards"] for t in (1, 4)]
+    answers: queue.Queue = queue.Queue()
+    answers.put({"card": CARD_NAMES[other.card], "seat": mine.seat, "deal": 1, "trick": 2})
+    events = _Corrections(match, answers).take()
+    assert [(e["trick"], e["by"]) for e in events if e["type"] == "correction"] == [
+        (2, "table"), (5, "displaced"),
+    ]  # fmt: skip
+    assert deal.plays[card].provenance == "person" and deal.plays[left].source == "displaced"
+    assert [deal.record["tricks"][t]["cards"] for t in (1, 4)] != names
+    score = [e for e in events if e["type"] == "score"][-1]
+    row = match.sheet()["deals"][0]
+    assert (row["result"], row["status"]) == (score["result"], score["status"])
 
 
 def test_a_deal_restored_from_its_checkpoint_goes_on_to_the_same_sheet(match4):

@@ -23,7 +23,7 @@ from hakam.vision.dealvideo import render_deal, truth_record, write_clip
 from hakam.vision.decoder import BESIDE_P
 from hakam.vision.detections import Detections
 from hakam.vision.events import standing_violations
-from hakam.vision.oracle import LabelDetector, unsure_labels
+from hakam.vision.oracle import LabelDetector, Misreading, unsure_labels
 from hakam.vision.pipeline import Pipeline, run_frames
 from hakam.vision.provenance import guessed_plays
 from hakam.vision.reader import OTHER, READER_CLASSES, collected_in_sight, name_boxes
@@ -159,6 +159,15 @@ def test_card_in_front_of_the_wrong_seat_is_out_of_turn():
     assert [(p["seat"], p["expected_seat"]) for p in plays] == [(2, 0), (3, 3)]
     v = of(events, "violation")
     assert [x["rule"] for x in v] == ["out-of-turn"] and v[0]["seat"] == 2 and v[0]["proof"] is None
+
+
+def test_each_play_says_the_seat_the_deal_waits_for_next():
+    # Seat 0 leads; seat 1 plays first, out of turn, then seat 0: the turn (after seat 0)
+    # comes round to seat 1, who has played; the deal waits for seat 2 (the window's turn).
+    a, b = lying("7C", 1), lying("8C", 0)
+    _, events = run_labels(scripted([([a], 60), ([a, b], 10)]),
+                           settings=_settings(open_card=False))  # fmt: skip
+    assert [(p["seat"], p["turn"]) for p in of(events, "play")] == [(1, 2), (0, 2)]
 
 
 def test_fifth_card_before_the_trick_is_collected_is_out_of_turn():
@@ -430,31 +439,6 @@ def test_a_trick_swept_with_two_cards_unread_waits_for_both_before_later_cards()
         (1, "AS", 2), (1, "7S", 3), (2, "9D", 2),
     ]  # fmt: skip
     assert of(first + second, "violation") == []
-
-
-class Misreading(LabelDetector):
-    """The oracle with the reader's beliefs: each read sure of its card (0.95), except the
-    cards of ``misread``, read as another card with the given belief."""
-
-    def __init__(
-        self, frames, misread: dict[str, dict[str, float]], until: int | None = None, since=0
-    ):  # fmt: skip
-        super().__init__(frames)
-        self.misread = misread
-        self.since, self.until = since, until  # misread only in the frames from since to until
-
-    def detect(self, image, ruled_out=()):
-        now = self.since <= self.frame and (self.until is None or self.frame < self.until)
-        misread = self.misread if now else {}
-        d = super().detect(image, ruled_out)
-        d.probs = np.zeros((len(d), len(CARD_NAMES)), np.float32)
-        for i, c in enumerate(d.class_id.tolist()):
-            belief = misread.get(CARD_NAMES[c], {CARD_NAMES[c]: 0.95})
-            for name, p in belief.items():
-                d.probs[i, CARD_NAMES.index(name)] = p
-            d.class_id[i] = int(d.probs[i].argmax())
-            d.confidence[i] = d.probs[i].max() if c != d.class_id[i] else d.confidence[i]
-        return d
 
 
 def _demo_with_unread(

@@ -1,0 +1,108 @@
+"""Issue 48: a person corrects a complete deal. A card the person names for a seat's play in a
+trick replaces it; where the record holds that card at another place, the two are exchanged,
+and the other place's card is a deduction, weighed against a three-way mix-up (asked where one
+is possible), never the person's word."""
+
+from __future__ import annotations
+
+import cv2
+
+from hakam.engine.cards import CARD_NAMES
+from hakam.vision.decoder import FINAL_P
+from hakam.vision.oracle import LabelDetector
+from hakam.vision.pipeline import Pipeline
+from hakam.vision.settings import DealSetup, PipelineSettings
+from hakam.vision.sources import Frame
+
+from .test_pipeline import CAL, HOKUM, _demo_with_unread, lying, of, scripted
+
+# The demo deal with 8D (seat 1, trick 4) read surely as 9D and 9D (seat 1, trick 7) as 8D:
+# the record puts 9D in trick 4 and names 8D, the card left, in trick 7.
+SWAPPED = {"9D": {"8D": 0.9, "9D": 0.05}, "8D": {"9D": 0.9, "8D": 0.05}}
+# ... and 7D (seat 0, trick 7) read with a doubt of 9D: it may be 9D too.
+DOUBTED_7D = {**SWAPPED, "7D": {"7D": 0.6, "9D": 0.35}}
+
+
+def at(pipe, trick, seat):
+    (play,) = [p for p in pipe.plays if (p.trick, p.seat) == (trick, seat)]
+    return play
+
+
+def fixes(events):
+    return [(e["card"], e["replaces"], e["trick"], e["by"]) for e in of(events, "correction")]
+
+
+def test_a_card_the_record_holds_elsewhere_is_exchanged_with_the_play_corrected():
+    truth, pipe, _ = _demo_with_unread(set(), misread=SWAPPED)
+    assert CARD_NAMES[at(pipe, 4, 1).card] == "9D" and pipe.record["tricks"] != truth["tricks"]
+    events = pipe.table_correction("8D", seat=1, trick=4)
+    assert fixes(events) == [("8D", "9D", 4, "table"), ("9D", "8D", 7, "displaced")]
+    assert pipe.record["tricks"] == truth["tricks"]
+    mine, left = at(pipe, 4, 1), at(pipe, 7, 1)
+    assert mine.provenance == "person"
+    # The card left over is a deduction: every other card was read surely, so no three-way
+    # mix-up is likely, and it says so.
+    assert (left.provenance, left.source) == ("named", "displaced")
+    assert left.probability >= FINAL_P
+    (displaced,) = [e for e in of(events, "correction") if e["by"] == "displaced"]
+    assert displaced["probability"] == left.probability
+    assert of(events, "score")[-1]["named"][0]["named_by"] == "displaced"
+
+
+def test_where_a_third_card_may_be_misread_too_the_trick_is_asked():
+    truth, pipe, _ = _demo_with_unread(set(), misread=DOUBTED_7D)
+    events = pipe.table_correction("8D", seat=1, trick=4)
+    assert pipe.record["tricks"] == truth["tricks"]
+    left = at(pipe, 7, 1)
+    # 7D's reads doubted it for 9D: the card left over may be 7D, and 7D be 9D.
+    assert 0.5 < left.probability < FINAL_P
+    assert of(events, "score")[-1]["status"] == "provisional"
+    (asked,) = [e for e in of(events, "uncertain") if e.get("confirm_trick") == 7]
+    assert "a card named is not known surely" in asked["text"]
+    # The person confirms the card there (its own card names it): the deal is final.
+    events = pipe.table_correction("9D", seat=1, trick=7)
+    assert fixes(events) == [("9D", None, 7, "confirmed")]
+    assert of(events, "score")[-1]["status"] == "final"
+    assert pipe.record["tricks"] == truth["tricks"]
+
+
+def test_a_persons_word_is_not_exchanged_and_a_refusal_changes_nothing():
+    _, pipe, _ = _demo_with_unread(set(), misread=SWAPPED)
+    pipe.table_correction("8D", seat=1, trick=4)
+    before = [(p.trick, p.seat, p.card, p.source) for p in pipe.plays]
+    n = len(pipe.corrections)
+    refused = pipe.table_correction("8D", seat=0, trick=4)
+    assert [e["text"] for e in refused] == [
+        "correction: a person placed 8D at seat 1 in trick 4; correct that trick first"
+    ]
+    assert [(p.trick, p.seat, p.card, p.source) for p in pipe.plays] == before
+    assert len(pipe.corrections) == n
+    # The person may take back their own word: the two are exchanged again.
+    events = pipe.table_correction("9D", seat=1, trick=4)
+    assert fixes(events) == [("9D", "8D", 4, "table"), ("8D", "9D", 7, "displaced")]
+
+
+def test_a_plays_own_card_confirms_it():
+    truth, pipe, _ = _demo_with_unread(set())
+    events = pipe.table_correction("QC", seat=1, trick=1)  # trick 1's lead, read right
+    assert fixes(events) == [("QC", None, 1, "confirmed")] and at(pipe, 1, 1).confirmed
+    assert pipe.record["tricks"] == truth["tricks"]
+
+
+def test_a_card_held_for_its_seats_turn_is_not_put_at_another_play():
+    # Seat 3's 10C lands before seat 2 played: held for its turn. A person saying seat 0 played
+    # it is refused in one line; nothing changes.
+    a, b, d = lying("7C", 0), lying("8C", 1), lying("10C", 3)
+    frames = scripted([([a], 10), ([a, b], 10), ([a, b, d], 10)])
+    pipe = Pipeline(DealSetup(3, HOKUM), LabelDetector(frames), calibration=CAL,
+                    settings=PipelineSettings(read_open_card=False))  # fmt: skip
+    image = cv2.UMat(1, 1, cv2.CV_8UC3).get()
+    for k in range(len(frames)):  # the clip goes on: no end of it settles what is held
+        pipe.process(Frame(k, k / 15.0, image))
+    assert [e.card for e, _ in pipe._held] == [CARD_NAMES.index("10C")]
+    before = [(p.trick, p.seat, p.card) for p in pipe.plays]
+    refused = pipe.table_correction("10C", seat=0, trick=1)
+    assert [e["text"] for e in refused] == [
+        "correction: 10C was read and waits for its seat's turn"
+    ]
+    assert [(p.trick, p.seat, p.card) for p in pipe.plays] == before and not pipe.corrections
