@@ -163,6 +163,12 @@ CATALOGUE: tuple[tuple[str, str], ...] = (
     (r"correction: (\S+) was not played", "التصحيح: {0} لم تُلعب"),
     (r"correction: (\S+) was read and waits for its seat's turn",
      "التصحيح: {0} قُرئت وتنتظر دور لاعبها"),
+    (r"correction: seat (\d) played no (\S+) in trick (\d)",
+     "التصحيح: " + SEAT + " لم يلعب {1} في الأكلة {2}"),
+    (r"correction: seat (\d) has two cards in trick (\d) \((.+)\): say which",
+     "التصحيح: لـ" + SEAT + " ورقتان في الأكلة {1} ({2}): حدّدوا أيّهما"),
+    (r"correction: seat (\d) has no card in trick (\d), and (\S+) is not in it",
+     "التصحيح: لا ورقة لـ" + SEAT + " في الأكلة {1}، و{2} ليست فيها"),
     (r"correction: a person placed (\S+) at seat (\d) in trick (\d); correct that trick first",
      "التصحيح: وضع أحدكم {0} عند " + SEAT.format("{1}") + " في الأكلة {2}؛ "
      "صحّحوا تلك الأكلة أولًا"),

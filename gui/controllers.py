@@ -754,6 +754,8 @@ class LiveController(Observable):
         self.deals: dict[int, DealLog] = {}
         self.current: DealLog | None = None
         self.turn: int | None = None
+        # The notice each deal's last answer went to the pipeline for (open again if refused).
+        self._answered: dict[int, Notice] = {}
         self.table: dict[str, Any] | None = None
         self.warnings: list[Warning] = []
         self.notices: list[Notice] = []
@@ -972,6 +974,21 @@ class LiveController(Observable):
         deal = self._deal_no(e)
         data = {"seat": e.seat, "text": e.text, "trick": e.trick}
         status = "open"
+        refused = str(e.text).startswith(("correction:", "confirmation:"))
+        asked = self._answered.pop(deal, None) if refused else None
+        if asked is not None:
+            # The pipeline refused the table's answer and changed nothing: its notice is open
+            # again (the refusal is said beside it).
+            asked.status, asked.card = "open", None
+            if self._restoring is None:
+                self.sheet.store.decide_warning(asked.id, "open")
+        if e.confirm_trick is not None and self._restoring is None:
+            same = next((n for n in self.notices if n.status == "open" and n.deal == deal
+                         and n.confirm_trick == e.confirm_trick), None)  # fmt: skip
+            if same is not None:  # the trick asked again while its notice is open: said anew
+                same.text = str(e.text)
+                self.sheet.store.decide_warning(same.id, "open", {"text": same.text})
+                return
         if self._restoring is not None:
             row = self._stored(deal, "uncertain", lambda d: d.get("text") == e.text)
             if row is None:
@@ -997,13 +1014,18 @@ class LiveController(Observable):
         """The pipeline (or the table) says a read card was another card."""
         log = self.deals.get(self._deal_no(e))
         if log is not None and e.trick is not None:
-            trick = log.trick(int(e.trick))
-            for p in trick.plays:
-                if p.seat == e.seat:
-                    p.confirmed = e.by == "confirmed" and p.card == str(e.card)
-                    p.card = str(e.card)
-                    p.provenance = "person" if e.by in PERSON_BY else "named"
-                    p.probability = e.probability  # the renaming's, where it was weighed
+            # The play it names: a seat may have two in a trick (one read at the wrong seat).
+            seat = e.seat if e.from_seat is None else e.from_seat
+            at = [p for p in log.trick(int(e.trick)).plays if p.seat == seat]
+            was = e.card if e.from_seat is not None or e.by == "confirmed" else e.replaces
+            play = next((p for p in at if p.card == was), at[0] if at else None)
+            if play is not None:
+                play.confirmed = e.by == "confirmed"
+                play.seat, play.card = int(e.seat), str(e.card)  # type: ignore[arg-type]
+                play.provenance = "person" if e.by in PERSON_BY else "named"
+                play.probability = e.probability  # the renaming's, where it was weighed
+        if e.by in PERSON_BY:
+            self._answered.pop(self._deal_no(e), None)  # the pipeline took the table's answer
         for n in self.notices:
             if e.by == "displaced":
                 break  # the card a person's correction left over answers no notice
@@ -1048,6 +1070,7 @@ class LiveController(Observable):
                 if p.seat == named["seat"] and p.provenance != "person":
                     p.card, p.provenance = str(named["card"]), "named"
                     p.probability = named.get("probability")
+        self._as_refereed(log, e.tricks)
         if self._restoring is not None:  # on the sheet already: the deal's row is linked
             self._link(log)
             log.score = e.to_json()
@@ -1055,24 +1078,50 @@ class LiveController(Observable):
         if self._after_match(log):
             return
         if log.sheet_index is not None:  # scored again after a confirmation or a correction
+            entry = self.sheet.sheet.deals[log.sheet_index]
+            if e.complete and e.tricks and entry.source == "camera":
+                # A correction may have changed the cards, the tricks won and the points: the
+                # line is the new score's (not a line a person edited on the sheet).
+                log.score = e.to_json()
+                self.sheet.replace(log.sheet_index, self._camera_entry(log, e))
             self._rescore(log.number, e.status == "provisional")
             return
         if e.complete is False:
             return
         log.score = e.to_json()
-        contract = Contract.from_json(log.contract)
-        points = log.card_points
-        if sum(points) != total_card_points(contract) and e.card_points is not None:
-            points = list(e.card_points)  # sent only with the score
-        score = {**log.score, "card_points": points, "tricks_won": log.tricks_won}
-        entry = camera_entry(log.dealer, log.contract, score, self._penalty(log.number),
-                             log.open_card, tuple(log.bids))  # fmt: skip
-        log.sheet_index = self.sheet.add(entry)
+        log.sheet_index = self.sheet.add(self._camera_entry(log, e))
         row = self.sheet.rows()[log.sheet_index]
         if e.result is not None and list(row.result) != list(e.result):
             self.mismatches.append(
                 f"deal {log.number}: sheet {list(row.result)} vs pipeline {list(e.result)}"
             )
+
+    def _camera_entry(self, log: DealLog, e: DealScored) -> DealEntry:
+        """The sheet's line of a complete deal from its score event."""
+        contract = Contract.from_json(log.contract)
+        points = log.card_points
+        if e.card_points is not None and (e.tricks or sum(points) != total_card_points(contract)):
+            points = list(e.card_points)  # as refereed last (a replay sends them with the trick)
+        score = {**e.to_json(), "card_points": points, "tricks_won": log.tricks_won}
+        return camera_entry(log.dealer, log.contract, score, self._penalty(log.number),
+                            log.open_card, tuple(log.bids))  # fmt: skip
+
+    @staticmethod
+    def _as_refereed(log: DealLog, tricks: list[dict[str, Any]]) -> None:
+        """The deal's tricks as the pipeline refereed them last (its score event): a correction
+        or the deal's end may have put a card in turn (the order of a trick's plays) and so
+        changed who won a trick; the dispute view and the audit show the deal as scored."""
+        for n, t in enumerate(tricks, 1):
+            trick = log.trick(n)
+            by_seat = {p.seat: p for p in trick.plays}
+            if len(by_seat) == len(trick.plays) and sorted(by_seat) == sorted(t["seats"]):
+                trick.plays = [by_seat[s] for s in t["seats"]]
+                for p, card in zip(trick.plays, t["cards"], strict=True):
+                    p.card = str(card)
+            trick.winner, trick.points = t.get("winner"), t.get("points")
+        if tricks:
+            won = [t.winner for t in log.tricks if t.winner is not None]
+            log.tricks_won = [sum(1 for w in won if w % 2 == team) for team in (0, 1)]
 
     def _penalty(self, deal: int) -> dict[str, Any] | None:
         """The first violation of the deal the table has not dismissed decides the score; a
@@ -1171,22 +1220,28 @@ class LiveController(Observable):
         if notice is None or notice.confirm_trick is None:
             raise EntryError(f"notice {nid}: no trick to confirm")
         notice.status = "confirmed"
+        self._answered[notice.deal] = notice
         self.sheet.store.decide_warning(nid, "confirmed")
         event = self._send_confirmation(notice.deal, notice.confirm_trick, None, None, None)
         self.notify()
         return event
 
-    def trick_plays(self, deal: int, trick: int) -> list[tuple[int, str]]:
-        """The seats and cards recorded in ``trick`` of ``deal``, in the order played."""
+    def trick_plays(self, deal: int, trick: int) -> list[tuple[int, str | None]]:
+        """The seats and cards recorded in ``trick`` of ``deal``, in the order played, then each
+        seat with no card there (None: a card read at another seat may be its)."""
         log = self.deals.get(deal)
         if log is None or not 1 <= trick <= len(log.tricks):
             return []
-        return [(p.seat, p.card) for p in log.tricks[trick - 1].plays]
+        plays: list[tuple[int, str | None]] = [(p.seat, p.card) for p in log.trick(trick).plays]
+        return plays + [(s, None) for s in range(4) if s not in {seat for seat, _ in plays}]
 
-    def correct(self, nid: int, card: str, seat: int | None = None) -> dict[str, Any]:
+    def correct(
+        self, nid: int, card: str, seat: int | None = None, replaces: str | None = None
+    ) -> dict[str, Any]:
         """The table picks the card of an uncertain read (``seat``: of that seat's play in the
-        notice's trick, a trick in doubt answered "correct a card"); the pipeline gets a
-        correction."""
+        notice's trick, a trick in doubt answered "correct a card"; ``replaces``: the card the
+        record has there, where the seat has two); the pipeline gets a correction. The notice
+        opens again if the pipeline refuses it."""
         try:
             name = str(parse_card(card))
         except CardError as exc:
@@ -1199,7 +1254,9 @@ class LiveController(Observable):
         event = {
             "event": "correction", "deal": notice.deal, "trick": notice.trick,
             "seat": notice.seat if seat is None else seat, "card": name,
+            **({"replaces": replaces} if replaces is not None else {}),
         }  # fmt: skip
+        self._answered[notice.deal] = notice
         for fn in list(self._correction_listeners):
             fn(event)
         self.notify()
@@ -1273,7 +1330,9 @@ class DisputeController:
         except (RefereeError, CardError) as exc:
             raise EntryError(f"deal {deal}: {exc}") from None
         found = [v.to_json() for v in ref.violations]
-        live = [w.as_violation() for w in self.violations(deal)]
+        # A ruling the pipeline withdrew (a correction, or the deal refereed again) stands no
+        # more: the audit compares those that stand.
+        live = [w.as_violation() for w in self.violations(deal) if w.status != "withdrawn"]
         key = lambda v: (v["trick"], v["seat"], v["rule"], v["card"])  # noqa: E731
         result = None
         if log.sheet_index is not None and log.sheet_index < len(self.live.sheet.rows()):

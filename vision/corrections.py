@@ -34,6 +34,13 @@ ACCEPT_GRACE_S = 1.5
 UNREAD_MIN_S = 0.25
 
 
+def _untimed(p: Play) -> bool:
+    """A play with no time of its own: a card not read, named (by a person or the pipeline); it
+    went when its seat was on turn. A card read keeps its time when a person corrects only
+    which card it was."""
+    return p.source in UNREAD and p.landed < 0
+
+
 def _key(v: Violation) -> str:
     return json.dumps(v.to_json(), sort_keys=True)
 
@@ -71,6 +78,7 @@ class _Corrections:
                 None if deal is None else int(deal),
                 str(item.get("by", "table")),
                 None if trick is None else int(trick),
+                item.get("replaces"),
             )
         return events
 
@@ -153,24 +161,27 @@ class TableCorrections:
         deal: int | None = None,
         by: str = "table",
         trick: int | None = None,
+        replaces: str | None = None,
     ) -> list[dict[str, Any]]:
         """A person at the table names the card the deal waits for (the overlay's one click,
         or a line on ``hakam run --headless --stdin-corrections``: ``by`` "caller"): played
         for ``seat`` if the trick waits for that seat (``seat_waited_for``), and after the end
-        of the clip the deal is settled and scored again. With ``trick``, where ``seat`` has
-        played in that trick, the person corrects that play (``_correct_play``). A correction
-        that cannot be taken (a card already played, a seat not on turn, the deal complete)
-        changes nothing and comes back as an ``uncertain`` event saying why in one line."""
+        of the clip the deal is settled and scored again. With ``trick``, the card ``seat``
+        played in that trick, in a complete deal too (``_correct_play``; ``replaces``: which of
+        its cards there, where it has two). A correction that cannot be taken (a card already
+        played, a seat not on turn, the deal complete) changes nothing and comes back as an
+        ``uncertain`` event saying why in one line."""
         try:
             if deal is not None and deal != self.setup.deal:
                 raise PipelineError(
                     f"correction: deal {deal} is over (this is deal {self.setup.deal})"
                 )
-            play = next(
-                (p for p in self.plays if (p.trick, p.seat) == (trick, seat)), None
-            )  # fmt: skip
-            if play is not None:
-                return self._correct_play(play, card, by)
+            if trick is not None and seat is not None and (
+                any(p.trick == trick for p in self.plays)
+                and (trick < self.referee.trick_number or self.referee.is_over
+                     or any((p.trick, p.seat) == (trick, seat) for p in self.plays))
+            ):  # fmt: skip
+                return self._correct_play(trick, seat, card, by, replaces)
             if self.referee.is_over:
                 raise PipelineError("correction: the deal's 8 tricks are complete")
             turn = self.seat_waited_for
@@ -184,34 +195,87 @@ class TableCorrections:
             return self._drain()
         return events + (self.finish() if self._ended else [])
 
-    def _correct_play(self, play: Play, card: str, by: str) -> list[dict[str, Any]]:
-        """A person says ``play`` was ``card``: its own card confirms it (``confirm``); a card
+    def _correct_play(
+        self, trick: int, seat: int, card: str, by: str, replaces: str | None
+    ) -> list[dict[str, Any]]:
+        """A person says ``seat`` played ``card`` in ``trick`` (a trick played, or the one on now
+        where the seat has played): the play's own card confirms it (that play only); a card
         not played replaces it (``correct``); a card the record holds at another place is
-        exchanged with it (``_exchange_by_person``: that place then holds ``play``'s card, a
-        deduction weighed against a three-way mix-up), unless a person put it there. The
-        tricks of both are asked again where they are still in doubt. Raises
-        ``PipelineError`` for what cannot be taken."""
+        exchanged with it (``_exchange_by_person``: that place then holds the card left over, a
+        deduction weighed against a three-way mix-up), unless a person put it there. A seat with
+        no play in the trick takes the card read there for another seat (``_move_play``).
+        ``replaces``: which of the seat's cards in the trick, where it has two. Raises
+        ``PipelineError`` for what cannot be taken, before anything changes."""
         try:
             new = parse_card(card).index
         except CardError as exc:
             raise PipelineError(f"correction: {exc}") from None
-        if new == play.card:
-            return self.confirm(play.trick, play.seat)
+        mine = [p for p in self.plays if (p.trick, p.seat) == (trick, seat)]
+        if not mine:
+            return self._move_play(trick, seat, new)
+        if replaces is not None:
+            mine = [p for p in mine if CARD_NAMES[p.card] == replaces]
+            if not mine:
+                raise PipelineError(
+                    f"correction: seat {seat} played no {replaces} in trick {trick}"
+                )
+        same = [p for p in mine if p.card == new]
+        if same:
+            return self._confirm_plays(same)
+        if len(mine) > 1:
+            cards = ", ".join(CARD_NAMES[p.card] for p in mine)
+            raise PipelineError(
+                f"correction: seat {seat} has two cards in trick {trick} ({cards}): say which"
+            )
+        (play,) = mine
         if any(e.card == new for e, _ in self._held):
             raise PipelineError(f"correction: {DECK[new]} was read and waits for its seat's turn")
         other = next((p for p in self.plays if p.card == new), None)
         if other is None:
-            events = self.correct(card, seat=play.seat, replaces=CARD_NAMES[play.card], by=by)
+            events = self.correct(card, seat=seat, replaces=CARD_NAMES[play.card], by=by)
         elif other.provenance == PERSON:
             raise PipelineError(
                 f"correction: a person placed {DECK[new]} at seat {other.seat} in trick "
                 f"{other.trick}; correct that trick first"
             )
         else:
-            self._asked_tricks -= {play.trick, other.trick}
+            self._asked_tricks.discard(other.trick)
             self._exchange_by_person(play, new, by)
             events = self._drain()
-        self._asked_tricks.discard(play.trick)
+        self._asked_tricks.discard(trick)
+        return events + (self.finish() if self._ended else [])
+
+    def _move_play(self, trick: int, seat: int, card: int) -> list[dict[str, Any]]:
+        """A person says ``seat``, which has no play in ``trick``, played ``card``, recorded in
+        that trick for another seat: the play is that seat's (the person's word), and the trick
+        is refereed again. Raises ``PipelineError`` where the card is not in the trick."""
+        play = next((p for p in self.plays if p.trick == trick and p.card == card), None)
+        if play is None:
+            raise PipelineError(
+                f"correction: seat {seat} has no card in trick {trick}, and {DECK[card]} "
+                "is not in it"
+            )
+        at = max(self._now, 0)
+        item = {"card": CARD_NAMES[card], "seat": seat, "from_seat": play.seat, "trick": trick,
+                "replaces": None, "by": "confirmed"}  # fmt: skip
+        self._log_correction(item, at, at / self.fps)
+        play.seat, play.confirmed = seat, True
+        self._asked_tricks.discard(trick)
+        self._rereferee(at, at / self.fps)
+        events = self._drain()
+        return events + (self.finish() if self._ended else [])
+
+    def _confirm_plays(self, plays: list[Play]) -> list[dict[str, Any]]:
+        """A person confirms ``plays`` as the record has them (each a ``confirmed`` correction);
+        after the end of the clip the deal is scored again."""
+        at = max(self._now, 0)
+        for p in plays:
+            p.confirmed = True
+            item = {"card": CARD_NAMES[p.card], "seat": p.seat, "trick": p.trick,
+                    "replaces": None, "by": "confirmed"}  # fmt: skip
+            self._log_correction(item, at, at / self.fps)
+        self._write_record()
+        events = self._drain()
         return events + (self.finish() if self._ended else [])
 
     def table_confirmation(
@@ -260,14 +324,7 @@ class TableCorrections:
         if not plays:
             self._say(seat, f"confirmation: {what}; nothing changed", frame=max(self._now, 0))
             return self._drain()
-        for p in plays:
-            p.confirmed = True
-            item = {"card": CARD_NAMES[p.card], "seat": p.seat, "trick": p.trick,
-                    "replaces": None, "by": "confirmed"}  # fmt: skip
-            self._log_correction(item, max(self._now, 0), max(self._now, 0) / self.fps)
-        self._write_record()
-        events = self._drain()
-        return events + (self.finish() if self._ended else [])
+        return self._confirm_plays(plays)
 
     def _play_held(self, k: int, seat: int, by: str) -> None:
         """A person says a card the camera read and held for a later turn is the card ``seat``
@@ -360,12 +417,12 @@ class TableCorrections:
                 # A card not read (named later) has no time of its own: it goes when its seat
                 # is on turn, and the hold time counts from the first card read.
                 turn = self.referee.turn
-                first = next((p.frame for p in rest if p.source not in UNREAD), rest[0].frame)
+                first = next((p.frame for p in rest if not _untimed(p)), rest[0].frame)
                 k = next(
                     (
                         i
                         for i, p in enumerate(rest)
-                        if p.seat == turn and (p.frame - first <= hold or p.source in UNREAD)
+                        if p.seat == turn and (p.frame - first <= hold or _untimed(p))
                     ),
                     0,
                 )

@@ -77,6 +77,15 @@ class DealRecorder:
                 "same_result": sorted(self.same_result()),
                 "suspected": self.suspected(),
                 "named": [_placed(p) for p in self.plays if p.provenance == NAMED],
+                "tricks": [
+                    {
+                        "cards": [str(c) for c in t.cards],
+                        "seats": list(t.seats),
+                        "winner": t.winner,
+                        "points": t.points,
+                    }
+                    for t in ref.tricks
+                ],
             }
         )
         self._emit(score)

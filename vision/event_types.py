@@ -137,6 +137,7 @@ class Correction(Event):
     by: str | None = None
     replaces: str | None = None
     probability: float | None = None  # a renaming's or an exchange's, where it was weighed
+    from_seat: int | None = None  # a play moved from this seat to ``seat``
 
 
 @dataclass(frozen=True)
@@ -155,6 +156,9 @@ class DealScored(Event):
     # The cards named at the deal's end, as the record gives them (trick, seat, card and their
     # provenance): the end weighs them again, so their probabilities may differ from the plays'.
     named: list[dict[str, Any]] = field(default_factory=list)
+    # The tricks as the deal was refereed last (cards in play order, seats, winner, points): a
+    # correction or the deal's end may have put a card in turn and changed who won a trick.
+    tricks: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -141,13 +141,21 @@ class MisreadExchanges:
         base = self._violation_keys(self._with_plays({i: {"card": card}, j: {"card": left}}))
         third = [r for r in self.plays if r is not play and r is not other
                  and r.provenance != PERSON]  # fmt: skip
-        like = likelihood([left, *(r.card for r in third)], self._reads_at(other))
+        # A deal not over: ``other`` may hold a card still in a hand (not read nor held), the
+        # card left over then being one too.
+        known = {p.card for p in self.plays} | {int(e.card) for e, _ in self._held}  # type: ignore[arg-type]
+        unplayed = [c for c in range(len(CARD_NAMES)) if c not in known]
+        like = likelihood([left, *(r.card for r in third), *unplayed], self._reads_at(other))
         tried = 0.0
         for r in third:
             k = self.plays.index(r)
             trial = self._with_plays({i: {"card": card}, j: {"card": r.card}, k: {"card": left}})
             rules = _rules_weight(self._violation_keys(trial)) / _rules_weight(base)
             tried += rules * like[r.card] / like[left] * self._reads_ratio(r, left)
+        for c in unplayed:
+            trial = self._with_plays({i: {"card": card}, j: {"card": c}})
+            rules = _rules_weight(self._violation_keys(trial)) / _rules_weight(base)
+            tried += rules * like[c] / like[left]
         share = math.floor(1e6 / (1.0 + tried)) / 1e6  # rounded down: never up to FINAL_P
         self._log_correction(self._renaming(play, card, by), self._now, at)
         item = {**self._renaming(other, left, "displaced"), "probability": share}

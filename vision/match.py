@@ -384,13 +384,13 @@ class MatchPipeline:
 
     def table_correction(
         self, card: str, seat: int | None = None, deal: int | None = None, by: str = "table",
-        trick: int | None = None,
+        trick: int | None = None, replaces: str | None = None,
     ) -> list[dict[str, Any]]:  # fmt: skip
         """``Pipeline.table_correction`` on the deal it names (default: the deal on now)."""
         p = self._deal(deal)
-        return (
-            [] if p is None else self._rescored(p, p.table_correction(card, seat, None, by, trick))
-        )
+        if p is None:
+            return []
+        return self._rescored(p, p.table_correction(card, seat, None, by, trick, replaces))
 
     def table_confirmation(
         self, trick: int, seat: int | None, rule: str | None = None, deal: int | None = None,

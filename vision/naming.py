@@ -108,6 +108,8 @@ class CardNaming:
         if not left or len(left) > (DEDUCE_MAX if final else 1):
             return False
         if len(left) == 1:
+            if self._holds_all_of(seat):
+                return False  # the seat's card is one held for it, read late: not this one
             self._name_unread(left[0], seat, self._now, "elimination", self._chain())
             return True
         complete = self._completions(left, seat, True)

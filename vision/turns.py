@@ -108,6 +108,19 @@ class TurnHolding:
             return turn
         return next((s for k in range(4) if (s := (seats[0] + k) % 4) not in seats), turn)
 
+    def _owed(self, seat: int) -> int:
+        """How many cards ``seat`` still plays in the deal."""
+        played = any(s == seat for s, _ in self.referee.current_trick)
+        return 8 - len(self.referee.tricks) - played
+
+    def _holds_all_of(self, seat: int) -> bool:
+        """Every card ``seat`` still plays is held, lying clearly in front of it: the card the
+        deal waits for there is one of them (read late), not a card never read."""
+        mine = sum(
+            1 for e, _ in self._held if (w := self._position(e)).clear and w.by_position == seat
+        )
+        return mine >= self._owed(seat)
+
     def _appeared(self, ev: TrackEvent, fr: Frame) -> int:
         """When a held card first read surely as itself (its track a candidate since), or its
         acceptance: a card the vote took long to accept lay there from then on."""

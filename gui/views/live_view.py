@@ -230,24 +230,27 @@ class CardPicker(QDialog):
 
 
 class SeatPicker(QDialog):
-    """Which play of a trick in doubt is wrong: one button a seat, with the card recorded."""
+    """Which play of a trick in doubt is wrong: one button a play, with the card recorded, and
+    one for each seat with no card there (a card read at another seat may be its)."""
 
-    def __init__(self, plays: list[tuple[int, str]], trick: int, lang: Language, parent=None):
+    def __init__(
+        self, plays: list[tuple[int, str | None]], trick: int, lang: Language, parent=None
+    ) -> None:
         super().__init__(parent)
-        self.choice: int | None = None
+        self.choice: tuple[int, str | None] | None = None
         self.setWindowTitle(lang.tr("pick_seat", trick=trick))
         box = QVBoxLayout(self)
         heading = QLabel(lang.tr("pick_seat", trick=trick))
         heading.setWordWrap(True)
         box.addWidget(heading)
         for seat, card in plays:
-            b = QPushButton(f"{lang.seat(seat)}: {lang.card(card)}")
-            b.setObjectName(f"seat-{seat}")
-            b.clicked.connect(lambda _c=False, s=seat: self._pick(s))
+            b = QPushButton(f"{lang.seat(seat)}: {lang.card(card) if card else '—'}")
+            b.setObjectName(f"seat-{seat}-{card or 'none'}")
+            b.clicked.connect(lambda _c=False, s=seat, c=card: self._pick(s, c))
             box.addWidget(b)
 
-    def _pick(self, seat: int) -> None:
-        self.choice = seat
+    def _pick(self, seat: int, card: str | None) -> None:
+        self.choice = (seat, card)
         self.accept()
 
 
@@ -331,6 +334,7 @@ class LiveView(QWidget):
         notice: Notice | None = next((n for n in self.live.notices if n.id == nid), None)
         if notice is None or notice.status != "open":
             return
+        replaces = None
         if notice.confirm_trick is not None and seat is None:
             answer = "confirm" if sure else self._confirm_or_correct(notice.confirm_trick)
             if answer == "confirm":
@@ -340,15 +344,18 @@ class LiveView(QWidget):
             picked = SeatPicker(plays, notice.confirm_trick, self.lang, self) if answer else None
             if picked is None or not picked.exec() or picked.choice is None:
                 return
-            seat = picked.choice
+            seat, replaces = picked.choice
         if card is None:
-            cards = all_cards() if seat is not None else self.live.possible_cards(notice)
+            cards = self.live.possible_cards(notice)
+            if seat is not None:  # a trick played: every card is possible, its own first
+                trick = [c for _, c in self.live.trick_plays(notice.deal, notice.trick or 0)]
+                cards = list(dict.fromkeys([*(c for c in trick if c), *all_cards()]))
             picker = CardPicker(cards or all_cards(), self.lang, self, self._whose(notice, seat))
             if not picker.exec() or picker.choice is None:
                 return
             card = picker.choice
         try:
-            self.live.correct(nid, card, seat)
+            self.live.correct(nid, card, seat, replaces)
         except EntryError as exc:
             self.notices_title.setText(say(self.lang, str(exc)))
 

@@ -300,8 +300,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 def correction_line(line: str) -> dict[str, Any]:
     """One line of ``--stdin-corrections``: a JSON object ``{"card": "QH"}``, with ``seat``
-    (0-3: the seat the caller means, refused if another is on turn) and ``deal`` optional.
-    Raises ValueError with a one-line reason."""
+    (0-3: the seat the caller means, refused if another is on turn) and ``deal`` optional;
+    with ``trick`` (1-8), the card that seat played in that trick (``replaces``: which of its
+    cards there, where it has two). Raises ValueError with a one-line reason."""
     from hakam.engine.cards import CARD_NAMES
 
     try:
@@ -319,7 +320,13 @@ def correction_line(line: str) -> dict[str, Any]:
         raise ValueError(f'"seat": {seat!r} (0, 1, 2 or 3)')
     if deal is not None and type(deal) is not int:
         raise ValueError(f'"deal": {deal!r} (a whole number)')
-    return {"card": item["card"], "seat": seat, "deal": deal, "by": "caller"}
+    trick, replaces = item.get("trick"), item.get("replaces")
+    if trick is not None and (type(trick) is not int or not 1 <= trick <= 8 or seat is None):
+        raise ValueError(f'"trick": {trick!r} (1 to 8, with "seat")')
+    if replaces is not None and (replaces not in CARD_NAMES or trick is None):
+        raise ValueError(f'"replaces": {replaces!r} (a Baloot card, with "trick")')
+    return {"card": item["card"], "seat": seat, "deal": deal, "by": "caller", "trick": trick,
+            "replaces": replaces}  # fmt: skip
 
 
 def confirmation_line(item: dict[str, Any]) -> dict[str, Any]:

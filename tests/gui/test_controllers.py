@@ -258,6 +258,49 @@ def test_audit_reruns_the_referee_on_the_logged_plays(data_dir):
     assert clean.violations == [] and clean.agrees and sum(clean.card_points) == 162
 
 
+def test_the_deal_as_refereed_last_is_what_the_dispute_view_audits(data_dir):
+    # Deal 1 with trick 1's first two cards told in the wrong order (seat 0's QS before seat
+    # 3's lead, out of turn), a ruling the pipeline then withdrew: its score event gives the
+    # tricks as refereed last. The dispute view shows them so, and the audit, which reran the
+    # referee on the plays as told and counted the withdrawn ruling, agrees.
+    events = [e for e in demo_events() if e.get("deal") in (None, 1)]
+    first = [i for i, e in enumerate(events) if e["event"] == "play"][:2]
+    events[first[0]], events[first[1]] = events[first[1]], events[first[0]]
+    oot = {
+        "deal": 1,
+        "trick": 1,
+        "seat": 0,
+        "card": "QS",
+        "rule": "out-of-turn",
+        "proof": None,
+        "text": "Seat 0 played QS in trick 1 out of turn; seat 3 was to play.",
+    }
+    score = next(i for i, e in enumerate(events) if e["event"] == "score")
+    tricks, plays = [], [e for e in events if e["event"] == "play"]
+    for n in range(1, 9):
+        told = sorted((e for e in plays if e["trick"] == n), key=lambda e: events.index(e))
+        if n == 1:
+            told = [told[1], told[0], *told[2:]]  # as refereed last: seat 3 leads
+        won = next(e for e in events if e["event"] == "trick" and e["trick"] == n)
+        tricks.append(
+            {
+                "cards": [e["card"] for e in told],
+                "seats": [e["seat"] for e in told],
+                "winner": won["winner"],
+                "points": won["points"],
+            }
+        )
+    events[score] = {**events[score], "tricks": tricks}
+    events[score:score] = [{"event": "violation", **oot, "status": "suspected"},
+                           {"event": "withdrawn", **oot}]  # fmt: skip
+    live = LiveController(sheet_ctl())
+    live.on_events(events)
+    dispute = DisputeController(live)
+    assert [(p.seat, p.card) for p in dispute.tricks(1)[0].plays][:2] == [(3, "JS"), (0, "QS")]
+    report = dispute.audit(1)
+    assert report.violations == [] and report.agrees
+
+
 def live_in_trick_one() -> LiveController:
     """The live view fed the demo match up to its first complete trick."""
     live = LiveController(sheet_ctl())

@@ -31,12 +31,13 @@ from hakam.vision.sources import (
 SWAPPED = {"9D": {"8D": 0.9, "9D": 0.05}, "8D": {"9D": 0.9, "8D": 0.05}}
 
 
-def swapped_deal():
+def swapped_deal(misread=SWAPPED):
+    """The demo deal read with ``misread``: its truth, the pipeline and its events."""
     if not demo_clip_available():
         pytest.skip("demo clip not installed")
     truth = json.loads(DEMO_RECORD.read_text())
     frames = json.loads(DEMO_LABELS.read_text())["frames"]
-    pipe = Pipeline(DealSetup.from_record(truth), Misreading(frames, SWAPPED),
+    pipe = Pipeline(DealSetup.from_record(truth), Misreading(frames, misread),
                     calibration=Calibration.load(DEMO_CALIBRATION))  # fmt: skip
     images = [cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)
     return truth, pipe, run_frames(pipe, ArraySource(images, 15.0))
@@ -68,7 +69,7 @@ def test_no_to_a_trick_in_doubt_picks_the_seat_then_the_card(qtbot, data_dir, mo
     def pick_seat(dialog):
         shown = sorted(b.text() for b in dialog.findChildren(QPushButton))
         assert shown == ["Seat 0: 7♦", "Seat 1: 8♦", "Seat 2: A♦", "Seat 3: K♦"]
-        return click(dialog, "seat-1")
+        return click(dialog, "seat-1-8D")
 
     def pick_card(dialog):
         titles.append(dialog.findChild(QLabel, "picker-title").text())
@@ -80,10 +81,11 @@ def test_no_to_a_trick_in_doubt_picks_the_seat_then_the_card(qtbot, data_dir, mo
     monkeypatch.setattr(live_view.CardPicker, "exec", pick_card)
     w.live_view.correct(notice.id)
     assert titles == ["Seat 1, trick 7: pick the card played"]
-    assert answers == [{"event": "correction", "deal": 1, "trick": 7, "seat": 1, "card": "9D"}]
+    answer = {"event": "correction", "deal": 1, "trick": 7, "seat": 1, "card": "9D"}
+    assert answers == [{**answer, "replaces": "8D"}]
     # The pipeline takes it (the feed's job): 9D is seat 1's in trick 7, 8D, left over, in
     # trick 4, and the deal goes on the sheet final, as the truth.
-    back = pipe.table_correction(answers[0]["card"], answers[0]["seat"], 1, "table", 7)
+    back = pipe.table_correction("9D", 1, 1, "table", 7, "8D")
     w.feed_item(FeedItem(None, events=back))
     assert pipe.record["tricks"] == truth["tricks"]
     assert not w.sheet.rows()[0].entry.provisional
@@ -137,7 +139,51 @@ def test_a_persons_exchange_and_its_refusals_are_said_in_arabic():
     _, pipe, _ = swapped_deal()
     events = pipe.table_correction("8D", seat=1, trick=4)
     events += pipe.table_correction("8D", seat=0, trick=4)  # a person's card: refused
+    events += pipe.table_correction("JC", seat=1, trick=4, replaces="QS")  # not its card
     said = [e["text"] for e in events if e["type"] == "uncertain"]
+    assert "correction: seat 1 played no QS in trick 4" in said
+    # The refusals of a seat with two plays in a trick, or none (tests/vision pins them).
+    said += ["correction: seat 1 has two cards in trick 1 (8C, 10C): say which",
+             "correction: seat 3 has no card in trick 1, and JC is not in it"]  # fmt: skip
     assert any("read as a card a person placed elsewhere" in t for t in said)
     assert any(t.startswith("correction: a person placed 8D") for t in said)
     assert_arabic(said)
+
+
+def test_the_sheet_takes_the_score_of_a_deal_corrected_after_it(qtbot, data_dir):
+    # The demo deal read right, on the sheet; a person then says seat 3 played JC in trick 1
+    # (the record has KC there, JC in trick 3): the two are exchanged, trick winners and card
+    # points change, and the sheet's line is the new score's (it kept the old points before).
+    _, pipe, events = swapped_deal({})
+    make_app()
+    w = MainWindow(MatchStore(), "en")
+    qtbot.addWidget(w)
+    w.feed_item(FeedItem(None, events=events))
+    before = list(w.sheet.rows()[0].result), list(w.sheet.rows()[0].entry.card_points)
+    back = pipe.table_correction("JC", 3, 1, "table", 1)
+    w.feed_item(FeedItem(None, events=back))
+    score = [e for e in back if e["type"] == "score"][-1]
+    row = w.sheet.rows()[0]
+    assert list(row.entry.card_points) == score["card_points"] != before[1]
+    assert list(row.result) == score["result"] != before[0]
+    assert row.entry.provisional == (score["status"] == "provisional")
+    assert [t.winner for t in w.live.deals[1].tricks] == [t["winner"] for t in score["tricks"]]
+
+
+def test_a_refused_answer_opens_its_notice_again(qtbot, data_dir):
+    # The person corrects trick 7 with a card a person placed elsewhere: refused, nothing
+    # changed; the trick's notice is open again, beside the refusal.
+    _, pipe, events = swapped_deal()
+    make_app()
+    w = MainWindow(MatchStore(), "en")
+    qtbot.addWidget(w)
+    answers: list[dict] = []
+    w.live.subscribe_corrections(answers.append)
+    w.feed_item(FeedItem(None, events=events))
+    w.feed_item(FeedItem(None, events=pipe.table_correction("8D", 1, 1, "table", 4)))
+    (notice,) = [n for n in w.live.open_notices() if n.confirm_trick == 7]  # asked once
+    w.live.correct(notice.id, "8D", seat=0)
+    assert notice.status == "corrected"
+    w.feed_item(FeedItem(None, events=pipe.table_correction("8D", 0, 1, "table", 7)))
+    assert notice.status == "open"
+    assert any(n.text.startswith("correction: a person placed 8D") for n in w.live.notices)

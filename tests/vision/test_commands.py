@@ -270,6 +270,9 @@ def test_a_printed_open_card_says_when_it_was_read_as_another(capsys):
         ('{"card": "QC", "seat": 4}', '"seat": 4 (0, 1, 2 or 3)'),
         ('{"card": "QC", "seat": true}', '"seat": True'),
         ('{"card": "QC", "deal": "one"}', "\"deal\": 'one'"),
+        ('{"card": "QC", "seat": 1, "trick": 9}', '"trick": 9 (1 to 8, with "seat")'),
+        ('{"card": "QC", "trick": 2}', '"trick": 2 (1 to 8, with "seat")'),
+        ('{"card": "QC", "seat": 1, "replaces": "8C"}', "\"replaces\": '8C' (a Baloot card"),
         ('{"confirm": 1}', '"confirm": as {"trick": 1'),
         ('{"confirm": {"trick": 9, "seat": 0}}', '"trick": 9 (1 to 8)'),
         ('{"confirm": {"trick": 1, "seat": -1}}', '"seat": -1 (0, 1, 2 or 3)'),
@@ -289,7 +292,12 @@ def test_correction_line_reads_a_callers_correction():
     from hakam.cli.vision import correction_line
 
     assert correction_line('{"card": "QC", "seat": 1}\n') == {
-        "card": "QC", "seat": 1, "deal": None, "by": "caller",
+        "card": "QC", "seat": 1, "deal": None, "by": "caller", "trick": None, "replaces": None,
+    }  # fmt: skip
+    # A play of a trick, in a complete deal too (which of the seat's two cards there: replaces)
+    line = '{"card": "9D", "seat": 1, "deal": 1, "trick": 7, "replaces": "8D"}'
+    assert correction_line(line) == {
+        "card": "9D", "seat": 1, "deal": 1, "by": "caller", "trick": 7, "replaces": "8D",
     }  # fmt: skip
     assert correction_line('{"card": "10H", "deal": 2}')["seat"] is None
     assert correction_line('{"confirm": {"trick": 1, "seat": 2, "rule": "follow-suit"}}') == {

@@ -14,7 +14,7 @@ from hakam.vision.pipeline import Pipeline
 from hakam.vision.settings import DealSetup, PipelineSettings
 from hakam.vision.sources import Frame
 
-from .test_pipeline import CAL, HOKUM, _demo_with_unread, lying, of, scripted
+from .test_pipeline import CAL, HOKUM, _demo_with_unread, lying, of, run_labels, scripted
 
 # The demo deal with 8D (seat 1, trick 4) read surely as 9D and 9D (seat 1, trick 7) as 8D:
 # the record puts 9D in trick 4 and names 8D, the card left, in trick 7.
@@ -106,3 +106,74 @@ def test_a_card_held_for_its_seats_turn_is_not_put_at_another_play():
         "correction: 10C was read and waits for its seat's turn"
     ]
     assert [(p.trick, p.seat, p.card) for p in pipe.plays] == before and not pipe.corrections
+
+
+def two_at_seat_one():
+    """Trick 1 with 10C read clearly in front of seat 1, who played 8C (seat 3's card, read at
+    the wrong seat): seat 1 has two plays there, 10C out of turn."""
+    a, b, c, d = lying("7C", 0), lying("8C", 1), lying("9C", 2), lying("10C", 1, r=0.6)
+    pipe, _ = run_labels(scripted([([a], 10), ([a, b], 10), ([a, b, c], 10), ([a, b, c, d], 40)]),
+                         settings=PipelineSettings(read_open_card=False))  # fmt: skip
+    assert [(p.seat, CARD_NAMES[p.card]) for p in pipe.plays] == [
+        (0, "7C"), (1, "8C"), (2, "9C"), (1, "10C"),
+    ]  # fmt: skip
+    return pipe
+
+
+def test_a_seat_with_two_plays_in_a_trick_is_corrected_play_by_play():
+    pipe = two_at_seat_one()
+    # Its own card confirms that play only, not the other card at the seat.
+    pipe.table_correction("10C", seat=1, trick=1)
+    assert [p.confirmed for p in pipe.plays if p.seat == 1] == [False, True]
+    # Another card: which of the two it replaces is asked, and nothing changes.
+    refused = pipe.table_correction("JC", seat=1, trick=1)
+    assert [e["text"] for e in refused] == [
+        "correction: seat 1 has two cards in trick 1 (8C, 10C): say which"
+    ]
+    assert [CARD_NAMES[p.card] for p in pipe.plays] == ["7C", "8C", "9C", "10C"]
+    # Said which (``replaces``, as the window's seat picker and a stdin line send it).
+    events = pipe.table_correction("JC", seat=1, trick=1, replaces="8C")
+    assert fixes(events) == [("JC", "8C", 1, "table")]
+
+
+def test_a_seat_with_no_play_takes_the_card_read_at_another_seat():
+    import queue
+
+    from hakam.vision.corrections import _Corrections
+
+    pipe = two_at_seat_one()
+    # A card not in the trick is refused for a seat with no play there; nothing changes.
+    refused = pipe.table_correction("JC", seat=3, trick=1)
+    assert [e["text"] for e in refused] == [
+        "correction: seat 3 has no card in trick 1, and JC is not in it"
+    ]
+    assert not pipe.corrections
+    # A person says seat 3 played 10C (a stdin line through the feed's queue): the play is
+    # seat 3's, the trick is refereed again, and the card out of turn is withdrawn.
+    answers: queue.Queue = queue.Queue()
+    answers.put({"card": "10C", "seat": 3, "trick": 1, "by": "caller"})
+    events = _Corrections(pipe, answers).take()
+    (moved,) = of(events, "correction")
+    assert (moved["seat"], moved["from_seat"], moved["by"]) == (3, 1, "confirmed")
+    assert [(v["rule"], v["seat"]) for v in of(events, "withdrawn")] == [("out-of-turn", 1)]
+    assert [(p.seat, CARD_NAMES[p.card]) for p in pipe.plays] == [
+        (0, "7C"), (1, "8C"), (2, "9C"), (3, "10C"),
+    ]  # fmt: skip
+    assert not pipe.referee.violations and len(pipe.referee.tricks) == 1
+
+
+def test_correcting_a_cards_name_keeps_when_it_was_played():
+    # Seat 2's 7C lands first, clearly, while seat 0 leads: out of turn; the others follow. A
+    # person says it was JC: the card changes, not when it was played (before, a card a person
+    # named had no time of its own and went when seat 2 was on turn: the ruling withdrawn).
+    a, b, c, d = lying("7C", 2), lying("8C", 0), lying("9C", 1), lying("10C", 3)
+    steps = [([a], 40), ([a, b], 10), ([a, b, c], 10), ([a, b, c, d], 10)]
+    pipe, _ = run_labels(scripted(steps), settings=PipelineSettings(read_open_card=False))
+    assert ("out-of-turn", 2, "7C") in [
+        (v.rule, v.seat, str(v.card)) for v in pipe.referee.violations
+    ]
+    events = pipe.table_correction("JC", seat=2, trick=1)
+    assert fixes(events) == [("JC", "7C", 1, "table")]
+    assert ("out-of-turn", 2, "JC") in [
+        (v.rule, v.seat, str(v.card)) for v in pipe.referee.violations
+    ]
