@@ -708,6 +708,7 @@ class DealLog:
     tricks_won: list[int] = field(default_factory=lambda: [0, 0])
     score: dict[str, Any] | None = None
     sheet_index: int | None = None
+    camera_line: DealEntry | None = None  # the sheet line its last score wrote
 
     def trick(self, number: int) -> TrickLog:
         while len(self.tricks) < number:
@@ -967,7 +968,8 @@ class LiveController(Observable):
     def _on_withdrawn(self, e: ViolationWithdrawn) -> None:
         """A correction showed a ruling wrong (the pipeline refereed the deal again)."""
         for w in self.warnings:
-            if self._same(w, e) and w.status == "open":
+            # an accepted ruling too: it no longer stands, so it no longer scores
+            if self._same(w, e) and w.status in ("open", "accepted"):
                 self._decide(w, "withdrawn")
 
     def _on_uncertain(self, e: Uncertain) -> None:
@@ -1066,35 +1068,57 @@ class LiveController(Observable):
         if log is None or log.contract is None:
             return
         for named in e.named:  # the end weighed the cards named again
-            for p in log.trick(int(named["trick"])).plays:
-                if p.seat == named["seat"] and p.provenance != "person":
-                    p.card, p.provenance = str(named["card"]), "named"
-                    p.probability = named.get("probability")
+            at = [p for p in log.trick(int(named["trick"])).plays
+                  if p.seat == named["seat"] and p.provenance == "named"]  # fmt: skip
+            play = next((p for p in at if p.card == named["card"]), at[0] if at else None)
+            if play is not None:
+                play.card, play.probability = str(named["card"]), named.get("probability")
         self._as_refereed(log, e.tricks)
         if self._restoring is not None:  # on the sheet already: the deal's row is linked
             self._link(log)
             log.score = e.to_json()
+            if e.complete:
+                log.camera_line = self._camera_entry(log, e)
             return
         if self._after_match(log):
             return
         if log.sheet_index is not None:  # scored again after a confirmation or a correction
-            entry = self.sheet.sheet.deals[log.sheet_index]
-            if e.complete and e.tricks and entry.source == "camera":
+            at = self._camera_line_at(log)
+            if e.complete and e.tricks and at is not None:
                 # A correction may have changed the cards, the tricks won and the points: the
-                # line is the new score's (not a line a person edited on the sheet).
+                # line is the new score's (not one a person edited or deleted on the sheet).
                 log.score = e.to_json()
-                self.sheet.replace(log.sheet_index, self._camera_entry(log, e))
+                log.camera_line = self._camera_entry(log, e)
+                self.sheet.replace(at, log.camera_line)
             self._rescore(log.number, e.status == "provisional")
             return
         if e.complete is False:
             return
         log.score = e.to_json()
-        log.sheet_index = self.sheet.add(self._camera_entry(log, e))
+        log.camera_line = self._camera_entry(log, e)
+        log.sheet_index = self.sheet.add(log.camera_line)
         row = self.sheet.rows()[log.sheet_index]
         if e.result is not None and list(row.result) != list(e.result):
             self.mismatches.append(
                 f"deal {log.number}: sheet {list(row.result)} vs pipeline {list(e.result)}"
             )
+
+    def _camera_line_at(self, log: DealLog) -> int | None:
+        """Where the sheet holds the line the deal's last score wrote, as written (its penalty
+        and status aside): None where a person edited or deleted it."""
+        if log.camera_line is None:
+            return None
+        lines = self.sheet.sheet.deals
+        plain = lambda d: replace(d, penalty=None, provisional=False)  # noqa: E731
+        mine = plain(log.camera_line)
+        i = log.sheet_index
+        if i is not None and i < len(lines) and plain(lines[i]) == mine:
+            return i
+        found = [i for i, d in enumerate(lines) if plain(d) == mine]
+        if len(found) == 1:
+            log.sheet_index = found[0]
+            return found[0]
+        return None
 
     def _camera_entry(self, log: DealLog, e: DealScored) -> DealEntry:
         """The sheet's line of a complete deal from its score event."""
@@ -1113,8 +1137,13 @@ class LiveController(Observable):
         changed who won a trick; the dispute view and the audit show the deal as scored."""
         for n, t in enumerate(tricks, 1):
             trick = log.trick(n)
+            by_card = {p.card: p for p in trick.plays}
             by_seat = {p.seat: p for p in trick.plays}
-            if len(by_seat) == len(trick.plays) and sorted(by_seat) == sorted(t["seats"]):
+            if sorted(by_card) == sorted(t["cards"]) and len(by_card) == len(trick.plays):
+                trick.plays = [by_card[c] for c in t["cards"]]  # a play moved: its seat too
+                for p, seat in zip(trick.plays, t["seats"], strict=True):
+                    p.seat = int(seat)
+            elif len(by_seat) == len(trick.plays) and sorted(by_seat) == sorted(t["seats"]):
                 trick.plays = [by_seat[s] for s in t["seats"]]
                 for p, card in zip(trick.plays, t["cards"], strict=True):
                     p.card = str(card)

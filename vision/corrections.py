@@ -182,6 +182,15 @@ class TableCorrections:
                      or any((p.trick, p.seat) == (trick, seat) for p in self.plays))
             ):  # fmt: skip
                 return self._correct_play(trick, seat, card, by, replaces)
+            now = self.referee.trick_number
+            if trick is not None and trick > now and not self.referee.is_over:
+                raise PipelineError(
+                    f"correction: trick {trick} is not played yet (the deal is at trick {now})"
+                )
+            if replaces is not None:
+                raise PipelineError(
+                    f"correction: seat {seat} played no {replaces} in trick {trick}"
+                )
             if self.referee.is_over:
                 raise PipelineError("correction: the deal's 8 tricks are complete")
             turn = self.seat_waited_for

@@ -389,19 +389,27 @@ class MatchPipeline:
         """``Pipeline.table_correction`` on the deal it names (default: the deal on now)."""
         p = self._deal(deal)
         if p is None:
-            return []
+            return self._not_open(deal, seat, "correction")
         return self._rescored(p, p.table_correction(card, seat, None, by, trick, replaces))
+
+    def _not_open(self, deal: int | None, seat: int | None, what: str) -> list[dict[str, Any]]:
+        """An answer for a deal this match holds no more (refereed before a restart: only the
+        deal in progress is restored), or none yet: refused in one line, nothing changed."""
+        why = "no deal is in progress" if deal is None else (
+            f"deal {deal} was refereed before a restart; correct it on the score sheet"
+            if deal < self.next_deal else f"deal {deal} has not started"
+        )  # fmt: skip
+        return [event("uncertain", deal=deal, seat=seat, card=None, guesses=[], box=[],
+                      text=f"{what}: {why}")]  # fmt: skip
 
     def table_confirmation(
         self, trick: int, seat: int | None, rule: str | None = None, deal: int | None = None,
         card: str | None = None,
     ) -> list[dict[str, Any]]:  # fmt: skip
         p = self._deal(deal)
-        return (
-            []
-            if p is None
-            else self._rescored(p, p.table_confirmation(trick, seat, rule, None, card))
-        )
+        if p is None:
+            return self._not_open(deal, seat, "confirmation")
+        return self._rescored(p, p.table_confirmation(trick, seat, rule, None, card))
 
     def _deal(self, deal: int | None) -> Pipeline | None:
         return self.current if deal is None else self.deals.get(deal)

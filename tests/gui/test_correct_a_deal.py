@@ -187,3 +187,52 @@ def test_a_refused_answer_opens_its_notice_again(qtbot, data_dir):
     w.feed_item(FeedItem(None, events=pipe.table_correction("8D", 0, 1, "table", 7)))
     assert notice.status == "open"
     assert any(n.text.startswith("correction: a person placed 8D") for n in w.live.notices)
+
+
+def test_a_line_a_person_edited_keeps_the_edit_after_a_correction(qtbot, data_dir):
+    from dataclasses import replace
+
+    _, pipe, events = swapped_deal({})
+    make_app()
+    w = MainWindow(MatchStore(), "en")
+    qtbot.addWidget(w)
+    w.feed_item(FeedItem(None, events=events))
+    edited = replace(w.sheet.sheet.deals[0], card_points=(100, 62))
+    w.sheet.replace(0, edited)  # the person's edit on the sheet
+    w.feed_item(FeedItem(None, events=pipe.table_correction("JC", 3, 1, "table", 1)))
+    assert w.sheet.sheet.deals[0].card_points == (100, 62)
+
+
+def test_a_ruling_accepted_then_withdrawn_no_longer_scores(data_dir):
+    from hakam.gui.controllers import DisputeController, LiveController
+
+    from .test_controllers import demo_events, sheet_ctl
+
+    live = LiveController(sheet_ctl())
+    events = [e for e in demo_events() if e.get("deal") in (None, 1)]
+    score = next(i for i, e in enumerate(events) if e["event"] == "score")
+    ruling = {"deal": 1, "trick": 2, "seat": 1, "card": "10S", "rule": "follow-suit",
+              "proof": None, "text": "no spades"}  # fmt: skip
+    live.on_events([*events[:score], {"event": "violation", **ruling, "status": "proven"}])
+    live.accept(live.warnings[0].id)
+    live.on_events([{"event": "withdrawn", **ruling}, events[score]])
+    assert live.warnings[0].status == "withdrawn" and live._penalty(1) is None
+    assert DisputeController(live).audit(1).agrees
+
+
+def test_the_end_renames_only_the_named_play_of_a_seat_with_two(data_dir):
+    from hakam.gui.controllers import LiveController
+
+    from .test_controllers import demo_events, sheet_ctl
+
+    live = LiveController(sheet_ctl())
+    events = [e for e in demo_events() if e.get("deal") in (None, 1)]
+    first = next(i for i, e in enumerate(events) if e["event"] == "play")
+    seat = events[first]["seat"]
+    extra = {"event": "play", "deal": 1, "trick": 1, "seat": seat, "card": "8D",
+             "provenance": "named"}  # fmt: skip
+    live.on_events([*events[: first + 1], extra])
+    named = [{"trick": 1, "seat": seat, "card": "9D", "provenance": "named"}]
+    live.on_event({"event": "score", "deal": 1, "complete": False, "named": named})
+    cards = [(p.card, p.provenance) for p in live.deals[1].tricks[0].plays]
+    assert cards == [(events[first]["card"], "seen"), ("9D", "named")]

@@ -129,6 +129,23 @@ def test_a_deal_restored_from_its_checkpoint_goes_on_to_the_same_sheet(match4):
         assert not [e for e in events if e["type"] == "uncertain"], kill
 
 
+def test_an_answer_for_a_deal_refereed_before_a_restart_is_refused_in_one_line(match4):
+    # Only the deal in progress is restored: an answer for an earlier deal says so (it was
+    # dropped without a word, and the window took its notice for answered).
+    match, _ = referee(match4, match4.setups(), stop=match4.deal_frames[1] + 200)
+    state = json.loads(json.dumps(match.checkpoint()))
+    again, _ = referee(match4, match4.setups(), state=state, start=state["frame"] + 1,
+                       stop=state["frame"] + 2)  # fmt: skip
+    rows = again.sheet()["deals"]
+    said = again.table_correction("7S", seat=0, deal=1, trick=1)
+    said += again.table_confirmation(1, None, deal=1)
+    assert [e["text"] for e in said] == [
+        f"{what}: deal 1 was refereed before a restart; correct it on the score sheet"
+        for what in ("correction", "confirmation")
+    ]
+    assert again.sheet()["deals"] == rows
+
+
 def test_the_match_ends_at_152_and_no_deal_after_it_counts(match4):
     """Deal 1 of the clip played as deal 2 of a match standing at 140-140: team 1 takes it
     18-0, reaches 158 and wins; the clip's next deals are not refereed."""

@@ -177,3 +177,14 @@ def test_correcting_a_cards_name_keeps_when_it_was_played():
     assert ("out-of-turn", 2, "JC") in [
         (v.rule, v.seat, str(v.card)) for v in pipe.referee.violations
     ]
+
+
+def test_a_trick_not_played_yet_or_a_card_not_there_is_refused():
+    pipe = two_at_seat_one()  # trick 1 complete: the deal is at trick 2
+    for card, seat, trick, replaces, why in [
+        ("JC", 0, 6, "7S", "correction: trick 6 is not played yet (the deal is at trick 2)"),
+        ("JC", 0, 2, "7S", "correction: seat 0 played no 7S in trick 2"),
+    ]:  # fmt: skip
+        refused = pipe.table_correction(card, seat=seat, trick=trick, replaces=replaces)
+        assert [e["text"] for e in refused] == [why]
+    assert len(pipe.plays) == 4 and not pipe.corrections
