@@ -179,9 +179,6 @@ CATALOGUE: tuple[tuple[str, str], ...] = (
      "التصحيح: لـ" + SEAT + " ورقتان في الأكلة {1} ({2}): حدّدوا أيّهما"),
     (r"correction: seat (\d) has no card in trick (\d), and (\S+) is not in it",
      "التصحيح: لا ورقة لـ" + SEAT + " في الأكلة {1}، و{2} ليست فيها"),
-    (r"correction: a person placed (\S+) at seat (\d) in trick (\d); correct that trick first",
-     "التصحيح: وضع أحدكم {0} عند " + SEAT.format("{1}") + " في الأكلة {2}؛ "
-     "صحّحوا تلك الأكلة أولًا"),
     (r"correction: (\S+) was read in front of seat (\d); it is played when that seat is on turn",
      "التصحيح: {0} قُرئت أمام " + SEAT.format("{1}") + "؛ تُلعب حين يأتي دوره"),
     (r"confirmation: deal (\d+) is over \(this is deal (\d+)\)",

@@ -757,6 +757,7 @@ class LiveController(Observable):
         self.turn: int | None = None
         # The notice each deal's last answer went to the pipeline for (open again if refused).
         self._answered: dict[int, Notice] = {}
+        self.refusal: str | None = None  # why the pipeline did not take the last answer
         self.table: dict[str, Any] | None = None
         self.warnings: list[Warning] = []
         self.notices: list[Notice] = []
@@ -976,14 +977,17 @@ class LiveController(Observable):
         deal = self._deal_no(e)
         data = {"seat": e.seat, "text": e.text, "trick": e.trick}
         status = "open"
-        refused = str(e.text).startswith(("correction:", "confirmation:"))
-        asked = self._answered.pop(deal, None) if refused else None
-        if asked is not None:
+        if str(e.text).startswith(("correction:", "confirmation:")):
             # The pipeline refused the table's answer and changed nothing: its notice is open
-            # again (the refusal is said beside it).
-            asked.status, asked.card = "open", None
+            # again, and the refusal is said (a line, not a notice: there is nothing to answer).
+            asked = self._answered.pop(deal, None)
+            if asked is not None:
+                asked.status, asked.card = "open", None
+                if self._restoring is None:
+                    self.sheet.store.decide_warning(asked.id, "open")
             if self._restoring is None:
-                self.sheet.store.decide_warning(asked.id, "open")
+                self.refusal = str(e.text)
+            return
         if e.confirm_trick is not None and self._restoring is None:
             same = next((n for n in self.notices if n.status == "open" and n.deal == deal
                          and n.confirm_trick == e.confirm_trick), None)  # fmt: skip
@@ -1264,6 +1268,26 @@ class LiveController(Observable):
         plays: list[tuple[int, str | None]] = [(p.seat, p.card) for p in log.trick(trick).plays]
         return plays + [(s, None) for s in range(4) if s not in {seat for seat, _ in plays}]
 
+    def correct_play(
+        self, deal: int, trick: int, seat: int, card: str, replaces: str | None = None
+    ) -> dict[str, Any]:
+        """A person corrects a play of any trick (the dispute view: a player disputes what the
+        record says); the pipeline gets the correction and says why in one line if it cannot
+        take it."""
+        try:
+            name = str(parse_card(card))
+        except CardError as exc:
+            raise EntryError(f"correction: {exc}") from None
+        event = {
+            "event": "correction", "deal": deal, "trick": trick, "seat": seat, "card": name,
+            **({"replaces": replaces} if replaces is not None else {}),
+        }  # fmt: skip
+        self.refusal = None
+        for fn in list(self._correction_listeners):
+            fn(event)
+        self.notify()
+        return event
+
     def correct(
         self, nid: int, card: str, seat: int | None = None, replaces: str | None = None
     ) -> dict[str, Any]:
@@ -1286,6 +1310,7 @@ class LiveController(Observable):
             **({"replaces": replaces} if replaces is not None else {}),
         }  # fmt: skip
         self._answered[notice.deal] = notice
+        self.refusal = None
         for fn in list(self._correction_listeners):
             fn(event)
         self.notify()

@@ -192,6 +192,9 @@ STRINGS: dict[str, tuple[str, str]] = {
         "تأكيد الأكلة {trick} كما سُجّلت (كل ورقة ومقعدها)؟ أو صحّح ورقة منها.",
     ),
     "correct_a_card": ("Correct a card", "صحّح ورقة"),
+    "correct_trick": ("Correct a card of this trick", "صحّح ورقة من هذه الأكلة"),
+    "cancel": ("Cancel", "إلغاء"),
+    "refused": ("Not taken: {text}", "لم يُؤخذ: {text}"),
     "pick_seat": (
         "Trick {trick}: whose card is wrong?",
         "الأكلة {trick}: ورقة من فيها خطأ؟",

@@ -15,7 +15,6 @@ from hakam.vision.decoder import BESIDE_P
 from hakam.vision.events import event
 from hakam.vision.provenance import (
     DEDUCED,
-    PERSON,
     PROVEN,
     UNREAD,
     Play,
@@ -211,8 +210,9 @@ class TableCorrections:
         where the seat has played): the play's own card confirms it (that play only); a card
         not played replaces it (``correct``); a card the record holds at another place is
         exchanged with it (``_exchange_by_person``: that place then holds the card left over, a
-        deduction weighed against a three-way mix-up), unless a person put it there. A seat with
-        no play in the trick takes the card read there for another seat (``_move_play``).
+        deduction weighed against a three-way mix-up; a person's earlier word there too). A
+        seat with no play in the trick takes the card read there for another seat
+        (``_move_play``).
         ``replaces``: which of the seat's cards in the trick, where it has two. Raises
         ``PipelineError`` for what cannot be taken, before anything changes."""
         try:
@@ -242,12 +242,7 @@ class TableCorrections:
         other = next((p for p in self.plays if p.card == new), None)
         if other is None:
             events = self.correct(card, seat=seat, replaces=CARD_NAMES[play.card], by=by)
-        elif other.provenance == PERSON:
-            raise PipelineError(
-                f"correction: a person placed {DECK[new]} at seat {other.seat} in trick "
-                f"{other.trick}; correct that trick first"
-            )
-        else:
+        else:  # a person's earlier word there too: the later stands, that trick is asked
             self._asked_tricks.discard(other.trick)
             self._exchange_by_person(play, new, by)
             events = self._drain()

@@ -405,7 +405,10 @@ def run_frames(
 
 
 def iter_feed(
-    pipeline: Pipeline, frames: Iterable[Frame], corrections: queue.Queue | None = None
+    pipeline: Pipeline,
+    frames: Iterable[Frame],
+    corrections: queue.Queue | None = None,
+    keep_open: bool = False,
 ) -> Iterator[tuple[np.ndarray | None, list[dict[str, Any]], list[dict[str, Any]], float]]:
     """For a live view: (frame, detections as dicts, events, detector ms) per frame; the
     ``finish`` events come with the last frame. Fits ``hakam.gui.feed.FeedItem`` field for field.
@@ -417,7 +420,8 @@ def iter_feed(
     ``Pipeline.table_confirmation``). When the clip ends with something to ask (``asks``: the
     deal incomplete, a ruling suspected, or a trick asked), the feed goes on waiting for them
     (an item with no frame every ``IDLE_S`` while none comes), so what the camera could not
-    settle is settled at the table; it ends when nothing is left to ask, or when
+    settle is settled at the table; it ends when nothing is left to ask (``keep_open``: not
+    then, as in the window, where a dispute may correct a complete deal), or when
     ``NO_MORE_CORRECTIONS`` comes (the caller's input closed)."""
     pending = pipeline.start_events()
     last = None
@@ -433,7 +437,7 @@ def iter_feed(
         yield (last[0], last[1], last[2] + end, last[3])
     elif pending or end:
         yield (np.zeros((1, 1, 3), np.uint8), [], pending + end, 0.0)
-    while corrections is not None and not feed.closed and pipeline.asks():
+    while corrections is not None and not feed.closed and (keep_open or pipeline.asks()):
         try:
             item = corrections.get(timeout=IDLE_S)
         except queue.Empty:

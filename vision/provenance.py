@@ -36,7 +36,7 @@ FINAL, PROVISIONAL = "final", "provisional"
 NAMED_BY = {
     "elimination": "not read, the only card left",
     "exchange": "exchanged with a card not read: the deal breaks fewer rules so",
-    "displaced": "read as a card a person placed elsewhere; the card that correction left over",
+    "displaced": "a person placed the card recorded here elsewhere; the card that left over",
     "rules": "not read; of the cards left, the only one that breaks no rule",
     "reader": "not read surely; of the ways that keep every rule, the one its reads named most",
     "same-result": "not read; one of several cards that keep every rule and give the same result",

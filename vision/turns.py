@@ -238,6 +238,7 @@ class TurnHolding:
             f"deal waits for it ({', '.join(held)} held)",
             guesses=[CARD_NAMES[c] for c in likely],
             held=held,
+            trick=self.referee.trick_number,
         )
 
     def _held_there(self, seat: int) -> list[int]:

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QListWidget,
+    QPushButton,
     QVBoxLayout,
     QWidget,
 )
@@ -50,11 +51,21 @@ class DisputeView(QWidget):
         self.ruling = QLabel()
         self.ruling.setWordWrap(True)
         self.ruling.setTextFormat(Qt.TextFormat.RichText)
+        # A player disputes a card of the trick: the seat, then the card (the pipeline says why
+        # in one line if it cannot take it).
+        self.correct_button = QPushButton()
+        self.correct_button.setObjectName("correct-trick")
+        self.correct_button.clicked.connect(lambda: self.correct())
+        left.addWidget(self.correct_button)  # under the tricks: for the trick picked
+        self.refused = QLabel()  # why the pipeline did not take the last correction
+        self.refused.setWordWrap(True)
+        self.refused.setStyleSheet("color: #ff6b6b;")
+        self.refused.hide()
         self.audit_title = QLabel()
         self.audit_title.setProperty("role", "title")
         self.audit = QLabel()
         self.audit.setWordWrap(True)
-        for w in (self.ruling_title, self.ruling, self.audit_title, self.audit):
+        for w in (self.ruling_title, self.ruling, self.refused, self.audit_title, self.audit):
             right.addWidget(w)
         right.addStretch(1)
         root.addLayout(right, 3)
@@ -77,6 +88,11 @@ class DisputeView(QWidget):
         self.deal_label.setText(lang.tr("pick_deal"))
         self.trick_label.setText(lang.tr("pick_trick"))
         self.ruling_title.setText(lang.tr("ruling"))
+        self.correct_button.setText(lang.tr("correct_trick"))
+        refusal = self.live.refusal
+        self.refused.setText(lang.tr("refused", text=say(lang, refusal)) if refusal else "")
+        if self.refused.isHidden() == bool(refusal):  # a change lays the view out again
+            self.refused.setVisible(bool(refusal))
         self.audit_title.setText(lang.tr("audit"))
         deals = self.dispute.deal_numbers()
         current = self.deal_combo.currentData()
@@ -172,6 +188,36 @@ class DisputeView(QWidget):
         if not found:
             parts.append(lang.tr("legal_trick"))
         self.ruling.setText("<br><br>".join(parts))
+
+    def correct(
+        self, seat: int | None = None, card: str | None = None, replaces: str | None = None
+    ) -> None:
+        """Correct a card of the trick shown: the play (each seat with its card, and the seats
+        with none), then the card of all 32 (``seat`` and ``card``: without asking, as the
+        tests do)."""
+        from hakam.gui.controllers import all_cards
+        from hakam.gui.views.live_view import CardPicker, SeatPicker
+
+        deal, trick = self.deal_combo.currentData(), self.trick_list.currentRow() + 1
+        if deal is None or trick < 1:
+            return
+        if seat is None:
+            picked = SeatPicker(self.live.trick_plays(deal, trick), trick, self.lang, self)
+            if not picked.exec() or picked.choice is None:
+                return
+            seat, replaces = picked.choice
+        if card is None:
+            mine = [c for _, c in self.live.trick_plays(deal, trick) if c]
+            title = self.lang.tr("correct_for", seat=self.lang.seat(seat), trick=trick)
+            picker = CardPicker(list(dict.fromkeys([*mine, *all_cards()])), self.lang, self,
+                                title)  # fmt: skip
+            if not picker.exec() or picker.choice is None:
+                return
+            card = picker.choice
+        try:
+            self.live.correct_play(deal, trick, seat, card, replaces)
+        except EntryError as exc:
+            self.audit.setText(say(self.lang, str(exc)))
 
     def _show_audit(self, deal: int | None) -> None:
         if deal is None:

@@ -223,6 +223,10 @@ class CardPicker(QDialog):
             b.setObjectName(f"pick-{name}")
             b.clicked.connect(lambda _c=False, n=name: self._pick(n))
             grid.addWidget(b, 1 + i // 8, i % 8)
+        cancel = QPushButton(lang.tr("cancel"))
+        cancel.setObjectName("pick-cancel")
+        cancel.clicked.connect(self.reject)
+        grid.addWidget(cancel, 2 + (len(cards) - 1) // 8, 0, 1, 8)
 
     def _pick(self, name: str) -> None:
         self.choice = name
@@ -248,6 +252,10 @@ class SeatPicker(QDialog):
             b.setObjectName(f"seat-{seat}-{card or 'none'}")
             b.clicked.connect(lambda _c=False, s=seat, c=card: self._pick(s, c))
             box.addWidget(b)
+        cancel = QPushButton(lang.tr("cancel"))
+        cancel.setObjectName("seat-cancel")
+        cancel.clicked.connect(self.reject)
+        box.addWidget(cancel)
 
     def _pick(self, seat: int, card: str | None) -> None:
         self.choice = (seat, card)
@@ -336,7 +344,7 @@ class LiveView(QWidget):
             return
         replaces = None
         if notice.confirm_trick is not None and seat is None:
-            answer = "confirm" if sure else self._confirm_or_correct(notice.confirm_trick)
+            answer = "confirm" if sure else self._confirm_or_correct(notice)
             if answer == "confirm":
                 self.live.confirm_trick(nid)
                 return
@@ -359,12 +367,13 @@ class LiveView(QWidget):
         except EntryError as exc:
             self.notices_title.setText(say(self.lang, str(exc)))
 
-    def _confirm_or_correct(self, trick: int) -> str | None:
-        """Ask whether trick ``trick`` stands as recorded: "confirm", "correct" (a card of it is
-        wrong) or None (not answered)."""
+    def _confirm_or_correct(self, notice: Notice) -> str | None:
+        """Ask whether the notice's trick stands as recorded (its cards said again): "confirm",
+        "correct" (a card of it is wrong) or None (not answered)."""
         box = QMessageBox(self)
         box.setWindowTitle(self.lang.tr("confirm"))
-        box.setText(self.lang.tr("confirm_trick", trick=trick))
+        box.setText(self.lang.tr("confirm_trick", trick=notice.confirm_trick))
+        box.setInformativeText(say(self.lang, notice.text))
         yes = box.addButton(self.lang.tr("confirm"), QMessageBox.ButtonRole.YesRole)
         fix = box.addButton(self.lang.tr("correct_a_card"), QMessageBox.ButtonRole.NoRole)
         box.addButton(QMessageBox.StandardButton.Cancel)
@@ -392,6 +401,7 @@ class LiveView(QWidget):
             )
         on_turn = log is not None and live.turn is not None  # none once the 8th trick is won
         self.turn.setText(lang.tr("turn", seat=lang.seat(live.turn)) if on_turn else "")
+        self.turn.setVisible(on_turn)  # no blank gap once the 8th trick is won
         trick = live.current_trick() or live.last_trick()
         if trick is None:
             self.trick.setText("")
@@ -408,6 +418,8 @@ class LiveView(QWidget):
         self.warnings_title.setText(lang.tr("warnings"))
         self.warnings.clear()
         for w in live.warnings:
+            if w.status == "withdrawn":
+                continue  # no longer a ruling: the dispute view keeps it
             status = lang.tr(f"status_{w.status}")
             if w.known == "suspected" and w.status == "open":
                 status = lang.tr("suspected")
@@ -419,7 +431,10 @@ class LiveView(QWidget):
             if w.status == "open":
                 item.setForeground(QColor("#ff6b6b"))
             self.warnings.addItem(item)
-        self.notices_title.setText(lang.tr("notices"))
+        title = lang.tr("notices")
+        if live.refusal:  # the pipeline did not take the last answer: why, in one line
+            title += "\n" + lang.tr("refused", text=say(lang, live.refusal))
+        self.notices_title.setText(title)
         self.notices.clear()
         for n in live.open_notices():
             item = QListWidgetItem(lang.tr("uncertain", text=say(lang, n.text)))
@@ -428,8 +443,10 @@ class LiveView(QWidget):
             self.notices.addItem(item)
         # The two lists share the column as their items do (the notices are long and asked of
         # the table: a list of one ruling does not keep them to two lines).
-        for box in (self.warnings, self.notices):
-            self.side.setStretchFactor(box, 1 + min(box.count(), 6))
+        for box, want in ((self.warnings, 1 + min(self.warnings.count(), 6)),
+                          (self.notices, 2 + 2 * min(self.notices.count(), 6))):  # fmt: skip
+            if self.side.stretch(self.side.indexOf(box)) != want:  # a change lays out again
+                self.side.setStretchFactor(box, want)
         current = self.banner.warning
         if current is not None and current.status != "open":
             nxt = next(iter(live.open_warnings()), None)

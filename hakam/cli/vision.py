@@ -400,7 +400,9 @@ def _run_window(args: argparse.Namespace, source: Any, pipeline: Any, emit: Any,
     def feed():
         try:
             with source:
-                for frame, detections, events, ms in iter_feed(pipeline, source, corrections):
+                # open while the window is: a dispute may correct the deal once it is over
+                fed = iter_feed(pipeline, source, corrections, keep_open=True)
+                for frame, detections, events, ms in fed:
                     for ev in events:
                         emit(ev)
                     yield FeedItem(frame, detections, events, ms)

@@ -29,6 +29,8 @@ def test_demo_clip_through_the_pipeline_into_the_window(qtbot, data_dir, tmp_pat
 
     def window(language=None, fps=None, feed=None, **_):
         for item in feed:  # the worker thread's job, done inline so the test is deterministic
+            if item.frame is None and not item.events:
+                break  # the deal is over: the window waits for the table (closed here)
             w.feed_item(item)
             read.append(len(w.live.detections))
         return 0
@@ -106,7 +108,8 @@ def test_the_tables_click_finishes_a_deal_the_camera_could_not(
         w.live.subscribe_corrections(on_correction)
         for item in feed:  # the worker thread's job, done inline
             if item.frame is None and not item.events:  # the feed waits for the table
-                assert len(clicked) < 2, "a click and a confirmation settle the deal"
+                if len(clicked) == 2:
+                    break  # a click and a confirmation settled the deal (the window stays)
                 if not clicked:
                     assert w.sheet.rows() == []
                     notice = next(n for n in w.live.open_notices() if n.seat == 1)

@@ -182,6 +182,8 @@ def test_run_without_headless_feeds_the_window_and_keeps_the_record(tmp_path, mo
 
     def fake_window(language=None, fps=None, feed=None, **_):
         for item in feed:  # what the window's worker thread would consume
+            if item.frame is None and not item.events:
+                break  # the deal is over: the window waits for the table (closed here)
             seen.append(item)
         return 0
 

@@ -66,20 +66,19 @@ def test_where_a_third_card_may_be_misread_too_the_trick_is_asked():
     assert pipe.record["tricks"] == truth["tricks"]
 
 
-def test_a_persons_word_is_not_exchanged_and_a_refusal_changes_nothing():
+def test_a_persons_later_word_exchanges_their_earlier_one_which_is_asked_again():
+    # The person put 8D in trick 4 (seat 1); then says seat 0 played it there. The later word
+    # stands; seat 1's play then holds the card left over, a deduction, asked again (it was
+    # refused: "correct that trick first", and the window had no way to: a dead end).
     _, pipe, _ = _demo_with_unread(set(), misread=SWAPPED)
     pipe.table_correction("8D", seat=1, trick=4)
-    before = [(p.trick, p.seat, p.card, p.source) for p in pipe.plays]
-    n = len(pipe.corrections)
-    refused = pipe.table_correction("8D", seat=0, trick=4)
-    assert [e["text"] for e in refused] == [
-        "correction: a person placed 8D at seat 1 in trick 4; correct that trick first"
-    ]
-    assert [(p.trick, p.seat, p.card, p.source) for p in pipe.plays] == before
-    assert len(pipe.corrections) == n
-    # The person may take back their own word: the two are exchanged again.
-    events = pipe.table_correction("9D", seat=1, trick=4)
-    assert fixes(events) == [("9D", "8D", 4, "table"), ("8D", "9D", 7, "displaced")]
+    events = pipe.table_correction("8D", seat=0, trick=4)
+    assert fixes(events) == [("8D", "KH", 4, "table"), ("KH", "8D", 4, "displaced")]
+    assert (at(pipe, 4, 0).provenance, at(pipe, 4, 1).provenance) == ("person", "named")
+    assert [e["confirm_trick"] for e in of(events, "uncertain") if e.get("confirm_trick")] == [4]
+    # And back: the two are exchanged again.
+    events = pipe.table_correction("8D", seat=1, trick=4)
+    assert fixes(events)[0] == ("8D", "KH", 4, "table")
 
 
 def test_a_plays_own_card_confirms_it():
@@ -188,3 +187,41 @@ def test_a_trick_not_played_yet_or_a_card_not_there_is_refused():
         refused = pipe.table_correction(card, seat=seat, trick=trick, replaces=replaces)
         assert [e["text"] for e in refused] == [why]
     assert len(pipe.plays) == 4 and not pipe.corrections
+
+
+def test_a_window_feed_stays_open_for_a_dispute_after_a_final_deal():
+    # The demo deal read right: nothing is asked at its end, so a feed ends there; the window's
+    # (``keep_open``) goes on taking the table's corrections until its input closes.
+    import json
+    import queue
+
+    from hakam.vision.corrections import NO_MORE_CORRECTIONS
+    from hakam.vision.pipeline import iter_feed
+    from hakam.vision.seats import Calibration
+    from hakam.vision.sources import (
+        DEMO_CALIBRATION,
+        DEMO_LABELS,
+        DEMO_RECORD,
+        ArraySource,
+        demo_clip_available,
+    )
+
+    if not demo_clip_available():
+        import pytest
+
+        pytest.skip("demo clip not installed")
+    truth = json.loads(DEMO_RECORD.read_text())
+    frames = json.loads(DEMO_LABELS.read_text())["frames"]
+    images = [cv2.UMat(1, 1, cv2.CV_8UC3).get()] * len(frames)
+    for keep_open in (False, True):
+        pipe = Pipeline(DealSetup.from_record(truth), LabelDetector(frames),
+                        calibration=Calibration.load(DEMO_CALIBRATION))  # fmt: skip
+        answers: queue.Queue = queue.Queue()
+        feed = iter_feed(pipe, ArraySource(images, 15.0), answers, keep_open=keep_open)
+        items = [next(feed) for _ in range(len(frames))]
+        assert [e["status"] for e in of(items[-1][2], "score")] == ["final"]
+        answers.put({"card": "JC", "seat": 0, "deal": 1, "trick": 1, "replaces": "KC"})
+        answers.put(NO_MORE_CORRECTIONS)
+        rest = list(feed)
+        fixed = [e for item in rest for e in of(item[2], "correction")]
+        assert bool(fixed) is keep_open  # without: the feed had ended, the answer not taken
