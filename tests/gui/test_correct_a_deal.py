@@ -43,6 +43,15 @@ def swapped_deal(misread=SWAPPED):
     return truth, pipe, run_frames(pipe, ArraySource(images, 15.0))
 
 
+def window_on(qtbot, events: list[dict]) -> MainWindow:
+    """A fresh window (English) fed ``events``."""
+    make_app()
+    w = MainWindow(MatchStore(), "en")
+    qtbot.addWidget(w)
+    w.feed_item(FeedItem(None, events=events))
+    return w
+
+
 def click(dialog, name: str) -> int:
     """A dialog's ``exec`` that clicks its button ``name``, as a person would."""
     dialog.findChild(QPushButton, name).click()
@@ -51,12 +60,9 @@ def click(dialog, name: str) -> int:
 
 def test_no_to_a_trick_in_doubt_picks_the_seat_then_the_card(qtbot, data_dir, monkeypatch):
     truth, pipe, events = swapped_deal()
-    make_app()
-    w = MainWindow(MatchStore(), "en")
-    qtbot.addWidget(w)
+    w = window_on(qtbot, events)
     answers: list[dict] = []
     w.live.subscribe_corrections(answers.append)
-    w.feed_item(FeedItem(None, events=events))
     assert w.sheet.rows()[0].entry.provisional
     (notice,) = [n for n in w.live.open_notices() if n.confirm_trick == 7]
     titles: list[str] = []
@@ -98,12 +104,9 @@ def test_no_to_a_trick_in_doubt_picks_the_seat_then_the_card(qtbot, data_dir, mo
 
 def test_a_trick_in_doubt_left_unanswered_changes_nothing(qtbot, data_dir, monkeypatch):
     _, _, events = swapped_deal()
-    make_app()
-    w = MainWindow(MatchStore(), "en")
-    qtbot.addWidget(w)
+    w = window_on(qtbot, events)
     answers: list[dict] = []
     w.live.subscribe_corrections(answers.append)
-    w.feed_item(FeedItem(None, events=events))
     (notice,) = [n for n in w.live.open_notices() if n.confirm_trick == 7]
     monkeypatch.setattr(live_view.QMessageBox, "exec", lambda box: box.button(
         QMessageBox.StandardButton.Cancel).click())  # fmt: skip
@@ -153,10 +156,7 @@ def test_the_sheet_takes_the_score_of_a_deal_corrected_after_it(qtbot, data_dir)
     # (the record has KC there, JC in trick 3): the two are exchanged, trick winners and card
     # points change, and the sheet's line is the new score's (it kept the old points before).
     _, pipe, events = swapped_deal({})
-    make_app()
-    w = MainWindow(MatchStore(), "en")
-    qtbot.addWidget(w)
-    w.feed_item(FeedItem(None, events=events))
+    w = window_on(qtbot, events)
     before = list(w.sheet.rows()[0].result), list(w.sheet.rows()[0].entry.card_points)
     back = pipe.table_correction("JC", 3, 1, "table", 1)
     w.feed_item(FeedItem(None, events=back))
@@ -173,10 +173,7 @@ def test_a_refused_answer_opens_its_notice_again(qtbot, data_dir):
     # changed; the trick's notice is open again and the refusal is said in one line (not as a
     # notice: there is nothing to answer in it).
     _, pipe, events = swapped_deal()
-    make_app()
-    w = MainWindow(MatchStore(), "en")
-    qtbot.addWidget(w)
-    w.feed_item(FeedItem(None, events=events))
+    w = window_on(qtbot, events)
     w.feed_item(FeedItem(None, events=pipe.table_correction("8D", 1, 1, "table", 4)))
     (notice,) = [n for n in w.live.open_notices() if n.confirm_trick == 7]  # asked once
     w.live.correct(notice.id, "8D", seat=0, replaces="QS")
@@ -222,10 +219,7 @@ def test_a_line_a_person_edited_keeps_the_edit_after_a_correction(qtbot, data_di
     from dataclasses import replace
 
     _, pipe, events = swapped_deal({})
-    make_app()
-    w = MainWindow(MatchStore(), "en")
-    qtbot.addWidget(w)
-    w.feed_item(FeedItem(None, events=events))
+    w = window_on(qtbot, events)
     edited = replace(w.sheet.sheet.deals[0], card_points=(100, 62))
     w.sheet.replace(0, edited)  # the person's edit on the sheet
     w.feed_item(FeedItem(None, events=pipe.table_correction("JC", 3, 1, "table", 1)))
