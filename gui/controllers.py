@@ -758,6 +758,7 @@ class LiveController(Observable):
         # The notice each deal's last answer went to the pipeline for (open again if refused).
         self._answered: dict[int, Notice] = {}
         self.refusal: str | None = None  # why the pipeline did not take the last answer
+        self.listening = False  # a camera run takes corrections (the window's feed is on)
         self.table: dict[str, Any] | None = None
         self.warnings: list[Warning] = []
         self.notices: list[Notice] = []
@@ -785,6 +786,12 @@ class LiveController(Observable):
 
     def subscribe_frame(self, fn: Listener) -> None:
         self._frame_listeners.append(fn)
+
+    def feed_running(self, on: bool) -> None:
+        """The window's feed started or ended: a pipeline takes corrections while it runs (a
+        feed of a replay has no one listening)."""
+        self.listening = on and bool(self._correction_listeners)
+        self.notify()
 
     def subscribe_corrections(self, fn: Callable[[dict[str, Any]], None]) -> None:
         """The pipeline listens here for the table's corrections of uncertain reads."""
@@ -858,6 +865,7 @@ class LiveController(Observable):
         log = DealLog(n, int(e.dealer), e.open_card, bids, e.contract)
         self.deals[n] = log
         self.current = log
+        self.refusal = None  # a refusal of an answer of the last deal: said
         self.turn = (log.dealer + 1) % 4
         # The pipeline's calibration and play area, in frame pixels (None: no camera geometry).
         self.table = e.table
@@ -1032,10 +1040,19 @@ class LiveController(Observable):
                 play.probability = e.probability  # the renaming's, where it was weighed
         if e.by in PERSON_BY:
             self._answered.pop(self._deal_no(e), None)  # the pipeline took the table's answer
+        deal = self._deal_no(e)
+        if e.trick is not None and (e.by in PERSON_BY or e.by == "displaced"):
+            # A trick asked, its cards changed by a person: asked again if still in doubt.
+            for n in self.notices:
+                if (n.status, n.deal, n.confirm_trick) == ("open", deal, e.trick):
+                    n.status = "corrected"
+                    if self._restoring is None:
+                        self.sheet.store.decide_warning(n.id, "corrected", {"card": str(e.card)})
         for n in self.notices:
             if e.by == "displaced":
                 break  # the card a person's correction left over answers no notice
-            if n.status == "open" and n.seat == e.seat and n.deal == self._deal_no(e):
+            same_trick = n.trick is None or e.trick is None or n.trick == e.trick
+            if n.status == "open" and n.seat == e.seat and n.deal == deal and same_trick:
                 # A card the pipeline named as the only one left is not a person's correction.
                 status = {
                     "elimination": "eliminated",
@@ -1211,6 +1228,7 @@ class LiveController(Observable):
         """Tell the pipeline what the table confirms (its corrections queue takes it)."""
         event = {"event": "confirm", "confirm": True, "deal": deal, "trick": trick,
                  "seat": seat, "rule": rule, "card": card}  # fmt: skip
+        self.refusal = None
         for fn in list(self._correction_listeners):
             fn(event)
         return event
@@ -1254,6 +1272,7 @@ class LiveController(Observable):
             raise EntryError(f"notice {nid}: no trick to confirm")
         notice.status = "confirmed"
         self._answered[notice.deal] = notice
+        self.refusal = None
         self.sheet.store.decide_warning(nid, "confirmed")
         event = self._send_confirmation(notice.deal, notice.confirm_trick, None, None, None)
         self.notify()
@@ -1278,6 +1297,8 @@ class LiveController(Observable):
             name = str(parse_card(card))
         except CardError as exc:
             raise EntryError(f"correction: {exc}") from None
+        if not self.listening:
+            raise EntryError("correction: no camera run takes corrections now; edit the sheet")
         event = {
             "event": "correction", "deal": deal, "trick": trick, "seat": seat, "card": name,
             **({"replaces": replaces} if replaces is not None else {}),

@@ -60,9 +60,12 @@ def table_feed(
     setups: SetupQueue,
     corrections: queue.Queue | None = None,
     hold: bool = True,
+    keep_open: bool = False,
 ) -> Iterator[FeedItem]:
     """``FeedItem``s of the match on ``frames`` (``hold``: a recording waits for the bidding);
-    ``item.state`` is the match's state after each item that changed it."""
+    ``item.state`` is the match's state after each item that changed it. ``keep_open``: after
+    the match (or the recording) ends, the corrections go on being taken (the window, where a
+    dispute may correct a deal of the match), an idle item every ``IDLE_S`` meanwhile."""
     feed = _Corrections(match, corrections)
     events = match.start_events()
     yield FeedItem(None, [], events, None, match.checkpoint())
@@ -87,3 +90,11 @@ def table_feed(
             break
     end = match.finish()
     yield FeedItem(None, [], end, None, match.checkpoint())
+    while keep_open and corrections is not None and not feed.closed:
+        try:
+            item = corrections.get(timeout=IDLE_S)
+        except queue.Empty:
+            yield FeedItem(None, [], [], None, None)
+            continue
+        events = feed.take([item])
+        yield FeedItem(None, [], events, None, match.checkpoint() if events else None)

@@ -89,6 +89,7 @@ class DisputeView(QWidget):
         self.trick_label.setText(lang.tr("pick_trick"))
         self.ruling_title.setText(lang.tr("ruling"))
         self.correct_button.setText(lang.tr("correct_trick"))
+        self.correct_button.setEnabled(self.live.listening)  # a camera run takes it
         refusal = self.live.refusal
         self.refused.setText(lang.tr("refused", text=say(lang, refusal)) if refusal else "")
         if self.refused.isHidden() == bool(refusal):  # a change lays the view out again

@@ -282,6 +282,7 @@ class MainWindow(QMainWindow):
         run: tuple[int, str, str],
         setups: Any,
         hold: bool = True,
+        keep_open: bool = False,
     ) -> Iterator[FeedItem]:
         """Table mode: the feed of ``match`` (a ``MatchPipeline`` set up by ``setups``, a
         ``SetupQueue``) on ``frames``, each deal bid in the New deal panel and played on
@@ -309,7 +310,7 @@ class MainWindow(QMainWindow):
             self.live_view.dock(self.tabs.take_page(self.setup_view))
         self._panel(match.current is None)
         self.tabs.setCurrentWidget(self.live_view)
-        return table_feed(match, frames, setups, corrections, hold)
+        return table_feed(match, frames, setups, corrections, hold, keep_open)
 
     def _panel(self, shown: bool) -> None:
         """Table mode: the bidding panel docked under the picture, up or away."""
@@ -344,7 +345,8 @@ class MainWindow(QMainWindow):
         (the seat it marks is bound once the first deal says who dealt it)."""
         self._on_stop = on_stop
         self._calibration_source = calibration_source
-        return self.start_feed(self.table_feed(*args, **kw), max_fps)
+        # The window's run: a dispute may correct a deal after the match or recording ends.
+        return self.start_feed(self.table_feed(*args, **{"keep_open": True, **kw}), max_fps)
 
     def _stats(self, fps: float, ms: float) -> None:
         self.live.on_stats(fps, ms)
@@ -356,6 +358,12 @@ class MainWindow(QMainWindow):
         self.worker = FeedWorker(feed, max_fps)
         self.worker.item.connect(self.feed_item)
         self.worker.stats.connect(self._stats)
+        # Corrections reach a pipeline while its feed runs (it runs on after the deal).
+        self.live.feed_running(True)
+        worker = self.worker  # a feed stopped for another: its end says nothing of the new one
+        worker.finished.connect(
+            lambda: self.live.feed_running(False) if self.worker in (None, worker) else None
+        )
         self.worker.start()
         return self.worker
 

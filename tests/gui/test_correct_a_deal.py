@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QLabel, QMessageBox, QPushButton
 
 from hakam.gui.feed import FeedItem, demo_feed
 from hakam.gui.match_store import MatchStore
+from hakam.gui.models import EntryError
 from hakam.gui.views import live_view
 from hakam.gui.views.main_window import MainWindow, make_app
 from hakam.vision.oracle import Misreading
@@ -202,6 +203,11 @@ def test_a_dispute_corrects_a_card_of_a_final_deal(qtbot, data_dir, monkeypatch)
     assert not w.sheet.rows()[0].entry.provisional and not w.live.open_notices()
     view = w.dispute_view
     w.tabs.setCurrentWidget(view)
+    assert not view.correct_button.isEnabled()  # no camera run takes corrections: a replay
+    with pytest.raises(EntryError, match="no camera run takes corrections now"):
+        w.live.correct_play(1, 1, 0, "JC")
+    w.live.feed_running(True)  # as the window's feed does while it runs
+    w.tabs.setCurrentWidget(view)
     view.select(1, 1)
     monkeypatch.setattr(live_view.SeatPicker, "exec", lambda d: click(d, "seat-0-KC"))
     monkeypatch.setattr(live_view.CardPicker, "exec", lambda d: click(d, "pick-JC"))
@@ -259,3 +265,21 @@ def test_the_end_renames_only_the_named_play_of_a_seat_with_two(data_dir):
     live.on_event({"event": "score", "deal": 1, "complete": False, "named": named})
     cards = [(p.card, p.provenance) for p in live.deals[1].tricks[0].plays]
     assert cards == [(events[first]["card"], "seen"), ("9D", "named")]
+
+
+def test_a_correction_closes_the_notices_of_its_trick_only(qtbot, data_dir):
+    # The deal waits for seat 1 in trick 7; a person corrects seat 1's card of trick 2 (the
+    # dispute view): the trick 7 notice stays open (it was closed, and the deal stuck), and a
+    # refusal said before is no longer shown once the table answers again.
+    _, _, events = swapped_deal()
+    waits = next(i for i, e in enumerate(events) if "not read (trick 7)" in e.get("text", ""))
+    w = window_on(qtbot, events[: waits + 1])  # the deal waits there
+    (notice,) = [n for n in w.live.open_notices() if n.trick == 7 and n.seat == 1]
+    w.live.on_event({"event": "correction", "deal": 1, "trick": 2, "seat": 1, "card": "QH",
+                     "replaces": "QH", "by": "confirmed"})  # fmt: skip
+    assert notice.status == "open"
+    w.live.on_event({"event": "uncertain", "deal": 1, "seat": 1,
+                     "text": "correction: seat 1 played no QS in trick 2"})  # fmt: skip
+    assert w.live.refusal
+    w.live.correct(notice.id, "8D")
+    assert w.live.refusal is None

@@ -262,3 +262,26 @@ def test_a_lost_camera_is_said_in_table_mode(qtbot, data_dir, match4):
     w.feed_item(FeedItem(None, [], [{"type": "source", "event": "source", "text": text,
                                       "lost": True}], None, None))  # fmt: skip
     assert w.statusBar().currentMessage() == text
+
+
+def test_the_windows_table_feed_takes_corrections_after_the_recording_ends():
+    # A recording over (here: no frames at all), the window's feed (``keep_open``) still takes
+    # the table's corrections, each answered (here refused: no deal was refereed), until its
+    # input closes; a feed that is not the window's ends with the recording.
+    import queue
+
+    from hakam.gui.table_feed import SetupQueue, table_feed
+    from hakam.vision.corrections import NO_MORE_CORRECTIONS
+    from hakam.vision.match import MatchPipeline
+    from hakam.vision.oracle import LabelDetector
+
+    for keep_open in (False, True):
+        setups, answers = SetupQueue(), queue.Queue()
+        match = MatchPipeline(LabelDetector([]), setups)
+        feed = table_feed(match, iter(()), setups, answers, hold=False, keep_open=keep_open)
+        first = [next(feed), next(feed)]  # the start, then the end of the recording
+        assert first[1].state is not None
+        answers.put({"card": "7S", "seat": 0, "deal": 1, "trick": 1})
+        answers.put(NO_MORE_CORRECTIONS)
+        said = [e["text"] for item in feed for e in item.events if e["type"] == "uncertain"]
+        assert said == (["correction: deal 1 has not started"] if keep_open else [])
