@@ -996,6 +996,10 @@ class LiveController(Observable):
             if self._restoring is None:
                 self.refusal = str(e.text)
             return
+        if self._restoring is None and any(
+            n.status == "open" and n.deal == deal and n.text == e.text for n in self.notices
+        ):
+            return  # said again word for word while open: one notice
         if e.confirm_trick is not None and self._restoring is None:
             same = next((n for n in self.notices if n.status == "open" and n.deal == deal
                          and n.confirm_trick == e.confirm_trick), None)  # fmt: skip

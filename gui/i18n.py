@@ -193,6 +193,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "correct_a_card": ("Correct a card", "صحّح ورقة"),
     "correct_trick": ("Correct a card of this trick", "صحّح ورقة من هذه الأكلة"),
+    "withdrawn_n": (
+        "{n} ruling(s) withdrawn after a correction",
+        "{n} حكم سُحب بعد تصحيح",
+    ),
     "cancel": ("Cancel", "إلغاء"),
     "refused": ("Not taken: {text}", "لم يُؤخذ: {text}"),
     "pick_seat": (

@@ -41,6 +41,7 @@ class DisputeView(QWidget):
         self.trick_list.currentRowChanged.connect(lambda _r: self.show_trick())
         for w in (self.deal_label, self.deal_combo, self.trick_label):
             left.addWidget(w)
+        self.left = left
         left.addWidget(self.trick_list, 1)
         root.addLayout(left, 1)
         right = QVBoxLayout()
@@ -56,7 +57,8 @@ class DisputeView(QWidget):
         self.correct_button = QPushButton()
         self.correct_button.setObjectName("correct-trick")
         self.correct_button.clicked.connect(lambda: self.correct())
-        left.addWidget(self.correct_button)  # under the tricks: for the trick picked
+        # above the tricks: in reach however long the trick's rulings run
+        left.insertWidget(left.indexOf(self.trick_list), self.correct_button)
         self.refused = QLabel()  # why the pipeline did not take the last correction
         self.refused.setWordWrap(True)
         self.refused.setStyleSheet("color: #ff6b6b;")
@@ -126,7 +128,9 @@ class DisputeView(QWidget):
         self.trick_list.clear()
         if deal is not None:
             for t in self.dispute.tricks(deal):
-                mark = " ⚠" if self.dispute.violations(deal, t.number) else ""
+                standing = [w for w in self.dispute.violations(deal, t.number)
+                            if w.status != "withdrawn"]  # fmt: skip
+                mark = " ⚠" if standing else ""
                 self.trick_list.addItem(f"{self.lang.tr('trick_n', n=t.number)}{mark}")
         self.trick_list.setCurrentRow(min(max(row, 0), self.trick_list.count() - 1))
         self.trick_list.blockSignals(False)
@@ -179,6 +183,8 @@ class DisputeView(QWidget):
         if trick.winner is not None:
             parts.append(lang.tr("won_by", seat=lang.seat(trick.winner), points=trick.points))
         found = self.dispute.violations(deal, number)
+        withdrawn = [w for w in found if w.status == "withdrawn"]
+        found = [w for w in found if w.status != "withdrawn"]  # the rulings that stand
         for w in found:
             parts.append(
                 f"<b style='color:#ff6b6b'>{lang.rule(w.rule)}</b> — "
@@ -188,6 +194,9 @@ class DisputeView(QWidget):
             )
         if not found:
             parts.append(lang.tr("legal_trick"))
+        if withdrawn:
+            said = lang.tr("withdrawn_n", n=lang.num(len(withdrawn)))
+            parts.append(f"<span style='color:{theme.MUTED}'>{said}</span>")
         self.ruling.setText("<br><br>".join(parts))
 
     def correct(
@@ -208,10 +217,8 @@ class DisputeView(QWidget):
                 return
             seat, replaces = picked.choice
         if card is None:
-            mine = [c for _, c in self.live.trick_plays(deal, trick) if c]
             title = self.lang.tr("correct_for", seat=self.lang.seat(seat), trick=trick)
-            picker = CardPicker(list(dict.fromkeys([*mine, *all_cards()])), self.lang, self,
-                                title)  # fmt: skip
+            picker = CardPicker(all_cards(), self.lang, self, title)  # deck order: in place
             if not picker.exec() or picker.choice is None:
                 return
             card = picker.choice

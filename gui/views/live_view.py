@@ -355,9 +355,8 @@ class LiveView(QWidget):
             seat, replaces = picked.choice
         if card is None:
             cards = self.live.possible_cards(notice)
-            if seat is not None:  # a trick played: every card is possible, its own first
-                trick = [c for _, c in self.live.trick_plays(notice.deal, notice.trick or 0)]
-                cards = list(dict.fromkeys([*(c for c in trick if c), *all_cards()]))
+            if seat is not None:  # a trick played: every card is possible, in deck order
+                cards = all_cards()
             picker = CardPicker(cards or all_cards(), self.lang, self, self._whose(notice, seat))
             if not picker.exec() or picker.choice is None:
                 return

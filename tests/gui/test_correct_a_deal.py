@@ -283,3 +283,30 @@ def test_a_correction_closes_the_notices_of_its_trick_only(qtbot, data_dir):
     assert w.live.refusal
     w.live.correct(notice.id, "8D")
     assert w.live.refusal is None
+
+
+def test_the_dispute_view_shows_the_rulings_that_stand_and_a_notice_once(qtbot, data_dir):
+    # A ruling withdrawn after a correction is counted, not listed (a trick corrected back and
+    # forth listed a dozen); a notice said again word for word while open is one notice.
+    _, _, events = swapped_deal({})
+    w = window_on(qtbot, events)
+    w.show()
+    ruling = {
+        "deal": 1,
+        "trick": 1,
+        "seat": 2,
+        "card": "AS",
+        "rule": "out-of-turn",
+        "proof": None,
+        "text": "Seat 2 played AS in trick 1 out of turn; seat 1 was to play.",
+    }
+    w.live.on_events([{"event": "violation", **ruling, "status": "suspected"},
+                      {"event": "withdrawn", **ruling}])  # fmt: skip
+    view = w.dispute_view
+    w.tabs.setCurrentWidget(view)
+    view.select(1, 1)
+    shown = view.ruling.text()
+    assert "out of turn" not in shown and "1 ruling(s) withdrawn after a correction" in shown
+    said = {"event": "uncertain", "deal": 1, "seat": 2, "text": "cards not read: QC, KD; ..."}
+    w.live.on_events([said, said])
+    assert [n.text for n in w.live.open_notices()].count(said["text"]) == 1
