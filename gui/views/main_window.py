@@ -171,7 +171,8 @@ class MainWindow(QMainWindow):
 
     def _alert(self, _w: Warning) -> None:
         self.sound.play()
-        self.tabs.setCurrentWidget(self.live_view)
+        if self.tabs.currentWidget() is not self.dispute_view:  # a dispute being settled stays
+            self.tabs.setCurrentWidget(self.live_view)
 
     def edit_deal(self, index: int) -> None:
         self.setup.edit(index)

@@ -310,3 +310,19 @@ def test_the_dispute_view_shows_the_rulings_that_stand_and_a_notice_once(qtbot, 
     said = {"event": "uncertain", "deal": 1, "seat": 2, "text": "cards not read: QC, KD; ..."}
     w.live.on_events([said, said])
     assert [n.text for n in w.live.open_notices()].count(said["text"]) == 1
+
+
+def test_a_ruling_told_while_a_dispute_is_settled_keeps_the_dispute_view(qtbot, data_dir):
+    # A correction made in the dispute view rules again: the view stays (the sound says so);
+    # from another tab the window shows the ruling's banner.
+    _, _, events = swapped_deal({})
+    w = window_on(qtbot, events)
+    w.show()
+    ruling = {"event": "violation", "deal": 1, "trick": 3, "seat": 0, "card": "JC",
+              "rule": "follow-suit", "proof": None, "text": "t", "status": "proven"}  # fmt: skip
+    w.tabs.setCurrentWidget(w.dispute_view)
+    w.live.on_event(ruling)
+    assert w.tabs.currentWidget() is w.dispute_view
+    w.tabs.setCurrentWidget(w.sheet_view)
+    w.live.on_event({**ruling, "trick": 4})
+    assert w.tabs.currentWidget() is w.live_view
