@@ -1040,12 +1040,15 @@ class LiveController(Observable):
             if play is not None:
                 play.confirmed = e.by == "confirmed"
                 play.seat, play.card = int(e.seat), str(e.card)  # type: ignore[arg-type]
-                play.provenance = "person" if e.by in PERSON_BY else "named"
+                # "camera": a person's exchange undone, the card read there is back
+                play.provenance = {"camera": "seen"}.get(
+                    str(e.by), "person" if e.by in PERSON_BY else "named"
+                )
                 play.probability = e.probability  # the renaming's, where it was weighed
         if e.by in PERSON_BY:
             self._answered.pop(self._deal_no(e), None)  # the pipeline took the table's answer
         deal = self._deal_no(e)
-        if e.trick is not None and (e.by in PERSON_BY or e.by == "displaced"):
+        if e.trick is not None and (e.by in PERSON_BY or e.by in ("displaced", "camera")):
             # A trick asked, its cards changed by a person: asked again if still in doubt.
             for n in self.notices:
                 if (n.status, n.deal, n.confirm_trick) == ("open", deal, e.trick):
@@ -1053,7 +1056,7 @@ class LiveController(Observable):
                     if self._restoring is None:
                         self.sheet.store.decide_warning(n.id, "corrected", {"card": str(e.card)})
         for n in self.notices:
-            if e.by == "displaced":
+            if e.by in ("displaced", "camera"):
                 break  # the card a person's correction left over answers no notice
             same_trick = n.trick is None or e.trick is None or n.trick == e.trick
             if n.status == "open" and n.seat == e.seat and n.deal == deal and same_trick:
@@ -1099,6 +1102,12 @@ class LiveController(Observable):
             if play is not None:
                 play.card, play.probability = str(named["card"]), named.get("probability")
         self._as_refereed(log, e.tricks)
+        if e.asked is not None and self._restoring is None:
+            for n in self.notices:  # a trick asked that a correction settled: asked no more
+                if (n.status == "open" and n.deal == log.number and n.confirm_trick is not None
+                        and n.confirm_trick not in e.asked):  # fmt: skip
+                    n.status = "settled"
+                    self.sheet.store.decide_warning(n.id, "settled")
         if self._restoring is not None:  # on the sheet already: the deal's row is linked
             self._link(log)
             log.score = e.to_json()

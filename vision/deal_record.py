@@ -77,6 +77,7 @@ class DealRecorder:
                 "same_result": sorted(self.same_result()),
                 "suspected": self.suspected(),
                 "named": [_placed(p) for p in self.plays if p.provenance == NAMED],
+                "asked": sorted(self._tricks_asked()) if ref.is_over else None,
                 "tricks": [
                     {
                         "cards": [str(c) for c in t.cards],

@@ -159,6 +159,9 @@ class DealScored(Event):
     # The tricks as the deal was refereed last (cards in play order, seats, winner, points): a
     # correction or the deal's end may have put a card in turn and changed who won a trick.
     tricks: list[dict[str, Any]] = field(default_factory=list)
+    # A complete deal's tricks still asked of a person (None: not said): a trick asked before
+    # and no longer in doubt is settled.
+    asked: list[int] | None = None
 
 
 @dataclass(frozen=True)

@@ -157,12 +157,15 @@ class MisreadExchanges:
             rules = _rules_weight(self._violation_keys(trial)) / _rules_weight(base)
             tried += rules * like[c] / like[left]
         share = math.floor(1e6 / (1.0 + tried)) / 1e6  # rounded down: never up to FINAL_P
+        read = other.card if other.source == "camera" else other.read_card
+        back = left == read  # the card the camera read there is back (an exchange undone)
         self._log_correction(self._renaming(play, card, by), self._now, at)
-        item = {**self._renaming(other, left, "displaced"), "probability": share}
-        self._log_correction(item, self._now, at)
+        item = self._renaming(other, left, "camera" if back else "displaced")
+        self._log_correction(item if back else {**item, "probability": share}, self._now, at)
         play.card, play.source, play.confirmed = card, "correction", False
-        other.card, other.source, other.confirmed = left, "displaced", False
-        other.probability = share
+        other.card, other.confirmed = left, False
+        other.source, other.probability = ("camera", None) if back else ("displaced", share)
+        other.read_card = None if back else read
         self._rereferee(self._now, at)
 
     def _reads_at(self, p: Play) -> dict[int, float]:

@@ -78,6 +78,9 @@ class Play:
     # A named card: a card the reader could not read lay clearly in front of its seat while it
     # can have landed, and became no card read there, so the camera saw where it lay.
     place_seen: bool = False
+    # The card the camera read there, where a person's exchange put another (``displaced``):
+    # the read stands again when that card comes back.
+    read_card: int | None = None
 
     @property
     def provenance(self) -> str:

@@ -326,3 +326,19 @@ def test_a_ruling_told_while_a_dispute_is_settled_keeps_the_dispute_view(qtbot, 
     w.tabs.setCurrentWidget(w.sheet_view)
     w.live.on_event({**ruling, "trick": 4})
     assert w.tabs.currentWidget() is w.live_view
+
+
+def test_a_trick_asked_that_a_correction_settled_is_asked_no_more(qtbot, data_dir):
+    # The score of a complete deal says which tricks are still asked: a trick asked only
+    # because of a wrong exchange, undone, leaves the notices (it stayed, and the deal was
+    # final beside it).
+    _, _, events = swapped_deal({})
+    w = window_on(qtbot, events)
+    w.live.on_event({"event": "uncertain", "deal": 1, "seat": None, "trick": 3,
+                     "confirm_trick": 3, "text": "trick 3 (...): asked"})  # fmt: skip
+    (asked,) = [n for n in w.live.open_notices() if n.confirm_trick == 3]
+    score = [e for e in events if e["type"] == "score"][-1]
+    w.live.on_event({**score, "asked": [3]})
+    assert asked.status == "open"
+    w.live.on_event({**score, "asked": []})
+    assert asked.status == "settled" and not w.live.open_notices()

@@ -225,3 +225,18 @@ def test_a_window_feed_stays_open_for_a_dispute_after_a_final_deal():
         rest = list(feed)
         fixed = [e for item in rest for e in of(item[2], "correction")]
         assert bool(fixed) is keep_open  # without: the feed had ended, the answer not taken
+
+
+def test_an_exchange_undone_gives_the_camera_its_read_back():
+    # The demo deal read right. A person says seat 0 played JC in trick 1 (KC there): JC's
+    # place (trick 3) holds KC, a deduction. The person takes it back: trick 3's JC is the
+    # camera's read again (it stayed "a person placed ... elsewhere", asked, the score flipped).
+    truth, pipe, _ = _demo_with_unread(set())
+    pipe.table_correction("JC", seat=0, trick=1)
+    (jc,) = [p for p in pipe.plays if p.trick == 3 and p.seat == 0]
+    assert (CARD_NAMES[jc.card], jc.source) == ("KC", "displaced")
+    events = pipe.table_correction("KC", seat=0, trick=1)
+    assert fixes(events) == [("KC", "JC", 1, "table"), ("JC", "KC", 3, "camera")]
+    assert (CARD_NAMES[jc.card], jc.provenance, jc.probability) == ("JC", "seen", None)
+    assert pipe.record["tricks"] == truth["tricks"]
+    assert of(events, "score")[-1]["status"] == "final"
