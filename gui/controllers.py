@@ -1030,7 +1030,8 @@ class LiveController(Observable):
 
     def _on_correction(self, e: Correction) -> None:
         """The pipeline (or the table) says a read card was another card."""
-        log = self.deals.get(self._deal_no(e))
+        deal = self._deal_no(e)
+        log = self.deals.get(deal)
         if log is not None and e.trick is not None:
             # The play it names: a seat may have two in a trick (one read at the wrong seat).
             seat = e.seat if e.from_seat is None else e.from_seat
@@ -1046,8 +1047,7 @@ class LiveController(Observable):
                 )
                 play.probability = e.probability  # the renaming's, where it was weighed
         if e.by in PERSON_BY:
-            self._answered.pop(self._deal_no(e), None)  # the pipeline took the table's answer
-        deal = self._deal_no(e)
+            self._answered.pop(deal, None)  # the pipeline took the table's answer
         if e.trick is not None and (e.by in PERSON_BY or e.by in ("displaced", "camera")):
             # A trick asked, its cards changed by a person: asked again if still in doubt.
             for n in self.notices:
@@ -1312,8 +1312,14 @@ class LiveController(Observable):
             raise EntryError(f"correction: {exc}") from None
         if not self.listening:
             raise EntryError("correction: no camera run takes corrections now; edit the sheet")
+        return self._send_correction(deal, trick, seat, name, replaces)
+
+    def _send_correction(
+        self, deal: int, trick: int | None, seat: int | None, card: str, replaces: str | None
+    ) -> dict[str, Any]:
+        """Tell the pipeline the table's correction (its corrections queue takes it)."""
         event = {
-            "event": "correction", "deal": deal, "trick": trick, "seat": seat, "card": name,
+            "event": "correction", "deal": deal, "trick": trick, "seat": seat, "card": card,
             **({"replaces": replaces} if replaces is not None else {}),
         }  # fmt: skip
         self.refusal = None
@@ -1338,17 +1344,9 @@ class LiveController(Observable):
             raise EntryError(f"notice {nid}: not found")
         notice.status, notice.card = "corrected", name
         self.sheet.store.decide_warning(nid, "corrected", {"card": name})
-        event = {
-            "event": "correction", "deal": notice.deal, "trick": notice.trick,
-            "seat": notice.seat if seat is None else seat, "card": name,
-            **({"replaces": replaces} if replaces is not None else {}),
-        }  # fmt: skip
         self._answered[notice.deal] = notice
-        self.refusal = None
-        for fn in list(self._correction_listeners):
-            fn(event)
-        self.notify()
-        return event
+        seat = notice.seat if seat is None else seat
+        return self._send_correction(notice.deal, notice.trick, seat, name, replaces)
 
     # --- what the live view shows -------------------------------------------------------
 

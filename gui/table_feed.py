@@ -90,11 +90,5 @@ def table_feed(
             break
     end = match.finish()
     yield FeedItem(None, [], end, None, match.checkpoint())
-    while keep_open and corrections is not None and not feed.closed:
-        try:
-            item = corrections.get(timeout=IDLE_S)
-        except queue.Empty:
-            yield FeedItem(None, [], [], None, None)
-            continue
-        events = feed.take([item])
-        yield FeedItem(None, [], events, None, match.checkpoint() if events else None)
+    for events in feed.waiting(IDLE_S, lambda: keep_open):
+        yield FeedItem(None, [], events or [], None, match.checkpoint() if events else None)

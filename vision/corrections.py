@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import queue
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from hakam.engine.cards import CARD_NAMES, DECK, CardError, parse_card
@@ -49,6 +49,19 @@ class _Corrections:
 
     def __init__(self, pipeline: TableCorrections, corrections: queue.Queue | None) -> None:
         self.pipeline, self.queue, self.closed = pipeline, corrections, False
+
+    def waiting(
+        self, idle_s: float, go_on: Callable[[], bool]
+    ) -> Iterator[list[dict[str, Any]] | None]:
+        """After the clip: the events of each correction as it comes, None every ``idle_s``
+        while none does (a feed's idle item), while ``go_on()`` and the queue is open."""
+        while self.queue is not None and not self.closed and go_on():
+            try:
+                item = self.queue.get(timeout=idle_s)
+            except queue.Empty:
+                yield None
+                continue
+            yield self.take([item])
 
     def take(self, got: list[Any] | None = None) -> list[dict[str, Any]]:
         """The events of the corrections ``got`` and of those waiting in the queue."""
@@ -175,13 +188,14 @@ class TableCorrections:
                 raise PipelineError(
                     f"correction: deal {deal} is over (this is deal {self.setup.deal})"
                 )
-            if trick is not None and seat is not None and (
-                any(p.trick == trick for p in self.plays)
-                and (trick < self.referee.trick_number or self.referee.is_over
-                     or any((p.trick, p.seat) == (trick, seat) for p in self.plays))
-            ):  # fmt: skip
-                return self._correct_play(trick, seat, card, by, replaces)
             now = self.referee.trick_number
+            played = [p for p in self.plays if p.trick == trick]
+            if (
+                seat is not None
+                and played
+                and (trick < now or self.referee.is_over or any(p.seat == seat for p in played))
+            ):  # a trick played, or the seat's card of the trick on now
+                return self._correct_play(trick, seat, card, by, replaces)
             if trick is not None and trick > now and not self.referee.is_over:
                 raise PipelineError(
                     f"correction: trick {trick} is not played yet (the deal is at trick {now})"
@@ -201,7 +215,7 @@ class TableCorrections:
         except PipelineError as exc:
             self._say(seat, str(exc), frame=max(self._now, 0))
             return self._drain()
-        return events + (self.finish() if self._ended else [])
+        return self._scored_again(events)
 
     def _correct_play(
         self, trick: int, seat: int, card: str, by: str, replaces: str | None
@@ -247,7 +261,7 @@ class TableCorrections:
             self._exchange_by_person(play, new, by)
             events = self._drain()
         self._asked_tricks.discard(trick)
-        return events + (self.finish() if self._ended else [])
+        return self._scored_again(events)
 
     def _move_play(self, trick: int, seat: int, card: int) -> list[dict[str, Any]]:
         """A person says ``seat``, which has no play in ``trick``, played ``card``, recorded in
@@ -266,8 +280,7 @@ class TableCorrections:
         play.seat, play.confirmed = seat, True
         self._asked_tricks.discard(trick)
         self._rereferee(at, at / self.fps)
-        events = self._drain()
-        return events + (self.finish() if self._ended else [])
+        return self._scored_again(self._drain())
 
     def _confirm_plays(self, plays: list[Play]) -> list[dict[str, Any]]:
         """A person confirms ``plays`` as the record has them (each a ``confirmed`` correction);
@@ -279,7 +292,11 @@ class TableCorrections:
                     "replaces": None, "by": "confirmed"}  # fmt: skip
             self._log_correction(item, at, at / self.fps)
         self._write_record()
-        events = self._drain()
+        return self._scored_again(self._drain())
+
+    def _scored_again(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``events`` of a person's answer, and after the end of the clip the deal settled and
+        scored again (``finish``)."""
         return events + (self.finish() if self._ended else [])
 
     def table_confirmation(

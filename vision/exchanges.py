@@ -146,16 +146,14 @@ class MisreadExchanges:
         known = {p.card for p in self.plays} | {int(e.card) for e, _ in self._held}  # type: ignore[arg-type]
         unplayed = [c for c in range(len(CARD_NAMES)) if c not in known]
         like = likelihood([left, *(r.card for r in third), *unplayed], self._reads_at(other))
-        tried = 0.0
-        for r in third:
-            k = self.plays.index(r)
-            trial = self._with_plays({i: {"card": card}, j: {"card": r.card}, k: {"card": left}})
-            rules = _rules_weight(self._violation_keys(trial)) / _rules_weight(base)
-            tried += rules * like[r.card] / like[left] * self._reads_ratio(r, left)
-        for c in unplayed:
-            trial = self._with_plays({i: {"card": card}, j: {"card": c}})
-            rules = _rules_weight(self._violation_keys(trial)) / _rules_weight(base)
-            tried += rules * like[c] / like[left]
+
+        def rules(cards: dict[int, int]) -> float:  # a placing's rules over the exchange's
+            trial = self._with_plays({k: {"card": c} for k, c in {i: card, **cards}.items()})
+            return _rules_weight(self._violation_keys(trial)) / _rules_weight(base)
+
+        tried = sum(rules({j: r.card, self.plays.index(r): left}) * like[r.card] / like[left]
+                    * self._reads_ratio(r, left) for r in third)  # fmt: skip
+        tried += sum(rules({j: c}) * like[c] / like[left] for c in unplayed)
         share = math.floor(1e6 / (1.0 + tried)) / 1e6  # rounded down: never up to FINAL_P
         read = other.card if other.source == "camera" else other.read_card
         back = left == read  # the card the camera read there is back (an exchange undone)

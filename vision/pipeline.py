@@ -437,10 +437,5 @@ def iter_feed(
         yield (last[0], last[1], last[2] + end, last[3])
     elif pending or end:
         yield (np.zeros((1, 1, 3), np.uint8), [], pending + end, 0.0)
-    while corrections is not None and not feed.closed and (keep_open or pipeline.asks()):
-        try:
-            item = corrections.get(timeout=IDLE_S)
-        except queue.Empty:
-            yield (None, [], [], 0.0)
-            continue
-        yield (None, [], feed.take([item]), 0.0)
+    for events in feed.waiting(IDLE_S, lambda: keep_open or pipeline.asks()):
+        yield (None, [], events or [], 0.0)

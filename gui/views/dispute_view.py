@@ -41,7 +41,6 @@ class DisputeView(QWidget):
         self.trick_list.currentRowChanged.connect(lambda _r: self.show_trick())
         for w in (self.deal_label, self.deal_combo, self.trick_label):
             left.addWidget(w)
-        self.left = left
         left.addWidget(self.trick_list, 1)
         root.addLayout(left, 1)
         right = QVBoxLayout()
