@@ -658,7 +658,9 @@ class TrickLog:
 @dataclass
 class Warning:
     """A violation waiting for the table: ``status`` open, accepted or dismissed; ``known``
-    proven, or suspected (its ``question`` asked: accepting it confirms what it rests on)."""
+    proven, or suspected (its ``question`` asked). A person who confirms what a suspected
+    ruling rests on makes it proven (``confirmed``): it counts, and the table still accepts or
+    dismisses it as it does any proven ruling."""
 
     id: int
     deal: int
@@ -671,6 +673,7 @@ class Warning:
     status: str = "open"
     known: str = "proven"  # or "suspected": asked, and no score counts it until confirmed
     question: str | None = None
+    confirmed: bool = False  # what it rests on confirmed by a person (proven, whatever told)
 
     def as_violation(self) -> dict[str, Any]:
         return {
@@ -946,9 +949,11 @@ class LiveController(Observable):
         else:
             wid = self.sheet.store.add_warning(self.sheet.match_id, deal, "violation", data)
             status = "open"
+        confirmed = status == "confirmed"  # a person confirmed what it rests on: still open
         w = Warning(
             wid, deal, int(e.trick), int(e.seat), str(e.rule), e.card, e.proof, str(e.text),
-            status=status, known=e.status, question=e.question,
+            status="open" if confirmed else status, known="proven" if confirmed else e.status,
+            question=None if confirmed else e.question, confirmed=confirmed,
         )  # fmt: skip
         self.warnings.append(w)
         if self._restoring is None:
@@ -964,13 +969,14 @@ class LiveController(Observable):
         for w in self.warnings:
             if self._same(w, e) and w.status in ("open", "accepted"):
                 if self._restoring is not None:  # the store has what the table decided since
-                    w.known, w.question = e.status, e.question
+                    if not w.confirmed:  # a person's confirmation the pipeline may not have had
+                        w.known, w.question = e.status, e.question
                     continue
-                if e.status == "suspected" and w.known == "proven" and w.status == "accepted":
-                    # accepted as proven, now resting on a guess: asked again, scoring nothing
-                    w.status = "open"
-                    if self._restoring is None:
-                        self.sheet.store.decide_warning(w.id, "open")
+                if e.status == "suspected" and (w.status == "accepted" or w.confirmed):
+                    # accepted or confirmed as proven, now resting on a guess (a later
+                    # correction moved what it rested on): asked again, scoring nothing
+                    w.status, w.confirmed = "open", False
+                    self.sheet.store.decide_warning(w.id, "open")
                 w.known, w.question = e.status, e.question
                 self._rescore(w.deal)
 
@@ -1188,7 +1194,7 @@ class LiveController(Observable):
 
     def _penalty(self, deal: int) -> dict[str, Any] | None:
         """The first violation of the deal the table has not dismissed decides the score; a
-        suspected one only once the table accepts it (confirms what it rests on)."""
+        suspected one only once a person confirms what it rests on (or accepts it)."""
         for w in self.warnings:
             if w.deal != deal or w.status in ("dismissed", "withdrawn"):
                 continue
@@ -1229,11 +1235,26 @@ class LiveController(Observable):
 
     def accept(self, wid: int) -> None:
         """The table accepts the ruling: the penalty stands (recorded in the match store). A
-        suspected ruling accepted is confirmed: the pipeline is told what the table confirms."""
+        suspected ruling accepted is confirmed first (``confirm_ruling``)."""
         w = self._warning(wid)
         if w.known == "suspected":
-            self._send_confirmation(w.deal, w.trick, w.seat, w.rule, w.card)
+            self.confirm_ruling(wid)
         self._decide(w, "accepted")
+
+    def confirm_ruling(self, wid: int) -> None:
+        """A person answers a suspected ruling's question yes (the banner's *Confirm*): the
+        pipeline is told what the table confirms, and the ruling is proven: it counts, open for
+        the table to accept or dismiss as any proven ruling (recorded as ``confirmed``)."""
+        w = self._warning(wid)
+        if w.known != "suspected" or w.status == "withdrawn":
+            raise EntryError(f"ruling {wid}: not a question open to the table")
+        self._send_confirmation(w.deal, w.trick, w.seat, w.rule, w.card)
+        w.known, w.question, w.confirmed = "proven", None, True
+        if self._restoring is None:
+            self.sheet.store.decide_warning(w.id, "confirmed")
+        self._rescore(w.deal)
+        self._tell_board(w, "proven")
+        self.notify()
 
     def _send_confirmation(
         self, deal: int, trick: int, seat: int | None, rule: str | None, card: str | None
@@ -1255,13 +1276,18 @@ class LiveController(Observable):
         if self._restoring is None:
             self.sheet.store.decide_warning(w.id, status)
         self._rescore(w.deal)
-        if self._restoring is None:
-            said = [{"type": "violation_status", "deal": w.deal, "trick": w.trick,
-                     "seat": w.seat, "rule": w.rule, "card": w.card, "status": status}]  # fmt: skip
-            score = self._sheet_score(w.deal)
-            for fn in list(self._decision_listeners):
-                fn([*said, *([score] if score else [])])
+        self._tell_board(w, status)
         self.notify()
+
+    def _tell_board(self, w: Warning, status: str) -> None:
+        """The ruling's new status and the deal's score as the sheet now has it."""
+        if self._restoring is not None:
+            return
+        said = [{"type": "violation_status", "deal": w.deal, "trick": w.trick,
+                 "seat": w.seat, "rule": w.rule, "card": w.card, "status": status}]  # fmt: skip
+        score = self._sheet_score(w.deal)
+        for fn in list(self._decision_listeners):
+            fn([*said, *([score] if score else [])])
 
     def open_warnings(self) -> list[Warning]:
         return [w for w in self.warnings if w.status == "open"]

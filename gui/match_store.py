@@ -237,7 +237,8 @@ class MatchStore:
         return int(cur.lastrowid or 0)
 
     def decide_warning(self, warning_id: int, status: str, extra: dict[str, Any] | None = None):
-        """Record how a warning was decided: accepted, dismissed, corrected, eliminated,
+        """Record how a warning was decided: accepted, dismissed, confirmed (what a suspected
+        ruling rests on, by a person: proven, the table still to decide), corrected, eliminated,
         deduced (named by the rules), read_unsurely (the rules and an unsure read), same_result
         (one of ways with one result), fewest_broken (no way keeps every rule: the one breaking
         the fewest, as an unsure read named it), read_sparsely (read surely too seldom for the

@@ -130,7 +130,8 @@ class VideoWidget(QWidget):
 
 
 class Banner(QFrame):
-    """The warning over the video: rule, who, which trick, the proof card; accept or dismiss."""
+    """The warning over the video: rule, who, which trick, the proof card; accept or dismiss
+    (a suspected one: confirm what it rests on, and it is a proven one; or dismiss)."""
 
     def __init__(self, live: LiveController, lang: Language, parent=None) -> None:
         super().__init__(parent)
@@ -202,7 +203,13 @@ class Banner(QFrame):
     def _decide(self, accept: bool) -> None:
         if self.warning is None:
             return
-        (self.live.accept if accept else self.live.dismiss)(self.warning.id)
+        w = self.warning
+        if not accept:
+            self.live.dismiss(w.id)
+        elif w.known == "suspected":  # the question answered yes: proven, then accepted or not
+            self.live.confirm_ruling(w.id)
+        else:
+            self.live.accept(w.id)
 
 
 class CardPicker(QDialog):

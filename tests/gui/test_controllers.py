@@ -401,9 +401,21 @@ def test_a_suspected_ruling_scores_nothing_until_the_table_confirms_it(data_dir)
     assert (w.known, w.question) == ("suspected", question)
     assert row.entry.penalty is None and row.entry.provisional  # scored as played, said so
     assert list(row.result) == played[9]["result"]
-    live.accept(w.id)  # the table confirms: the pipeline is told, the penalty counts
+    board = []
+    live.subscribe_decisions(board.extend)
+    live.confirm_ruling(w.id)  # the question answered yes: the pipeline is told, it counts
     assert sent == [{"event": "confirm", "confirm": True, "deal": 9, "trick": w.trick,
                      "seat": w.seat, "rule": "follow-suit", "card": w.card}]  # fmt: skip
+    assert sheet.rows()[8].entry.penalty == {"rule": "follow-suit", "seat": 1, "team": 0}
+    # Proven now, and still the table's to accept or dismiss as any proven ruling.
+    assert (w.status, w.known, w.question) == ("open", "proven", None) and w in live.open_warnings()
+    assert [e["status"] for e in board if e["type"] == "violation_status"] == ["proven"]
+    assert MatchStore().warnings(sheet.match_id)[0]["status"] == "confirmed"
+    with pytest.raises(EntryError, match="not a question open"):
+        live.confirm_ruling(w.id)
+    live.dismiss(w.id)
+    assert sheet.rows()[8].entry.penalty is None
+    live.accept(w.id)
     assert sheet.rows()[8].entry.penalty == {"rule": "follow-suit", "seat": 1, "team": 0}
     score9 = next(e for e in events if e["event"] == "score" and e["deal"] == 9)
     live.on_event({**score9, "status": "final"})  # the pipeline scores the deal again
@@ -419,6 +431,31 @@ def test_a_ruling_told_again_as_proven_counts_at_once(data_dir):
     assert live._penalty(1) is None
     live.on_event({"event": "violation_status", **ruling, "status": "proven", "question": None})
     assert live.warnings[0].known == "proven" and live._penalty(1) is not None
+
+
+def test_a_persons_confirmation_outlives_a_restart_the_pipeline_did_not_answer(data_dir):
+    """Confirmed in the window, the pipeline gone before it told the ruling proven: restored,
+    the ruling is still proven and open (the person's word is not lost, nor asked again);
+    restated suspected later (a correction moved what it rests on), it is asked again."""
+    sheet = sheet_ctl()
+    live = LiveController(sheet)
+    events = [{**e, "status": "suspected", "question": "Did?"} if e["event"] == "violation"
+              else e for e in demo_events()]  # fmt: skip
+    live.on_events(events)
+    (w,) = live.warnings
+    live.confirm_ruling(w.id)
+    rows = [r.result for r in sheet.rows()]
+    again = LiveController(ScoreSheetController(MatchStore(), sheet.match_id))
+    again.restore(events)
+    (r,) = again.warnings
+    assert (r.status, r.known, r.confirmed) == ("open", "proven", True)
+    assert again._penalty(r.deal) is not None and [x.result for x in again.sheet.rows()] == rows
+    restated = {"event": "violation_status", "deal": r.deal, "trick": r.trick, "seat": r.seat,
+                "rule": r.rule, "card": r.card, "status": "suspected", "question": "?"}  # fmt: skip
+    again.on_event(restated)
+    assert (r.status, r.known, r.confirmed) == ("open", "suspected", False)
+    assert again._penalty(r.deal) is None
+    assert MatchStore().warnings(sheet.match_id)[0]["status"] == "open"
 
 
 def test_a_ruling_accepted_as_proven_is_asked_again_when_it_turns_suspected(data_dir):

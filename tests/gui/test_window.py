@@ -186,7 +186,7 @@ def test_feed_item_without_frame_only_moves_events(qtbot, window):
     assert w.setup.open_card == "9C" and w.setup.dealer == 1  # pre-filled from the camera
 
 
-def test_a_suspected_ruling_is_asked_in_the_banner_and_confirmed_with_one_click(qtbot, window):
+def test_a_suspected_ruling_is_asked_in_the_banner_confirmed_then_decided(qtbot, window):
     w = window
     w.feed_item(next(iter(demo_feed())))
     sent = []
@@ -202,6 +202,14 @@ def test_a_suspected_ruling_is_asked_in_the_banner_and_confirmed_with_one_click(
     assert "suspected" in w.live_view.warnings.item(0).text()
     qtbot.mouseClick(banner.accept_button, Qt.MouseButton.LeftButton)
     assert sent and sent[0]["event"] == "confirm" and sent[0]["rule"] == "follow-suit"
+    # The question answered, the ruling is a proven one: still the table's to accept or dismiss.
+    assert banner.isVisible() and banner.title.text().startswith("⚠ Revoke")
+    assert (banner.accept_button.text(), banner.dismiss_button.text()) == ("Accept", "Dismiss")
+    assert asked not in banner.text.text() and banner.property("known") == "proven"
+    assert "suspected" not in w.live_view.warnings.item(0).text()
+    qtbot.mouseClick(banner.dismiss_button, Qt.MouseButton.LeftButton)
+    assert not banner.isVisible() and len(sent) == 1
+    assert MatchStore().warnings(w.sheet.match_id)[0]["status"] == "dismissed"
 
 
 def test_shortcuts_undo_delete_with_a_question_export_and_full_screen(
@@ -362,8 +370,9 @@ def test_a_tournament_table_publishes_the_feeds_events_and_its_decisions(qtbot, 
     assert pub.got[-1][0]["status"] == "accepted"
     from hakam.board.tables import board_events
 
-    assert [e["status"] for e in board_events([ruling, *pub.got[-2], *pub.got[-1]])
-            if e["kind"] == "ruling"] == ["suspected", "dismissed", "accepted"]  # fmt: skip
+    # Accepted, the suspected ruling was confirmed first (proven), then accepted.
+    assert [e["status"] for e in board_events([ruling, *pub.got[-3], *pub.got[-2], *pub.got[-1]])
+            if e["kind"] == "ruling"] == ["suspected", "dismissed", "proven", "accepted"]  # fmt: skip
 
 
 def test_the_dispute_tab_says_how_a_card_not_read_is_known(qtbot, window):
