@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from hakam.gui.controllers import DisputeController, LiveController
+from hakam.gui.controllers import DisputeController, LiveController, Warning
 from hakam.gui.i18n import Language
 from hakam.gui.messages import say, violation
 from hakam.gui.models import EntryError
@@ -182,14 +182,14 @@ class DisputeView(QWidget):
         if trick.winner is not None:
             parts.append(lang.tr("won_by", seat=lang.seat(trick.winner), points=trick.points))
         found = self.dispute.violations(deal, number)
-        withdrawn = [w for w in found if w.status == "withdrawn"]
-        found = [w for w in found if w.status != "withdrawn"]  # the rulings that stand
+        found, withdrawn = self._standing(found)
         for w in found:
+            status = "confirmed" if w.confirmed and w.status == "open" else w.status
             parts.append(
                 f"<b style='color:#ff6b6b'>{lang.rule(w.rule)}</b> — "
                 f"{violation(lang, w.as_violation())}"
                 f"<br><span style='color:{theme.MUTED}'>{lang.rule_text(w.rule)}</span>"
-                f" [{lang.tr('status_' + w.status)}]"
+                f" [{lang.tr('status_' + status)}]"
             )
         if not found:
             parts.append(lang.tr("legal_trick"))
@@ -197,6 +197,19 @@ class DisputeView(QWidget):
             said = lang.tr("withdrawn_n", n=lang.num(len(withdrawn)))
             parts.append(f"<span style='color:{theme.MUTED}'>{said}</span>")
         self.ruling.setText("<br><br>".join(parts))
+
+    @staticmethod
+    def _standing(found: list[Warning]) -> tuple[list[Warning], list[Warning]]:
+        """The rulings that stand, and those withdrawn that were not told again (a ruling
+        withdrawn by one correction and ruled again after the next stands: it is listed once)."""
+
+        def key(w: Warning) -> tuple[int, int, str, str | None]:
+            return (w.trick, w.seat, w.rule, w.card)
+
+        standing = [w for w in found if w.status != "withdrawn"]
+        again = {key(w) for w in standing}
+        gone = {key(w): w for w in found if w.status == "withdrawn" and key(w) not in again}
+        return standing, list(gone.values())
 
     def correct(
         self, seat: int | None = None, card: str | None = None, replaces: str | None = None

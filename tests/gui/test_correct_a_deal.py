@@ -307,6 +307,14 @@ def test_the_dispute_view_shows_the_rulings_that_stand_and_a_notice_once(qtbot, 
     view.select(1, 1)
     shown = view.ruling.text()
     assert "out of turn" not in shown and "1 ruling(s) withdrawn after a correction" in shown
+    # Told again after the next correction (and confirmed by a person), it stands: listed
+    # once, as confirmed, and no longer counted among the withdrawn.
+    w.live.on_event({"event": "violation", **ruling, "status": "suspected", "question": "?"})
+    w.live.confirm_ruling(w.live.warnings[-1].id)
+    view.select(1, 1)
+    shown = view.ruling.text()
+    assert shown.count("out of turn") == 1 and "withdrawn" not in shown
+    assert "confirmed by a person" in shown
     said = {"event": "uncertain", "deal": 1, "seat": 2, "text": "cards not read: QC, KD; ..."}
     w.live.on_events([said, said])
     assert [n.text for n in w.live.open_notices()].count(said["text"]) == 1
