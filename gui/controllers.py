@@ -740,6 +740,8 @@ class Detection:
 
 # Corrections ``by`` these are a person's word (the rest: the pipeline named the card).
 PERSON_BY = ("table", "caller", "confirmed", None)
+# What a person's exchange left at the other place: the card left over, or the read back.
+LEFT_OVER = ("displaced", "overruled", "camera")
 
 
 class LiveController(Observable):
@@ -1054,7 +1056,7 @@ class LiveController(Observable):
                 play.probability = e.probability  # the renaming's, where it was weighed
         if e.by in PERSON_BY:
             self._answered.pop(deal, None)  # the pipeline took the table's answer
-        if e.trick is not None and (e.by in PERSON_BY or e.by in ("displaced", "camera")):
+        if e.trick is not None and (e.by in PERSON_BY or e.by in LEFT_OVER):
             # A trick asked, its cards changed by a person: asked again if still in doubt.
             for n in self.notices:
                 if (n.status, n.deal, n.confirm_trick) == ("open", deal, e.trick):
@@ -1062,7 +1064,7 @@ class LiveController(Observable):
                     if self._restoring is None:
                         self.sheet.store.decide_warning(n.id, "corrected", {"card": str(e.card)})
         for n in self.notices:
-            if e.by in ("displaced", "camera"):
+            if e.by in LEFT_OVER:
                 break  # the card a person's correction left over answers no notice
             same_trick = n.trick is None or e.trick is None or n.trick == e.trick
             if n.status == "open" and n.seat == e.seat and n.deal == deal and same_trick:

@@ -128,7 +128,8 @@ class MisreadExchanges:
     def _exchange_by_person(self, play: Play, card: int, by: str) -> None:
         """A person says ``play`` was ``card``, which the record holds at another place
         (``other``): the two are exchanged. ``play`` is the person's word; ``other`` then holds
-        the card ``play`` held, a deduction (``displaced``): every card is played once, so the
+        the card ``play`` held, a deduction (``displaced``; ``overruled`` where a person gave
+        ``other`` its card: then asked however likely): every card is played once, so the
         card left over lay there, unless a third card was misread too. Its probability weighs
         it against each such three-way mix-up (``other`` holding a third play's card, which
         holds the card left over), as an exchange of a misread is weighed: the reads at
@@ -157,12 +158,15 @@ class MisreadExchanges:
         share = math.floor(1e6 / (1.0 + tried)) / 1e6  # rounded down: never up to FINAL_P
         read = other.card if other.source == "camera" else other.read_card
         back = left == read  # the card the camera read there is back (an exchange undone)
+        # A person's word stood there: two words disagree, the later stands, and the card left
+        # over is asked until a person confirms it, however likely (``GUESSED``).
+        named = "overruled" if other.provenance == PERSON else "displaced"
         self._log_correction(self._renaming(play, card, by), self._now, at)
-        item = self._renaming(other, left, "camera" if back else "displaced")
+        item = self._renaming(other, left, "camera" if back else named)
         self._log_correction(item if back else {**item, "probability": share}, self._now, at)
         play.card, play.source, play.confirmed = card, "correction", False
         other.card, other.confirmed = left, False
-        other.source, other.probability = ("camera", None) if back else ("displaced", share)
+        other.source, other.probability = ("camera", None) if back else (named, share)
         other.read_card = None if back else read
         self._rereferee(self._now, at)
 

@@ -37,6 +37,8 @@ NAMED_BY = {
     "elimination": "not read, the only card left",
     "exchange": "exchanged with a card not read: the deal breaks fewer rules so",
     "displaced": "a person placed the card recorded here elsewhere; the card that left over",
+    "overruled": "a person's later word placed elsewhere the card a person gave here; the card "
+    "that left over",
     "rules": "not read; of the cards left, the only one that breaks no rule",
     "reader": "not read surely; of the ways that keep every rule, the one its reads named most",
     "same-result": "not read; one of several cards that keep every rule and give the same result",
@@ -53,9 +55,10 @@ UNREAD = (*DEDUCED, "correction")  # plays of cards the camera did not read (a p
 # A play renamed because its card was read surely again elsewhere (``PipelineSettings.
 # resolve_conflicts``): its read was taken for a misread.
 RENAMED = "read as a card seen again elsewhere; renamed as the likeliest card still unplayed"
-# Names that are a choice among several ways the rules allow, not a deduction: the deal's score
-# stays provisional until a person confirms them.
-GUESSED = ("reader", "same-result", "fewest")
+# Names that are a choice among several ways the rules allow, not a deduction, or where two of a
+# person's words disagreed (the later stood): the deal's score stays provisional until a person
+# confirms them.
+GUESSED = ("reader", "same-result", "fewest", "overruled")
 
 
 @dataclass

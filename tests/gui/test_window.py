@@ -371,8 +371,9 @@ def test_a_tournament_table_publishes_the_feeds_events_and_its_decisions(qtbot, 
     from hakam.board.tables import board_events
 
     # Accepted, the suspected ruling was confirmed first (proven), then accepted.
-    assert [e["status"] for e in board_events([ruling, *pub.got[-3], *pub.got[-2], *pub.got[-1]])
-            if e["kind"] == "ruling"] == ["suspected", "dismissed", "proven", "accepted"]  # fmt: skip
+    told = [ruling, *pub.got[-3], *pub.got[-2], *pub.got[-1]]
+    assert [e["status"] for e in board_events(told) if e["kind"] == "ruling"] == [
+        "suspected", "dismissed", "proven", "accepted"]  # fmt: skip
 
 
 def test_the_dispute_tab_says_how_a_card_not_read_is_known(qtbot, window):
@@ -411,3 +412,73 @@ def test_the_dispute_tab_says_how_a_card_not_read_is_known(qtbot, window):
                       "9H": "named by a person", "10H": "confirmed by a person"}  # fmt: skip
     line = next(x for x in w.dispute_view.findChildren(QLabel) if x.objectName() == "known-10H")
     assert line.wordWrap() and line.width() <= 150
+
+
+def test_the_pickers_are_wide_enough_for_their_titles_in_both_languages(qtbot, window):
+    """A user under openbox found the seat picker's title cut: its buttons are short, and the
+    window manager cuts a title wider than the window."""
+    from PySide6.QtGui import QFontMetrics
+
+    from hakam.gui.views.live_view import CardPicker, SeatPicker
+
+    w = window
+    for _ in ("en", "ar"):
+        plays = [(0, "KC"), (1, None), (2, "7H"), (3, "AS")]
+        title = w.lang.tr("correct_for", seat=w.lang.seat(1), trick=3)
+        for picker in (SeatPicker(plays, 3, w.lang, w), CardPicker(["KC", "7H"], w.lang, w, title)):
+            qtbot.addWidget(picker)
+            picker.show()
+            shown = QFontMetrics(picker.font()).horizontalAdvance(picker.windowTitle())
+            assert picker.width() >= shown, (w.lang.code, picker.windowTitle())
+            picker.close()
+        w.toggle_language()
+
+
+def test_the_totals_say_provisional_while_a_deal_counted_is(qtbot, window):
+    """The header's totals were shown as final while a deal in them was provisional (a ruling
+    suspected, a card guessed); the sheet's line said so, the header did not."""
+    from dataclasses import replace
+
+    from hakam.engine.contract import Contract
+    from hakam.gui.models import manual_entry
+
+    w = window
+    mark = w.totals.provisional
+    w.sheet.add(manual_entry(0, Contract("sun", 1, 0), "70", 0))
+    assert mark.isHidden()
+    w.sheet.add(replace(manual_entry(1, Contract("sun", 2, 1), "40", 1), provisional=True))
+    assert not mark.isHidden()
+    assert mark.text() == "(provisional)" and "Not final" in mark.toolTip()
+    w.toggle_language()
+    assert mark.text() == "(مؤقت)" and "غير نهائية" in mark.toolTip()
+    w.sheet.replace(1, replace(w.sheet.rows()[1].entry, provisional=False))
+    assert mark.isHidden()
+
+
+def test_the_rate_stays_when_the_clip_ends(qtbot, window, monkeypatch):
+    """After the clip, the feed's items without a frame (its end, a correction taken later)
+    were counted as frames a long time apart: the rate shown fell towards 0, as if the program
+    slowed. A clip at 10 frames a second still says 10 after it, however late the items."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from hakam.gui.views import worker
+
+    clock = [0.0]  # the worker's time, moved by the feed: no test waits a minute
+    monkeypatch.setattr(worker, "time", SimpleNamespace(perf_counter=lambda: clock[0]))
+
+    def feed():
+        for _ in range(8):
+            clock[0] += 0.1
+            yield FeedItem(np.zeros((60, 96, 3), np.uint8), [], [], detector_ms=5.0)
+        for _ in range(3):  # the clip ended: its end, then corrections a minute apart
+            clock[0] += 60.0
+            yield FeedItem(None, [], [], None, {"deals": []})
+
+    w = window
+    running = w.start_feed(feed())
+    qtbot.waitUntil(running.isFinished, timeout=10_000)
+    qtbot.waitUntil(lambda: w.live.fps is not None, timeout=5_000)
+    qtbot.wait(50)  # the queued items and stats delivered
+    assert w.rate.text() == "10.0 fps · detector 5 ms"

@@ -73,12 +73,34 @@ def test_a_persons_later_word_exchanges_their_earlier_one_which_is_asked_again()
     _, pipe, _ = _demo_with_unread(set(), misread=SWAPPED)
     pipe.table_correction("8D", seat=1, trick=4)
     events = pipe.table_correction("8D", seat=0, trick=4)
-    assert fixes(events) == [("8D", "KH", 4, "table"), ("KH", "8D", 4, "displaced")]
+    assert fixes(events) == [("8D", "KH", 4, "table"), ("KH", "8D", 4, "overruled")]
     assert (at(pipe, 4, 0).provenance, at(pipe, 4, 1).provenance) == ("person", "named")
     assert [e["confirm_trick"] for e in of(events, "uncertain") if e.get("confirm_trick")] == [4]
     # And back: the two are exchanged again.
     events = pipe.table_correction("8D", seat=1, trick=4)
     assert fixes(events)[0] == ("8D", "KH", 4, "table")
+
+
+def test_a_card_a_person_confirmed_moved_by_a_later_word_is_asked_however_likely():
+    # The person confirms 8D at seat 1 in trick 7 (the camera's misread), then says seat 1
+    # played 8D in trick 4. The later word stands; the card left over in trick 7 is as likely
+    # as in the first test (every other card read surely), but a person's word stood there
+    # and is gone: it is asked, and the score is provisional until a person answers (it was
+    # moved without a word, final).
+    truth, pipe, _ = _demo_with_unread(set(), misread=SWAPPED)
+    pipe.table_correction("8D", seat=1, trick=7)
+    assert at(pipe, 7, 1).provenance == "person"
+    events = pipe.table_correction("8D", seat=1, trick=4)
+    assert fixes(events) == [("8D", "9D", 4, "table"), ("9D", "8D", 7, "overruled")]
+    left = at(pipe, 7, 1)
+    assert (left.provenance, left.source) == ("named", "overruled")
+    assert left.probability >= FINAL_P and "later word" in left.reason
+    assert of(events, "score")[-1]["status"] == "provisional"
+    (asked,) = [e for e in of(events, "uncertain") if e.get("confirm_trick") == 7]
+    assert "later word" in asked["text"]
+    events = pipe.table_correction("9D", seat=1, trick=7)
+    assert of(events, "score")[-1]["status"] == "final"
+    assert pipe.record["tricks"] == truth["tricks"]
 
 
 def test_a_plays_own_card_confirms_it():
