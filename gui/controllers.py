@@ -33,6 +33,7 @@ from hakam.gui.models import (
     team_of,
 )
 from hakam.vision.event_types import (
+    REFUSED,
     CardPlayed,
     Correction,
     DealScored,
@@ -761,7 +762,7 @@ class LiveController(Observable):
         self.current: DealLog | None = None
         self.turn: int | None = None
         # The notice each deal's last answer went to the pipeline for (open again if refused).
-        self._answered: dict[int, Notice] = {}
+        self._answered: dict[int, Notice] = {}  # by id: notices answered (a refusal reopens)
         self.refusal: str | None = None  # why the pipeline did not take the last answer
         self.listening = False  # a camera run takes corrections (the window's feed is on)
         self.table: dict[str, Any] | None = None
@@ -993,10 +994,10 @@ class LiveController(Observable):
         deal = self._deal_no(e)
         data = {"seat": e.seat, "text": e.text, "trick": e.trick}
         status = "open"
-        if str(e.text).startswith(("correction:", "confirmation:")):
+        if str(e.text).startswith(REFUSED):
             # The pipeline refused the table's answer and changed nothing: its notice is open
             # again, and the refusal is said (a line, not a notice: there is nothing to answer).
-            asked = self._answered.pop(deal, None)
+            asked = self._answered.pop(e.answer, None) if e.answer is not None else None
             if asked is not None:
                 asked.status, asked.card = "open", None
                 if self._restoring is None:
@@ -1054,8 +1055,6 @@ class LiveController(Observable):
                     str(e.by), "person" if e.by in PERSON_BY else "named"
                 )
                 play.probability = e.probability  # the renaming's, where it was weighed
-        if e.by in PERSON_BY:
-            self._answered.pop(deal, None)  # the pipeline took the table's answer
         if e.trick is not None and (e.by in PERSON_BY or e.by in LEFT_OVER):
             # A trick asked, its cards changed by a person: asked again if still in doubt.
             for n in self.notices:
@@ -1259,11 +1258,14 @@ class LiveController(Observable):
         self.notify()
 
     def _send_confirmation(
-        self, deal: int, trick: int, seat: int | None, rule: str | None, card: str | None
-    ) -> dict[str, Any]:
-        """Tell the pipeline what the table confirms (its corrections queue takes it)."""
+        self, deal: int, trick: int, seat: int | None, rule: str | None, card: str | None,
+        answer: int | None = None,
+    ) -> dict[str, Any]:  # fmt: skip
+        """Tell the pipeline what the table confirms (its corrections queue takes it);
+        ``answer``: the notice it answers, which a refusal names."""
         event = {"event": "confirm", "confirm": True, "deal": deal, "trick": trick,
-                 "seat": seat, "rule": rule, "card": card}  # fmt: skip
+                 "seat": seat, "rule": rule, "card": card,
+                 **({"answer": answer} if answer is not None else {})}  # fmt: skip
         self.refusal = None
         for fn in list(self._correction_listeners):
             fn(event)
@@ -1312,10 +1314,12 @@ class LiveController(Observable):
         if notice is None or notice.confirm_trick is None:
             raise EntryError(f"notice {nid}: no trick to confirm")
         notice.status = "confirmed"
-        self._answered[notice.deal] = notice
+        self._answered[notice.id] = notice
         self.refusal = None
         self.sheet.store.decide_warning(nid, "confirmed")
-        event = self._send_confirmation(notice.deal, notice.confirm_trick, None, None, None)
+        event = self._send_confirmation(
+            notice.deal, notice.confirm_trick, None, None, None, answer=notice.id
+        )
         self.notify()
         return event
 
@@ -1343,12 +1347,15 @@ class LiveController(Observable):
         return self._send_correction(deal, trick, seat, name, replaces)
 
     def _send_correction(
-        self, deal: int, trick: int | None, seat: int | None, card: str, replaces: str | None
-    ) -> dict[str, Any]:
-        """Tell the pipeline the table's correction (its corrections queue takes it)."""
+        self, deal: int, trick: int | None, seat: int | None, card: str, replaces: str | None,
+        answer: int | None = None,
+    ) -> dict[str, Any]:  # fmt: skip
+        """Tell the pipeline the table's correction (its corrections queue takes it);
+        ``answer``: the notice it answers, which a refusal names."""
         event = {
             "event": "correction", "deal": deal, "trick": trick, "seat": seat, "card": card,
             **({"replaces": replaces} if replaces is not None else {}),
+            **({"answer": answer} if answer is not None else {}),
         }  # fmt: skip
         self.refusal = None
         for fn in list(self._correction_listeners):
@@ -1372,9 +1379,9 @@ class LiveController(Observable):
             raise EntryError(f"notice {nid}: not found")
         notice.status, notice.card = "corrected", name
         self.sheet.store.decide_warning(nid, "corrected", {"card": name})
-        self._answered[notice.deal] = notice
+        self._answered[notice.id] = notice
         seat = notice.seat if seat is None else seat
-        return self._send_correction(notice.deal, notice.trick, seat, name, replaces)
+        return self._send_correction(notice.deal, notice.trick, seat, name, replaces, notice.id)
 
     # --- what the live view shows -------------------------------------------------------
 

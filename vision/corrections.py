@@ -12,6 +12,7 @@ from typing import Any
 from hakam.engine.cards import CARD_NAMES, DECK, CardError, parse_card
 from hakam.engine.referee import Violation
 from hakam.vision.decoder import BESIDE_P
+from hakam.vision.event_types import REFUSED
 from hakam.vision.events import event
 from hakam.vision.provenance import (
     DEDUCED,
@@ -76,23 +77,29 @@ class _Corrections:
             if item is NO_MORE_CORRECTIONS:
                 self.closed = True
                 continue
-            seat, deal = item.get("seat"), item.get("deal")
-            if item.get("confirm"):
-                events += self.pipeline.table_confirmation(
-                    int(item["trick"]), None if seat is None else int(seat), item.get("rule"),
-                    None if deal is None else int(deal), item.get("card"),
-                )  # fmt: skip
-                continue
-            trick = item.get("trick")
-            events += self.pipeline.table_correction(
-                str(item.get("card")),
-                None if seat is None else int(seat),
-                None if deal is None else int(deal),
-                str(item.get("by", "table")),
-                None if trick is None else int(trick),
-                item.get("replaces"),
-            )
+            new = self._answer(item)
+            if item.get("answer") is not None:  # which of the window's answers is refused
+                for e in new:
+                    if e["type"] == "uncertain" and str(e["text"]).startswith(REFUSED):
+                        e["answer"] = item["answer"]
+            events += new
         return events
+
+    def _answer(self, item: dict[str, Any]) -> list[dict[str, Any]]:
+        seat, deal, trick = item.get("seat"), item.get("deal"), item.get("trick")
+        if item.get("confirm"):
+            return self.pipeline.table_confirmation(
+                int(item["trick"]), None if seat is None else int(seat), item.get("rule"),
+                None if deal is None else int(deal), item.get("card"),
+            )  # fmt: skip
+        return self.pipeline.table_correction(
+            str(item.get("card")),
+            None if seat is None else int(seat),
+            None if deal is None else int(deal),
+            str(item.get("by", "table")),
+            None if trick is None else int(trick),
+            item.get("replaces"),
+        )
 
 
 class TableCorrections:

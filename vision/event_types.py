@@ -113,6 +113,10 @@ class ViolationWithdrawn(ViolationRuled):
     kind: ClassVar[str] = "withdrawn"
 
 
+# How an ``uncertain`` event that refuses a person's answer begins (it changed nothing).
+REFUSED = ("correction:", "confirmation:")
+
+
 @dataclass(frozen=True)
 class Uncertain(Event):
     """What the pipeline cannot decide alone and tells a person (or why it refused)."""
@@ -123,6 +127,7 @@ class Uncertain(Event):
     text: str = ""
     guesses: list[str] = field(default_factory=list)
     confirm_trick: int | None = None  # a complete deal's trick in doubt: confirm it as recorded
+    answer: int | None = None  # a refusal: the id the window gave the answer it refuses
 
 
 @dataclass(frozen=True)

@@ -331,7 +331,8 @@ def test_uncertain_read_is_corrected_with_one_click(data_dir):
     with pytest.raises(EntryError, match="unknown card"):
         live.correct(notice.id, "1X")
     live.correct(notice.id, "10H")
-    assert sent == [{"event": "correction", "deal": 1, "trick": 2, "seat": 2, "card": "10H"}]
+    assert sent == [{"event": "correction", "deal": 1, "trick": 2, "seat": 2, "card": "10H",
+                     "answer": notice.id}]  # fmt: skip
     assert live.open_notices() == []
     stored = MatchStore().warnings(live.sheet.match_id)
     assert stored[0]["status"] == "corrected" and stored[0]["data"]["card"] == "10H"
@@ -482,7 +483,7 @@ def test_a_trick_in_doubt_is_confirmed_as_recorded_with_one_answer(data_dir):
         live.confirm_trick(card_notice.id)
     live.confirm_trick(trick_notice.id)
     assert sent == [{"event": "confirm", "confirm": True, "deal": 1, "trick": 1, "seat": None,
-                     "rule": None, "card": None}]  # fmt: skip
+                     "rule": None, "card": None, "answer": trick_notice.id}]  # fmt: skip
     assert live.open_notices() == [card_notice]
 
 

@@ -15,6 +15,7 @@ from hakam.gui.match_store import MatchStore
 from hakam.gui.models import EntryError
 from hakam.gui.views import live_view
 from hakam.gui.views.main_window import MainWindow, make_app
+from hakam.vision.corrections import _Corrections
 from hakam.vision.oracle import Misreading
 from hakam.vision.pipeline import Pipeline, run_frames
 from hakam.vision.seats import Calibration
@@ -89,7 +90,7 @@ def test_no_to_a_trick_in_doubt_picks_the_seat_then_the_card(qtbot, data_dir, mo
     w.live_view.correct(notice.id)
     assert titles == ["Seat 1, trick 7: pick the card played"]
     answer = {"event": "correction", "deal": 1, "trick": 7, "seat": 1, "card": "9D"}
-    assert answers == [{**answer, "replaces": "8D"}]
+    assert answers == [{**answer, "replaces": "8D", "answer": notice.id}]
     # The pipeline takes it (the feed's job): 9D is seat 1's in trick 7, 8D, left over, in
     # trick 4, and the deal goes on the sheet final, as the truth.
     back = pipe.table_correction("9D", 1, 1, "table", 7, "8D")
@@ -177,10 +178,17 @@ def test_a_refused_answer_opens_its_notice_again(qtbot, data_dir):
     w = window_on(qtbot, events)
     w.feed_item(FeedItem(None, events=pipe.table_correction("8D", 1, 1, "table", 4)))
     (notice,) = [n for n in w.live.open_notices() if n.confirm_trick == 7]  # asked once
+    sent: list[dict] = []
+    w.live.subscribe_corrections(sent.append)
     w.live.correct(notice.id, "8D", seat=0, replaces="QS")
     assert notice.status == "corrected"
-    w.feed_item(FeedItem(None, events=pipe.table_correction("8D", 0, 1, "table", 7, "QS")))
-    assert notice.status == "open"
+    # A second answer before the pipeline replied to the first: the refusal of the first
+    # opens the first's notice again, not the last one answered.
+    w.live.on_event({"event": "uncertain", "deal": 1, "seat": 2, "trick": 8, "text": "other"})
+    (other,) = [n for n in w.live.open_notices() if n.text == "other"]
+    w.live.correct(other.id, "KS")
+    w.feed_item(FeedItem(None, events=_Corrections(pipe, None).take(sent[:1])))
+    assert (notice.status, other.status) == ("open", "corrected")
     why = "correction: seat 0 played no QS in trick 7"
     assert w.live.refusal == why and not [n for n in w.live.notices if n.text == why]
     assert "Not taken: correction: seat 0 played no Q♠ in trick 7" in (
