@@ -209,6 +209,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "correct_seat": ("{seat}: pick the card", "{seat}: اختر الورقة"),
     "provisional": ("provisional", "مؤقت"),
+    "provisional_totals": (
+        "Not final: a deal counted has a ruling suspected or a card guessed",
+        "غير نهائية: في جولة محسوبة مخالفة مشتبه بها أو ورقة مُخمَّنة",
+    ),
     "status_corrected": ("corrected", "مصحّح"),
     "status_eliminated": ("the only card left", "الورقة الباقية الوحيدة"),
     "status_read_sparsely": (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QPolygonF
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QBoxLayout,
     QDialog,
@@ -212,6 +212,19 @@ class Banner(QFrame):
             self.live.accept(w.id)
 
 
+TITLE_ROOM = 120  # px beside a title bar's text: the window manager's icon and buttons
+
+
+def fit_title(dialog: QDialog, title: str) -> None:
+    """Title ``dialog`` and make it wide enough to show the title whole: a picker's buttons
+    are short, and a window manager cuts a title wider than its window (never wider than the
+    screen, though)."""
+    dialog.setWindowTitle(title)
+    dialog.ensurePolished()  # measured in the theme's font, which the dialog has once polished
+    need = QFontMetrics(dialog.font()).horizontalAdvance(title) + TITLE_ROOM
+    dialog.setMinimumWidth(min(need, dialog.screen().availableGeometry().width()))
+
+
 class CardPicker(QDialog):
     """One click to correct a read: the cards still possible first, or all 32; its title says
     whose card it is (the seat and trick, where the notice names them)."""
@@ -219,7 +232,7 @@ class CardPicker(QDialog):
     def __init__(self, cards: list[str], lang: Language, parent=None, title: str = "") -> None:
         super().__init__(parent)
         self.choice: str | None = None
-        self.setWindowTitle(title or lang.tr("correct"))
+        fit_title(self, title or lang.tr("correct"))
         grid = QGridLayout(self)
         heading = QLabel(title or lang.tr("correct"))
         heading.setObjectName("picker-title")
@@ -249,7 +262,7 @@ class SeatPicker(QDialog):
     ) -> None:
         super().__init__(parent)
         self.choice: tuple[int, str | None] | None = None
-        self.setWindowTitle(lang.tr("pick_seat", trick=trick))
+        fit_title(self, lang.tr("pick_seat", trick=trick))
         box = QVBoxLayout(self)
         heading = QLabel(lang.tr("pick_seat", trick=trick))
         heading.setWordWrap(True)

@@ -72,11 +72,19 @@ class TotalsBar(QWidget):
             self.totals.append(total)
             self.bars.append(bar)
             if team == 0:
+                middle = QVBoxLayout()
                 self.middle = QLabel()
                 self.middle.setWordWrap(True)
                 self.middle.setAlignment(Qt.AlignmentFlag.AlignCenter)
                 self.middle.setProperty("role", "title")
-                row.addWidget(self.middle, 2)
+                middle.addWidget(self.middle)
+                # as the sheet marks a provisional line: the totals are not final either
+                self.provisional = QLabel()
+                self.provisional.setObjectName("totals-provisional")
+                self.provisional.setAlignment(Qt.AlignmentFlag.AlignCenter)
+                self.provisional.setStyleSheet(f"color: {theme.ACCENT}; font-weight: bold;")
+                middle.addWidget(self.provisional)
+                row.addLayout(middle, 2)
         sheet.subscribe(self.refresh)
         self.refresh()
 
@@ -101,6 +109,18 @@ class TotalsBar(QWidget):
             self.middle.setText(
                 self.lang.tr("next_dealer", seat=self.lang.seat(self.sheet.next_dealer))
             )
+        self.provisional.setVisible(self.counts_provisional())
+        self.provisional.setText(f"({self.lang.tr('provisional')})")
+        self.provisional.setToolTip(self.lang.tr("provisional_totals"))
+
+    def counts_provisional(self) -> bool:
+        """Whether a deal counted in the totals is provisional (a ruling suspected or a card
+        guessed): the totals are not final until it is. Deals after the match was decided do
+        not count, so they do not make the totals provisional."""
+        rows = self.sheet.rows()
+        done = self.sheet.finished
+        counted = rows[: done.number] if done is not None else rows
+        return any(row.entry.provisional for row in counted)
 
 
 class ScoreSheetView(QWidget):

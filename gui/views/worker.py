@@ -13,9 +13,14 @@ from hakam.gui.feed import FeedItem
 class FeedWorker(QThread):
     """Pulls ``FeedItem``s from an iterator off the GUI thread and hands them over by signal.
 
-    ``stats`` carries the measured frame rate (smoothed over the last items) and the detector
+    ``stats`` carries the measured frame rate (smoothed over the last frames) and the detector
     time: the item's own ``detector_ms`` when the pipeline reports it, else how long the worker
     waited for the item. ``max_fps`` paces a recorded feed to real time; it is not counted.
+
+    Only frames are measured: an item without one (the match's end, a correction taken after
+    the clip, the table bidding while a recording holds) is no frame of the camera's, and the
+    time to it is not its rate. Counted, the rate fell towards 0 once the clip ended, as if the
+    program slowed; so ``stats`` is sent for frames only, and the last rate stays shown.
     """
 
     item = Signal(object)
@@ -36,8 +41,11 @@ class FeedWorker(QThread):
                 item = next(it)
             except StopIteration:
                 break
-            if item.frame is None and not item.events and item.state is None:
-                continue  # the feed waits (for the table's corrections): nothing to show
+            if item.frame is None:
+                last = None  # a pause (a hold, the clip's end): the next frame starts anew
+                if item.events or item.state is not None:
+                    self.item.emit(item)
+                continue  # else the feed waits (for the table's corrections): nothing to show
             waited = (time.perf_counter() - t0) * 1000
             detector_ms = item.detector_ms if item.detector_ms is not None else waited
             if self._min_gap and last is not None:
