@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from hakam.gui.feed import FeedItem
-from hakam.vision.corrections import _Corrections
+from hakam.vision.correction_queue import CorrectionQueue
 from hakam.vision.events import event
 from hakam.vision.match import MatchError, MatchPipeline
 from hakam.vision.sources import Frame, SourceNotice
@@ -66,7 +66,7 @@ def table_feed(
     ``item.state`` is the match's state after each item that changed it. ``keep_open``: after
     the match (or the recording) ends, the corrections go on being taken (the window, where a
     dispute may correct a deal of the match), an idle item every ``IDLE_S`` meanwhile."""
-    feed = _Corrections(match, corrections)
+    feed = CorrectionQueue(match, corrections)
     events = match.start_events()
     yield FeedItem(None, [], events, None, match.checkpoint())
     for frame in frames:

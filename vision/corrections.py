@@ -5,14 +5,12 @@ violations that now stand or no longer stand are told."""
 from __future__ import annotations
 
 import json
-import queue
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
 from hakam.engine.cards import CARD_NAMES, DECK, CardError, parse_card
 from hakam.engine.referee import Violation
 from hakam.vision.decoder import BESIDE_P
-from hakam.vision.event_types import REFUSED
 from hakam.vision.events import event
 from hakam.vision.provenance import (
     DEDUCED,
@@ -24,10 +22,6 @@ from hakam.vision.provenance import (
 )
 from hakam.vision.settings import PipelineError
 
-# How often a feed waiting for the table's corrections after the clip hands back control.
-IDLE_S = 0.25
-# Put on a feed's corrections queue when no more will come (standard input closed).
-NO_MORE_CORRECTIONS = None
 # A card read is accepted within this long of the boxes no read explained yet where it landed.
 ACCEPT_GRACE_S = 1.5
 # Frames of boxes no read explained, in front of a seat, that show a card lay there unread.
@@ -43,63 +37,6 @@ def _untimed(p: Play) -> bool:
 
 def _key(v: Violation) -> str:
     return json.dumps(v.to_json(), sort_keys=True)
-
-
-class _Corrections:
-    """The corrections waiting in a feed's queue, taken in turn (``table_correction``)."""
-
-    def __init__(self, pipeline: TableCorrections, corrections: queue.Queue | None) -> None:
-        self.pipeline, self.queue, self.closed = pipeline, corrections, False
-
-    def waiting(
-        self, idle_s: float, go_on: Callable[[], bool]
-    ) -> Iterator[list[dict[str, Any]] | None]:
-        """After the clip: the events of each correction as it comes, None every ``idle_s``
-        while none does (a feed's idle item), while ``go_on()`` and the queue is open."""
-        while self.queue is not None and not self.closed and go_on():
-            try:
-                item = self.queue.get(timeout=idle_s)
-            except queue.Empty:
-                yield None
-                continue
-            yield self.take([item])
-
-    def take(self, got: list[Any] | None = None) -> list[dict[str, Any]]:
-        """The events of the corrections ``got`` and of those waiting in the queue."""
-        items = list(got or [])
-        while self.queue is not None:
-            try:
-                items.append(self.queue.get_nowait())
-            except queue.Empty:
-                break
-        events: list[dict[str, Any]] = []
-        for item in items:
-            if item is NO_MORE_CORRECTIONS:
-                self.closed = True
-                continue
-            new = self._answer(item)
-            if item.get("answer") is not None:  # which of the window's answers is refused
-                for e in new:
-                    if e["type"] == "uncertain" and str(e["text"]).startswith(REFUSED):
-                        e["answer"] = item["answer"]
-            events += new
-        return events
-
-    def _answer(self, item: dict[str, Any]) -> list[dict[str, Any]]:
-        seat, deal, trick = item.get("seat"), item.get("deal"), item.get("trick")
-        if item.get("confirm"):
-            return self.pipeline.table_confirmation(
-                int(item["trick"]), None if seat is None else int(seat), item.get("rule"),
-                None if deal is None else int(deal), item.get("card"),
-            )  # fmt: skip
-        return self.pipeline.table_correction(
-            str(item.get("card")),
-            None if seat is None else int(seat),
-            None if deal is None else int(deal),
-            str(item.get("by", "table")),
-            None if trick is None else int(trick),
-            item.get("replaces"),
-        )
 
 
 class TableCorrections:

@@ -20,7 +20,8 @@ from hakam.engine.cards import CARD_NAMES
 from hakam.engine.referee import Referee
 from hakam.vision.checkpoint import Checkpoints
 from hakam.vision.conflicts import ReadConflicts, _Sighting
-from hakam.vision.corrections import IDLE_S, TableCorrections, _Corrections
+from hakam.vision.correction_queue import IDLE_S, CorrectionQueue
+from hakam.vision.corrections import TableCorrections
 from hakam.vision.deal_record import DealRecorder
 from hakam.vision.detections import Detections
 from hakam.vision.events import event
@@ -425,7 +426,7 @@ def iter_feed(
     ``NO_MORE_CORRECTIONS`` comes (the caller's input closed)."""
     pending = pipeline.start_events()
     last = None
-    feed = _Corrections(pipeline, corrections)
+    feed = CorrectionQueue(pipeline, corrections)
     for frame in frames:
         if last is not None:
             yield last

@@ -363,7 +363,7 @@ def _stdin_corrections(stream: Any) -> Any:
     import queue
     import threading
 
-    from hakam.vision.corrections import NO_MORE_CORRECTIONS
+    from hakam.vision.correction_queue import NO_MORE_CORRECTIONS
 
     out: queue.Queue = queue.Queue()
 

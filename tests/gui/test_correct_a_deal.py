@@ -15,7 +15,7 @@ from hakam.gui.match_store import MatchStore
 from hakam.gui.models import EntryError
 from hakam.gui.views import live_view
 from hakam.gui.views.main_window import MainWindow, make_app
-from hakam.vision.corrections import _Corrections
+from hakam.vision.correction_queue import CorrectionQueue
 from hakam.vision.oracle import Misreading
 from hakam.vision.pipeline import Pipeline, run_frames
 from hakam.vision.seats import Calibration
@@ -187,7 +187,7 @@ def test_a_refused_answer_opens_its_notice_again(qtbot, data_dir):
     w.live.on_event({"event": "uncertain", "deal": 1, "seat": 2, "trick": 8, "text": "other"})
     (other,) = [n for n in w.live.open_notices() if n.text == "other"]
     w.live.correct(other.id, "KS")
-    w.feed_item(FeedItem(None, events=_Corrections(pipe, None).take(sent[:1])))
+    w.feed_item(FeedItem(None, events=CorrectionQueue(pipe, None).take(sent[:1])))
     assert (notice.status, other.status) == ("open", "corrected")
     why = "correction: seat 0 played no QS in trick 7"
     assert w.live.refusal == why and not [n for n in w.live.notices if n.text == why]

@@ -271,7 +271,7 @@ def test_the_windows_table_feed_takes_corrections_after_the_recording_ends():
     import queue
 
     from hakam.gui.table_feed import SetupQueue, table_feed
-    from hakam.vision.corrections import NO_MORE_CORRECTIONS
+    from hakam.vision.correction_queue import NO_MORE_CORRECTIONS
     from hakam.vision.match import MatchPipeline
     from hakam.vision.oracle import LabelDetector
 

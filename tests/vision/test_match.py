@@ -69,13 +69,13 @@ def test_a_match_clip_is_scored_deal_by_deal_as_the_engine_scores_its_truth(matc
 
 
 def test_the_tables_answers_reach_the_deal_they_name(match4):
-    # The window's answers come through the feed's queue of corrections (``_Corrections``),
+    # The window's answers come through the feed's queue of corrections (``CorrectionQueue``),
     # with a trick where a notice named one: a seat not on turn is refused in one line, as a
     # single deal refuses it (until 2026-12-06 every answer in table mode raised a TypeError:
     # the match took no trick).
     import queue
 
-    from hakam.vision.corrections import _Corrections
+    from hakam.vision.correction_queue import CorrectionQueue
 
     match, _ = referee(match4, match4.setups(), stop=match4.deal_frames[0] + 200)
     deal = match._deal(None)
@@ -84,7 +84,7 @@ def test_the_tables_answers_reach_the_deal_they_name(match4):
     answers: queue.Queue = queue.Queue()
     answers.put({"card": "7S", "seat": seat, "deal": 1, "trick": trick, "by": "table"})
     answers.put({"card": "7S", "seat": seat, "deal": 1})
-    said = [e["text"] for e in _Corrections(match, answers).take() if e["type"] == "uncertain"]
+    said = [e["text"] for e in CorrectionQueue(match, answers).take() if e["type"] == "uncertain"]
     assert (
         said == [f"correction: seat {seat} is not on turn (the deal waits for seat {waited})"] * 2
     )
@@ -97,7 +97,7 @@ def test_the_table_corrects_a_deal_already_on_the_sheet(match4):
     # deal's new score (told "provisional" where that breaks the rules or leaves a doubt).
     import queue
 
-    from hakam.vision.corrections import _Corrections
+    from hakam.vision.correction_queue import CorrectionQueue
 
     match, _ = referee(match4, match4.setups())
     deal = match.deals[1]
@@ -107,7 +107,7 @@ def test_the_table_corrects_a_deal_already_on_the_sheet(match4):
     names = [deal.record["tricks"][t]["cards"] for t in (1, 4)]
     answers: queue.Queue = queue.Queue()
     answers.put({"card": CARD_NAMES[other.card], "seat": mine.seat, "deal": 1, "trick": 2})
-    events = _Corrections(match, answers).take()
+    events = CorrectionQueue(match, answers).take()
     assert [(e["trick"], e["by"]) for e in events if e["type"] == "correction"] == [
         (2, "table"), (5, "displaced"),
     ]  # fmt: skip

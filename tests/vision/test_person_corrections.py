@@ -160,7 +160,7 @@ def test_a_seat_with_two_plays_in_a_trick_is_corrected_play_by_play():
 def test_a_seat_with_no_play_takes_the_card_read_at_another_seat():
     import queue
 
-    from hakam.vision.corrections import _Corrections
+    from hakam.vision.correction_queue import CorrectionQueue
 
     pipe = two_at_seat_one()
     # A card not in the trick is refused for a seat with no play there; nothing changes.
@@ -173,7 +173,7 @@ def test_a_seat_with_no_play_takes_the_card_read_at_another_seat():
     # seat 3's, the trick is refereed again, and the card out of turn is withdrawn.
     answers: queue.Queue = queue.Queue()
     answers.put({"card": "10C", "seat": 3, "trick": 1, "by": "caller"})
-    events = _Corrections(pipe, answers).take()
+    events = CorrectionQueue(pipe, answers).take()
     (moved,) = of(events, "correction")
     assert (moved["seat"], moved["from_seat"], moved["by"]) == (3, 1, "confirmed")
     assert [(v["rule"], v["seat"]) for v in of(events, "withdrawn")] == [("out-of-turn", 1)]
@@ -217,7 +217,7 @@ def test_a_window_feed_stays_open_for_a_dispute_after_a_final_deal():
     import json
     import queue
 
-    from hakam.vision.corrections import NO_MORE_CORRECTIONS
+    from hakam.vision.correction_queue import NO_MORE_CORRECTIONS
     from hakam.vision.pipeline import iter_feed
     from hakam.vision.seats import Calibration
     from hakam.vision.sources import (

@@ -1966,13 +1966,13 @@ def test_a_card_out_of_turn_is_suspected_until_a_person_confirms_it():
 
 
 def test_a_confirmation_from_the_table_goes_through_the_corrections_queue():
-    from hakam.vision.corrections import _Corrections
+    from hakam.vision.correction_queue import CorrectionQueue
 
     _, pipe, _ = _demo_with_unread({"AS", "AH"})
     other = {"confirm": True, "trick": 1, "seat": 2, "rule": "follow-suit", "deal": 2}
-    said = _Corrections(pipe, None).take([other])
+    said = CorrectionQueue(pipe, None).take([other])
     assert [e["type"] for e in said] == ["uncertain"] and "deal 2 is over" in said[0]["text"]
-    got = _Corrections(pipe, None).take([{**other, "deal": None}])
+    got = CorrectionQueue(pipe, None).take([{**other, "deal": None}])
     assert of(got, "violation_status")[0]["status"] == "proven"
     assert of(got, "score")[0]["penalty"]["rule"] == "follow-suit"
 
