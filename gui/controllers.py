@@ -761,8 +761,9 @@ class LiveController(Observable):
         self.deals: dict[int, DealLog] = {}
         self.current: DealLog | None = None
         self.turn: int | None = None
-        # The notice each deal's last answer went to the pipeline for (open again if refused).
-        self._answered: dict[int, Notice] = {}  # by id: notices answered (a refusal reopens)
+        # By id: the notices answered and rulings confirmed that the pipeline has not taken
+        # yet (a refusal opens the one it names again; taking it forgets it).
+        self._answered: dict[int, Notice | Warning] = {}
         self.refusal: str | None = None  # why the pipeline did not take the last answer
         self.listening = False  # a camera run takes corrections (the window's feed is on)
         self.table: dict[str, Any] | None = None
@@ -997,11 +998,7 @@ class LiveController(Observable):
         if str(e.text).startswith(REFUSED):
             # The pipeline refused the table's answer and changed nothing: its notice is open
             # again, and the refusal is said (a line, not a notice: there is nothing to answer).
-            asked = self._answered.pop(e.answer, None) if e.answer is not None else None
-            if asked is not None:
-                asked.status, asked.card = "open", None
-                if self._restoring is None:
-                    self.sheet.store.decide_warning(asked.id, "open")
+            self._refused(e.answer)
             if self._restoring is None:
                 self.refusal = str(e.text)
             return
@@ -1040,6 +1037,8 @@ class LiveController(Observable):
     def _on_correction(self, e: Correction) -> None:
         """The pipeline (or the table) says a read card was another card."""
         deal = self._deal_no(e)
+        if e.answer is not None:
+            self._answered.pop(e.answer, None)  # the pipeline took the table's answer
         log = self.deals.get(deal)
         if log is not None and e.trick is not None:
             # The play it names: a seat may have two in a trick (one read at the wrong seat).
@@ -1236,26 +1235,49 @@ class LiveController(Observable):
 
     def accept(self, wid: int) -> None:
         """The table accepts the ruling: the penalty stands (recorded in the match store). A
-        suspected ruling accepted is confirmed first (``confirm_ruling``)."""
+        suspected ruling accepted is confirmed too (the pipeline is told, as by
+        ``confirm_ruling``)."""
         w = self._warning(wid)
-        if w.known == "suspected":
-            self.confirm_ruling(wid)
+        if w.known == "suspected" and w.status != "withdrawn":
+            self._confirm(w)
         self._decide(w, "accepted")
 
     def confirm_ruling(self, wid: int) -> None:
         """A person answers a suspected ruling's question yes (the banner's *Confirm*): the
         pipeline is told what the table confirms, and the ruling is proven: it counts, open for
-        the table to accept or dismiss as any proven ruling (recorded as ``confirmed``)."""
+        the table to accept or dismiss as any proven ruling (recorded as ``confirmed``). A
+        confirmation the pipeline refuses asks the ruling again (``_on_uncertain``)."""
         w = self._warning(wid)
-        if w.known != "suspected" or w.status == "withdrawn":
+        if w.known != "suspected" or w.status != "open":
             raise EntryError(f"ruling {wid}: not a question open to the table")
-        self._send_confirmation(w.deal, w.trick, w.seat, w.rule, w.card)
-        w.known, w.question, w.confirmed = "proven", None, True
-        if self._restoring is None:
-            self.sheet.store.decide_warning(w.id, "confirmed")
+        self._confirm(w)
+        self.sheet.store.decide_warning(w.id, "confirmed")
         self._rescore(w.deal)
-        self._tell_board(w, "proven")
         self.notify()
+
+    def _confirm(self, w: Warning) -> None:
+        """Tell the pipeline a person confirms what ``w`` rests on; ``w`` is proven (its
+        question kept, should the pipeline refuse)."""
+        self._answered[w.id] = w
+        self._send_confirmation(w.deal, w.trick, w.seat, w.rule, w.card, answer=w.id)
+        w.known, w.confirmed = "proven", True
+        self._tell_board(w, "proven")
+
+    def _refused(self, answer: int | None) -> None:
+        """The pipeline refused an answer and changed nothing: a notice answered is open again;
+        a ruling confirmed is suspected again, as the pipeline has it (an accepted one stays
+        accepted: that was the table's decision)."""
+        asked = self._answered.pop(answer, None) if answer is not None else None
+        if isinstance(asked, Notice):
+            asked.status, asked.card = "open", None
+            if self._restoring is None:
+                self.sheet.store.decide_warning(asked.id, "open")
+        elif isinstance(asked, Warning) and asked.confirmed:
+            asked.known, asked.confirmed = "suspected", False
+            if self._restoring is None and asked.status == "open":
+                self.sheet.store.decide_warning(asked.id, "open")
+            self._rescore(asked.deal)
+            self._tell_board(asked, "suspected")
 
     def _send_confirmation(
         self, deal: int, trick: int, seat: int | None, rule: str | None, card: str | None,
@@ -1427,6 +1449,17 @@ class DisputeController:
         log = self.live.deals.get(deal)
         return [] if log is None else list(log.tricks)
 
+    def standing(self, deal: int, trick: int | None = None) -> tuple[list[Warning], int]:
+        """The rulings that stand (of ``violations``), each once: the last told of each rule,
+        seat, trick and card, unless withdrawn; and how many were withdrawn and not told again.
+        A ruling withdrawn after one correction and ruled again after the next stands, as does
+        one the table dismissed and the pipeline ruled again (listed as told last)."""
+        last: dict[tuple[int, int, str, str | None], Warning] = {}
+        for w in self.violations(deal, trick):
+            last[(w.trick, w.seat, w.rule, w.card)] = w
+        standing = [w for w in last.values() if w.status != "withdrawn"]
+        return standing, len(last) - len(standing)
+
     def violations(self, deal: int, trick: int | None = None) -> list[Warning]:
         """Warnings of the deal; with ``trick``, those played in it or proven by a card of it."""
         out = []
@@ -1453,7 +1486,7 @@ class DisputeController:
         found = [v.to_json() for v in ref.violations]
         # A ruling the pipeline withdrew (a correction, or the deal refereed again) stands no
         # more: the audit compares those that stand.
-        live = [w.as_violation() for w in self.violations(deal) if w.status != "withdrawn"]
+        live = [w.as_violation() for w in self.standing(deal)[0]]
         key = lambda v: (v["trick"], v["seat"], v["rule"], v["card"])  # noqa: E731
         result = None
         if log.sheet_index is not None and log.sheet_index < len(self.live.sheet.rows()):

@@ -75,10 +75,11 @@ def table_feed(
             yield FeedItem(None, [], [notice], None, None)
             continue
         setups.take()
+        events = feed.take()  # the table's answers: their events reach the window whatever
         try:
-            events = feed.take() + match.process(frame)
+            events += match.process(frame)
         except MatchError as exc:  # a set-up the match refuses: said, the match waits on
-            events = [event("source", text=str(exc), error=True)]
+            events.append(event("source", text=str(exc), error=True))
         state = match.checkpoint() if events else None
         yield FeedItem(frame.image, match.last_detections.to_json(), events,
                        match.last_detect_ms, state)  # fmt: skip

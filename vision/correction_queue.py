@@ -1,6 +1,7 @@
 """The table's corrections as a feed takes them: a queue the window or standard input fills,
-taken in turn between frames, and after the clip while the feed stays open. A refusal of one of
-the window's answers gives back the answer's id (``answer``), so the window reopens its notice."""
+taken in turn between frames, and after the clip while the feed stays open. The corrections one
+of the window's answers made, or its refusal, give back the answer's id (``answer``): the window
+then forgets the answer, or opens its notice again."""
 
 from __future__ import annotations
 
@@ -52,9 +53,10 @@ class CorrectionQueue:
                 self.closed = True
                 continue
             new = self._answer(item)
-            if item.get("answer") is not None:  # which of the window's answers is refused
+            if item.get("answer") is not None:  # which of the window's answers: taken or refused
                 for e in new:
-                    if e["type"] == "uncertain" and str(e["text"]).startswith(REFUSED):
+                    refused = e["type"] == "uncertain" and str(e["text"]).startswith(REFUSED)
+                    if refused or e["type"] == "correction":
                         e["answer"] = item["answer"]
             events += new
         return events

@@ -143,6 +143,7 @@ class Correction(Event):
     replaces: str | None = None
     probability: float | None = None  # a renaming's or an exchange's, where it was weighed
     from_seat: int | None = None  # a play moved from this seat to ``seat``
+    answer: int | None = None  # the id the window gave the answer that made it
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from hakam.gui.controllers import DisputeController, LiveController, Warning
+from hakam.gui.controllers import DisputeController, LiveController
 from hakam.gui.i18n import Language
 from hakam.gui.messages import say, violation
 from hakam.gui.models import EntryError
@@ -127,8 +127,7 @@ class DisputeView(QWidget):
         self.trick_list.clear()
         if deal is not None:
             for t in self.dispute.tricks(deal):
-                standing = [w for w in self.dispute.violations(deal, t.number)
-                            if w.status != "withdrawn"]  # fmt: skip
+                standing, _ = self.dispute.standing(deal, t.number)
                 mark = " ⚠" if standing else ""
                 self.trick_list.addItem(f"{self.lang.tr('trick_n', n=t.number)}{mark}")
         self.trick_list.setCurrentRow(min(max(row, 0), self.trick_list.count() - 1))
@@ -181,8 +180,7 @@ class DisputeView(QWidget):
         parts = []
         if trick.winner is not None:
             parts.append(lang.tr("won_by", seat=lang.seat(trick.winner), points=trick.points))
-        found = self.dispute.violations(deal, number)
-        found, withdrawn = self._standing(found)
+        found, withdrawn = self.dispute.standing(deal, number)
         for w in found:
             status = "confirmed" if w.confirmed and w.status == "open" else w.status
             parts.append(
@@ -194,22 +192,9 @@ class DisputeView(QWidget):
         if not found:
             parts.append(lang.tr("legal_trick"))
         if withdrawn:
-            said = lang.tr("withdrawn_n", n=lang.num(len(withdrawn)))
+            said = lang.tr("withdrawn_n", n=lang.num(withdrawn))
             parts.append(f"<span style='color:{theme.MUTED}'>{said}</span>")
         self.ruling.setText("<br><br>".join(parts))
-
-    @staticmethod
-    def _standing(found: list[Warning]) -> tuple[list[Warning], list[Warning]]:
-        """The rulings that stand, and those withdrawn that were not told again (a ruling
-        withdrawn by one correction and ruled again after the next stands: it is listed once)."""
-
-        def key(w: Warning) -> tuple[int, int, str, str | None]:
-            return (w.trick, w.seat, w.rule, w.card)
-
-        standing = [w for w in found if w.status != "withdrawn"]
-        again = {key(w) for w in standing}
-        gone = {key(w): w for w in found if w.status == "withdrawn" and key(w) not in again}
-        return standing, list(gone.values())
 
     def correct(
         self, seat: int | None = None, card: str | None = None, replaces: str | None = None

@@ -406,10 +406,12 @@ def test_a_suspected_ruling_scores_nothing_until_the_table_confirms_it(data_dir)
     live.subscribe_decisions(board.extend)
     live.confirm_ruling(w.id)  # the question answered yes: the pipeline is told, it counts
     assert sent == [{"event": "confirm", "confirm": True, "deal": 9, "trick": w.trick,
-                     "seat": w.seat, "rule": "follow-suit", "card": w.card}]  # fmt: skip
+                     "seat": w.seat, "rule": "follow-suit", "card": w.card,
+                     "answer": w.id}]  # fmt: skip
     assert sheet.rows()[8].entry.penalty == {"rule": "follow-suit", "seat": 1, "team": 0}
     # Proven now, and still the table's to accept or dismiss as any proven ruling.
-    assert (w.status, w.known, w.question) == ("open", "proven", None) and w in live.open_warnings()
+    assert (w.status, w.known, w.confirmed) == ("open", "proven", True)
+    assert w in live.open_warnings()
     assert [e["status"] for e in board if e["type"] == "violation_status"] == ["proven"]
     assert MatchStore().warnings(sheet.match_id)[0]["status"] == "confirmed"
     with pytest.raises(EntryError, match="not a question open"):
@@ -457,6 +459,42 @@ def test_a_persons_confirmation_outlives_a_restart_the_pipeline_did_not_answer(d
     assert (r.status, r.known, r.confirmed) == ("open", "suspected", False)
     assert again._penalty(r.deal) is None
     assert MatchStore().warnings(sheet.match_id)[0]["status"] == "open"
+
+
+def test_a_confirmation_the_pipeline_refuses_asks_the_ruling_again(data_dir):
+    """The pipeline refuses the table's confirmation (a deal refereed before a restart): the
+    ruling is suspected again, as the pipeline has it, scoring nothing (it was counted as
+    proven, and stored so for the next restart). A ruling the table dismissed is not a
+    question: confirming it is refused and changes nothing."""
+    live = live_in_trick_one()
+    ruling = {"deal": 1, "trick": 1, "seat": 1, "card": "7S", "rule": "follow-suit",
+              "proof": {"trick": 2, "card": "7C"}, "text": "no clubs"}  # fmt: skip
+    live.on_event({"event": "violation", **ruling, "status": "suspected", "question": "Did?"})
+    w = live.warnings[0]
+    live.confirm_ruling(w.id)
+    assert live._penalty(1) is not None
+    live.on_event({"event": "uncertain", "deal": 1, "seat": 1, "answer": w.id,
+                   "text": "confirmation: deal 1 was refereed before a restart"})  # fmt: skip
+    assert (w.status, w.known, w.confirmed, w.question) == ("open", "suspected", False, "Did?")
+    assert live._penalty(1) is None and live.refusal.startswith("confirmation:")
+    assert [r["status"] for r in MatchStore().warnings(live.sheet.match_id)] == ["open"]
+    live.dismiss(w.id)
+    with pytest.raises(EntryError, match="not a question open"):
+        live.confirm_ruling(w.id)
+    assert [r["status"] for r in MatchStore().warnings(live.sheet.match_id)] == ["dismissed"]
+
+
+def test_an_answer_taken_is_forgotten_and_a_later_refusal_reopens_nothing(data_dir):
+    live = live_in_trick_one()
+    live.on_event({"event": "uncertain", "deal": 1, "seat": 2, "trick": 2, "text": "seat 2"})
+    (n,) = live.open_notices()
+    live.correct(n.id, "10H")
+    live.on_event({"event": "correction", "deal": 1, "trick": 2, "seat": 2, "card": "10H",
+                   "by": "table", "answer": n.id})  # fmt: skip
+    assert live._answered == {}
+    live.on_event({"event": "uncertain", "deal": 1, "seat": 2, "answer": n.id,
+                   "text": "correction: seat 2 played no 10H in trick 2"})  # fmt: skip
+    assert n.status == "corrected"
 
 
 def test_a_ruling_accepted_as_proven_is_asked_again_when_it_turns_suspected(data_dir):

@@ -323,6 +323,16 @@ def test_the_dispute_view_shows_the_rulings_that_stand_and_a_notice_once(qtbot, 
     shown = view.ruling.text()
     assert shown.count("out of turn") == 1 and "withdrawn" not in shown
     assert "confirmed by a person" in shown
+    # Dismissed by the table, withdrawn (which leaves a dismissal be), then ruled again: the
+    # ruling told last is listed, once, and the audit agrees with the record.
+    w.live.dismiss(w.live.warnings[-1].id)
+    w.live.on_events([{"event": "withdrawn", **ruling},
+                      {"event": "violation", **ruling, "status": "proven"}])  # fmt: skip
+    view.select(1, 1)
+    shown = view.ruling.text()
+    assert shown.count("out of turn") == 1 and "[open]" in shown and "dismissed" not in shown
+    standing = view.dispute.standing(1, 1)[0]
+    assert [x.status for x in standing if x.rule == "out-of-turn"] == ["open"]
     said = {"event": "uncertain", "deal": 1, "seat": 2, "text": "cards not read: QC, KD; ..."}
     w.live.on_events([said, said])
     assert [n.text for n in w.live.open_notices()].count(said["text"]) == 1
