@@ -987,9 +987,11 @@ class LiveController(Observable):
     def _on_withdrawn(self, e: ViolationWithdrawn) -> None:
         """A correction showed a ruling wrong (the pipeline refereed the deal again)."""
         for w in self.warnings:
-            # an accepted ruling too: it no longer stands, so it no longer scores
-            if self._same(w, e) and w.status in ("open", "accepted"):
-                self._decide(w, "withdrawn")
+            # an accepted or dismissed ruling too: it no longer stands (the table's decision is
+            # kept in the store beside it)
+            if self._same(w, e) and w.status in ("open", "accepted", "dismissed"):
+                decided = {"decided": w.status} if w.status != "open" else None
+                self._decide(w, "withdrawn", decided)
 
     def _on_uncertain(self, e: Uncertain) -> None:
         deal = self._deal_no(e)
@@ -1297,10 +1299,10 @@ class LiveController(Observable):
         """The table overrules the warning: the deal is scored as played if nothing else."""
         self._decide(self._warning(wid), "dismissed")
 
-    def _decide(self, w: Warning, status: str) -> None:
+    def _decide(self, w: Warning, status: str, extra: dict[str, Any] | None = None) -> None:
         w.status = status
         if self._restoring is None:
-            self.sheet.store.decide_warning(w.id, status)
+            self.sheet.store.decide_warning(w.id, status, extra)
         self._rescore(w.deal)
         self._tell_board(w, status)
         self.notify()

@@ -157,10 +157,12 @@ class MisreadExchanges:
         tried += sum(rules({j: c}) * like[c] / like[left] for c in unplayed)
         share = math.floor(1e6 / (1.0 + tried)) / 1e6  # rounded down: never up to FINAL_P
         read = other.card if other.source == "camera" else other.read_card
-        back = left == read  # the card the camera read there is back (an exchange undone)
         # A person's word stood there: two words disagree, the later stands, and the card left
-        # over is asked until a person confirms it, however likely (``GUESSED``).
-        named = "overruled" if other.provenance == PERSON else "displaced"
+        # over is asked until a person confirms it, however likely (``GUESSED``), even the card
+        # the camera read there (a person had said otherwise).
+        overruled = other.provenance == PERSON
+        named = "overruled" if overruled else "displaced"
+        back = left == read and not overruled  # the camera's read is back (an exchange undone)
         self._log_correction(self._renaming(play, card, by), self._now, at)
         item = self._renaming(other, left, "camera" if back else named)
         self._log_correction(item if back else {**item, "probability": share}, self._now, at)

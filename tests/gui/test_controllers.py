@@ -376,6 +376,14 @@ def test_a_ruling_the_pipeline_withdraws_after_a_correction_no_longer_scores(dat
     live.on_event({"event": "withdrawn", **ruling})
     assert live.warnings[0].status == "withdrawn" and live._penalty(1) is None
     assert [w["status"] for w in MatchStore().warnings(live.sheet.match_id)] == ["withdrawn"]
+    # One the table dismissed is withdrawn too (it stood as dismissed, listed as standing, in
+    # a walk); the table's decision is kept beside it.
+    live.on_event({"event": "violation", **ruling, "trick": 2})
+    live.dismiss(live.warnings[1].id)
+    live.on_event({"event": "withdrawn", **ruling, "trick": 2})
+    assert live.warnings[1].status == "withdrawn"
+    row = MatchStore().warnings(live.sheet.match_id)[1]
+    assert (row["status"], row["data"]["decided"]) == ("withdrawn", "dismissed")
 
 
 def test_a_suspected_ruling_scores_nothing_until_the_table_confirms_it(data_dir):

@@ -103,6 +103,27 @@ def test_a_card_a_person_confirmed_moved_by_a_later_word_is_asked_however_likely
     assert pipe.record["tricks"] == truth["tricks"]
 
 
+def test_an_exchange_undone_over_a_persons_confirmation_is_asked():
+    # Two cards read right exchanged by a person (QC of trick 1 said to be trick 2's card X),
+    # then QC, left over in trick 2, confirmed there by a person; then trick 1 said to be QC
+    # after all. The card left over in trick 2 is the camera's own read there (X), but a
+    # person confirmed QC there: it is asked ("overruled"), not the read silently back.
+    truth, pipe, _ = _demo_with_unread(set())
+    other = next(p for p in pipe.plays if p.trick == 2 and p.seat != 1)
+    x = CARD_NAMES[other.card]
+    pipe.table_correction(x, seat=1, trick=1)
+    assert (CARD_NAMES[other.card], other.source) == ("QC", "displaced")
+    pipe.table_correction("QC", seat=other.seat, trick=2)
+    assert other.provenance == "person"
+    events = pipe.table_correction("QC", seat=1, trick=1)
+    assert fixes(events) == [("QC", x, 1, "table"), (x, "QC", 2, "overruled")]
+    assert of(events, "score")[-1]["status"] == "provisional"
+    assert [e for e in of(events, "uncertain") if e.get("confirm_trick") == 2]
+    events = pipe.table_correction(x, seat=other.seat, trick=2)  # answered: the truth again
+    assert of(events, "score")[-1]["status"] == "final"
+    assert pipe.record["tricks"] == truth["tricks"]
+
+
 def test_a_plays_own_card_confirms_it():
     truth, pipe, _ = _demo_with_unread(set())
     events = pipe.table_correction("QC", seat=1, trick=1)  # trick 1's lead, read right
