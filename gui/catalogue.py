@@ -207,6 +207,20 @@ CATALOGUE: tuple[tuple[str, str], ...] = (
      "هل لعب " + SEAT + " الورقة {1} في الأكلة {2}؟ الحكم يتوقف على ذلك ({3})"),
     (r"Did seat (\d) play (\S+) in trick (\d)\? The ruling depends on it \(confirmed\)",
      "هل لعب " + SEAT + " الورقة {1} في الأكلة {2}؟ الحكم يتوقف على ذلك (مؤكَّدة)"),
+    # ... for the card ruled out of turn: whether it went out of turn
+    (r"Did seat (\d) play (\S+) in trick (\d) out of turn\? The ruling depends on it \(read "
+     r"in front of a seat not on turn\)",
+     "هل لعب " + SEAT + " الورقة {1} في الأكلة {2} بغير دوره؟ الحكم يتوقف على ذلك "
+     "(قُرئت أمام مقعد ليس عليه الدور)"),
+    (r"Did seat (\d) play (\S+) in trick (\d) out of turn\? The ruling depends on it \(read, "
+     r"but not lying clearly in front of a seat\)",
+     "هل لعب " + SEAT + " الورقة {1} في الأكلة {2} بغير دوره؟ الحكم يتوقف على ذلك "
+     "(قُرئت، لكنها لم تكن أمام مقعد بوضوح)"),
+    (r"Did seat (\d) play (\S+) in trick (\d) out of turn\? The ruling depends on it \(not "
+     r"read: (.*)\)",
+     "هل لعب " + SEAT + " الورقة {1} في الأكلة {2} بغير دوره؟ الحكم يتوقف على ذلك ({3})"),
+    # ... and the other plays a yes confirms with it ("8D seat 2, 9C seat 1")
+    (r"(Did seat .+); a yes confirms too: (.+)", "{0}؛ والجواب بنعم يؤكّد معها: {1}"),
     # --- the referee's rulings (hakam.engine.referee), the banner's and the dispute's ------
     (r"Seat (\d) played (\S+) in trick (\d) without following (\w+), but he held (\S+), which "
      r"he played in trick (\d)\.",

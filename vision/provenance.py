@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from hakam.engine.cards import CARD_NAMES, DECK, Card
 from hakam.engine.referee import Violation
-from hakam.engine.rules import FALSE_BALOOT, FALSE_PROJECT
+from hakam.engine.rules import FALSE_BALOOT, FALSE_PROJECT, OUT_OF_TURN
 from hakam.vision.decoder import FINAL_P
 
 SEEN, NAMED, PERSON = "seen", "named", "person"
@@ -238,7 +238,10 @@ def violation_status(v: Violation, plays: Sequence[Play], among: Sequence[Violat
 
 
 def question(v: Violation, plays: Sequence[Play], among: Sequence[Violation] = ()) -> str | None:
-    """What a person is asked before a suspected violation counts, or None when it is proven."""
+    """What a person is asked before a suspected violation counts, or None when it is proven:
+    the first play in doubt it rests on (for the card ruled out of turn: whether it went out of
+    turn, the doubt being where or when it lay, not which card it was), and every other play a
+    yes confirms with it (``Pipeline.confirm`` confirms them all)."""
     doubt = doubtful_plays(v, plays, among)
     if not doubt and not _unplaced(v, plays):
         return None
@@ -252,9 +255,12 @@ def question(v: Violation, plays: Sequence[Play], among: Sequence[Violation] = (
         NAMED: "not read: " + (p.reason or "named by the rules"),
         PERSON: "confirmed",
     }[p.provenance]
+    ruled_here = v.rule == OUT_OF_TURN and (p.trick, p.seat) == (v.trick, v.seat)
+    when = " out of turn" if ruled_here else ""
+    also = ", ".join(f"{CARD_NAMES[q.card]} seat {q.seat}" for q in doubt[1:])
     return (
-        f"Did seat {p.seat} play {CARD_NAMES[p.card]} in trick {p.trick}? "
-        f"The ruling depends on it ({how})"
+        f"Did seat {p.seat} play {CARD_NAMES[p.card]} in trick {p.trick}{when}? "
+        f"The ruling depends on it ({how})" + (f"; a yes confirms too: {also}" if also else "")
     )
 
 

@@ -99,6 +99,13 @@ def test_the_questions_of_a_suspected_ruling_are_asked_in_arabic():
         assert not any(w in said for w in ("read", "seat", "rule", "card")), said
     said = arabic("Did seat 3 break the rule in trick 2? The ruling depends on it")
     assert said == "هل خالف اللاعب 3 القاعدة في الأكلة 2؟ الحكم يتوقف على ذلك"
+    # The card ruled out of turn (asked whether it went out of turn), and the other plays a yes
+    # confirms with it.
+    for how in hows[:2] + hows[3:]:
+        said = arabic(f"Did seat 2 play AS in trick 1 out of turn? The ruling depends on it ({how})"
+                      "; a yes confirms too: 8D seat 1, 9C seat 3")  # fmt: skip
+        assert "بغير دوره" in said and "يؤكّد معها" in said, said
+        assert not any(w in said for w in ("read", "seat", "rule", "card", "yes")), said
 
 
 def test_the_pipelines_notices_are_said_in_arabic(data_dir):

@@ -1955,14 +1955,30 @@ def test_a_card_out_of_turn_is_suspected_until_a_person_confirms_it():
                               settings=_settings(open_card=False))  # fmt: skip
     (v,) = of(events, "violation")
     assert (v["rule"], v["status"]) == ("out-of-turn", "suspected")
+    # Asked whether it went out of turn: the doubt is where it lay, not which card it was.
     assert v["question"] == (
-        "Did seat 2 play 7C in trick 1? The ruling depends on it (read in front of a seat not "
-        "on turn)"
+        "Did seat 2 play 7C in trick 1 out of turn? The ruling depends on it (read in front of "
+        "a seat not on turn)"
     )
     assert pipe.in_doubt() == [[1, 2], [1, 3]]  # the card out of turn and its trick
     after = pipe.confirm(1, 2, "out-of-turn")
     assert of(after, "violation_status")[0]["status"] == "proven"
     assert pipe.in_doubt() == []  # a person saw it: the trick's order stands
+
+
+def test_the_question_names_every_play_a_yes_confirms():
+    # Seat 0 leads 7C; 8C lands in front of seat 2 while seat 1 is on turn. The ruling rests on
+    # both (the lead says whose turn it was): a yes confirms both, and the question says so (a
+    # walk confirmed a play it was not asked about).
+    a, b = lying("7C", 0), lying("8C", 2)
+    pipe, events = run_labels(scripted([([a], 10), ([a, b], 10)]),
+                              settings=_settings(open_card=False))  # fmt: skip
+    (v,) = of(events, "violation")
+    assert (v["rule"], v["seat"], v["status"]) == ("out-of-turn", 2, "suspected")
+    assert v["question"].startswith("Did seat 2 play 8C in trick 1 out of turn?")
+    assert v["question"].endswith("; a yes confirms too: 7C seat 0")
+    pipe.confirm(1, 2, "out-of-turn")
+    assert [p.confirmed for p in pipe.plays] == [True, True]
 
 
 def test_a_confirmation_from_the_table_goes_through_the_corrections_queue():
