@@ -5,7 +5,7 @@ violations that now stand or no longer stand are told."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from hakam.engine.cards import CARD_NAMES, DECK, CardError, parse_card
@@ -37,6 +37,12 @@ def _untimed(p: Play) -> bool:
 
 def _key(v: Violation) -> str:
     return json.dumps(v.to_json(), sort_keys=True)
+
+
+def _key_of(e: dict[str, Any]) -> str:
+    """``_key`` of the violation a ``violation`` event tells."""
+    return json.dumps({k: e[k] for k in ("trick", "seat", "card", "rule", "proof", "text")},
+                      sort_keys=True)  # fmt: skip
 
 
 class TableCorrections:
@@ -331,6 +337,7 @@ class TableCorrections:
                  if v is not None}  # fmt: skip
         if source in DEDUCED and self._unread_lay_at(seat):
             extra["place_seen"] = True
+        before, mark = {_key(v) for v in self.referee.violations}, len(self._emit_list)
         self._play(card, seat, frame, at, source, None, None, extra or None)
         trick = self.plays[-1].trick
         if source in DEDUCED and scores is not None:
@@ -340,7 +347,21 @@ class TableCorrections:
         if any(v.rule == "out-of-turn" and v.trick == trick for v in self.referee.violations):
             # A card not read has no time of its own: it went when its seat was on turn, so a
             # card of its trick that seemed to come before its turn did not (``_rereferee``).
-            self._rereferee(frame, at)
+            # What its play ruled in the order it came is not told: refereed again, the deal
+            # tells what stands (a ruling told and withdrawn at once was an accusation heard).
+            fresh = {_key(v) for v in self.referee.violations} - before
+            self._unsay(mark, fresh)
+            self._rereferee(frame, at, untold=fresh)
+
+    def _unsay(self, mark: int, keys: set[str]) -> None:
+        """Take back the ``violation`` events of ``keys`` emitted since ``mark``, not drained."""
+        gone = [e for e in self._emit_list[mark:]
+                if e["type"] == "violation" and _key_of(e) in keys]  # fmt: skip
+        for e in gone:
+            self._emit_list.remove(e)
+            self.events.remove(e)
+        for k in keys:
+            self._told.pop(k, None)
 
     def _unread_lay_at(self, seat: int) -> bool:
         """The camera saw something it could not read lying clearly in front of ``seat`` while
@@ -366,11 +387,12 @@ class TableCorrections:
             event("correction", deal=self.setup.deal, frame=frame, time=round(at, 3), **item)
         )
 
-    def _rereferee(self, frame: int, at: float) -> None:
+    def _rereferee(self, frame: int, at: float, untold: Collection[str] = ()) -> None:
         """Referee the corrected plays from the start; report the violations that now stand
-        and withdraw those that no longer do."""
-        old = self.referee.violations
-        before = {json.dumps(v.to_json(), sort_keys=True) for v in old}
+        and withdraw those that no longer do (``untold``: keys of violations never told, so
+        neither withdrawn nor taken as told)."""
+        old = [v for v in self.referee.violations if _key(v) not in untold]
+        before = {_key(v) for v in old}
         self.referee = self._new_referee()
         hold = self.settings.hold_s * self.fps
         plays: list[Play] = []
