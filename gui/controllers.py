@@ -646,6 +646,7 @@ class Play:
     provenance: str = "seen"  # seen, named or person (``hakam.vision.provenance``)
     probability: float | None = None  # a named card's, from the deal decoder
     confirmed: bool = False  # a person confirmed it as it was (person: not named by one)
+    named_by: str | None = None  # why a named card was named (``NAMED_BY``'s keys)
 
 
 @dataclass
@@ -922,6 +923,7 @@ class LiveController(Observable):
                 e.evidence,
                 provenance=e.provenance,
                 probability=e.probability,
+                named_by=e.named_by,
             )
         )
         # The seat the deal waits for (after a card out of turn, the first seat from the
@@ -1056,6 +1058,7 @@ class LiveController(Observable):
                     str(e.by), "person" if e.by in PERSON_BY else "named"
                 )
                 play.probability = e.probability  # the renaming's, where it was weighed
+                play.named_by = e.by if play.provenance == "named" else None
         if e.trick is not None and (e.by in PERSON_BY or e.by in LEFT_OVER):
             # A trick asked, its cards changed by a person: asked again if still in doubt.
             for n in self.notices:
@@ -1109,6 +1112,7 @@ class LiveController(Observable):
             play = next((p for p in at if p.card == named["card"]), at[0] if at else None)
             if play is not None:
                 play.card, play.probability = str(named["card"]), named.get("probability")
+                play.named_by = named.get("named_by", play.named_by)
         self._as_refereed(log, e.tricks)
         if e.asked is not None and self._restoring is None:
             for n in self.notices:  # a trick asked that a correction settled: asked no more

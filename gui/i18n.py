@@ -245,6 +245,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "no_evidence": ("no evidence frame", "لا توجد صورة دليل"),
     "known_named": ("not read: named", "لم تُقرأ: مسمّاة"),
     "known_named_p": ("not read: named, {p}%", "لم تُقرأ: مسمّاة، {p}٪"),
+    "known_guessed": ("not read: a guess, asked", "لم تُقرأ: تخمين يُسأل عنه"),
+    "known_overruled": (
+        "left over by a person's later word: asked",
+        "بقيت بعد كلمة لاحقة لشخص: يُسأل عنها",
+    ),
     "known_person": ("named by a person", "سمّاها شخص"),
     "known_confirmed": ("confirmed by a person", "أكّدها شخص"),
     "ruling": ("Ruling", "الحكم"),

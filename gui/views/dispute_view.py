@@ -23,6 +23,7 @@ from hakam.gui.messages import say, violation
 from hakam.gui.models import EntryError
 from hakam.gui.views import theme
 from hakam.gui.views.deal_setup_view import clear
+from hakam.vision.provenance import GUESSED
 
 
 class DisputeView(QWidget):
@@ -253,12 +254,16 @@ class DisputeView(QWidget):
 
 def known(lang, play) -> str:
     """How a card of the trick is known, where the camera did not read it surely: named by
-    the deal decoder (with its probability), named by a person, or confirmed by one ("": read
-    by the camera)."""
+    the deal decoder (with its probability; a guess among ways, or a card a person's later
+    word left over, asked), named by a person, or confirmed by one ("": read by the camera)."""
     if play.provenance == "person":
         return lang.tr("known_confirmed" if play.confirmed else "known_person")
     if play.provenance != "named":
         return ""
+    if play.named_by == "overruled":  # two of a person's words disagreed: asked
+        return lang.tr("known_overruled")
+    if play.named_by in GUESSED:  # one of several ways: its probability is not the card's
+        return lang.tr("known_guessed")
     if play.probability is None:
         return lang.tr("known_named")
     return lang.tr("known_named_p", p=lang.num(int(100 * play.probability)))

@@ -412,6 +412,18 @@ def test_the_dispute_tab_says_how_a_card_not_read_is_known(qtbot, window):
                       "9H": "named by a person", "10H": "confirmed by a person"}  # fmt: skip
     line = next(x for x in w.dispute_view.findChildren(QLabel) if x.objectName() == "known-10H")
     assert line.wordWrap() and line.width() <= 150
+    # A guess among ways (its probability is the result's, not the card's) says it is a guess
+    # asked (a walk read "named, 99%" under a wrong guess); a card a person's later word left
+    # over says so.
+    w.live.on_event({"event": "play", "deal": 1, "trick": 2, "seat": 0, "card": "QH",
+                     "provenance": "named", "named_by": "same-result",
+                     "probability": 0.995})  # fmt: skip
+    w.live.on_event({"event": "play", "deal": 1, "trick": 2, "seat": 1, "card": "KH"})
+    w.live.on_event({"event": "correction", "deal": 1, "trick": 2, "seat": 1, "card": "AH",
+                     "replaces": "KH", "by": "overruled", "probability": 0.95})  # fmt: skip
+    w.dispute_view.select(1, 2)
+    assert said() == {"QH": "not read: a guess, asked",
+                      "AH": "left over by a person's later word: asked"}  # fmt: skip
 
 
 def test_the_pickers_are_wide_enough_for_their_titles_in_both_languages(qtbot, window):
