@@ -6,8 +6,8 @@
 #  and typefaces for the corner indices drawn by hakam.training.lettering (fonts-liberation,
 #  fonts-freefont-ttf, fonts-urw-base35, fonts-texgyre; fonts-dejavu-core draws the Arabic-index
 #  design); and, for the window's check under a
-#  real window manager (tests/gui/test_window_manager.py), xvfb, openbox and libxcb-cursor0
-#  (which Qt's xcb platform needs).
+#  real window manager (tests/gui/test_window_manager.py), xvfb, openbox and the xcb libraries
+#  Qt's xcb platform needs (libxcb-cursor0, -icccm4, -keysyms1 and the rest below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ART="${HAKAM_ART_DIR:-.art}"
@@ -23,7 +23,11 @@ command -v rsvg-convert >/dev/null || need+=(librsvg2-bin)
 [ -d /usr/share/texmf/fonts/opentype/public/tex-gyre ] || need+=(fonts-texgyre)
 command -v xvfb-run >/dev/null || need+=(xvfb xauth)
 command -v openbox >/dev/null || need+=(openbox)
-ls /usr/lib/*/libxcb-cursor.so.0 >/dev/null 2>&1 || need+=(libxcb-cursor0)
+for pkg in libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 \
+    libxcb-shape0 libxcb-randr0 libxcb-xkb1 libxcb-sync1 libxcb-xfixes0 libxkbcommon-x11-0 \
+    libx11-xcb1; do  # what Qt's xcb platform plugin loads (ldd libqxcb.so)
+  dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+done
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
   $SUDO apt-get update -qq
