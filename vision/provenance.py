@@ -37,8 +37,7 @@ NAMED_BY = {
     "elimination": "not read, the only card left",
     "exchange": "exchanged with a card not read: the deal breaks fewer rules so",
     "displaced": "a person placed the card recorded here elsewhere; the card that left over",
-    "overruled": "a person's later word placed elsewhere the card a person gave here; the card "
-    "that left over",
+    "overruled": "a later correction moved the card a person had given here; the card left over",
     "rules": "not read; of the cards left, the only one that breaks no rule",
     "reader": "not read surely; of the ways that keep every rule, the one its reads named most",
     "same-result": "not read; one of several cards that keep every rule and give the same result",

@@ -94,10 +94,10 @@ def test_a_card_a_person_confirmed_moved_by_a_later_word_is_asked_however_likely
     assert fixes(events) == [("8D", "9D", 4, "table"), ("9D", "8D", 7, "overruled")]
     left = at(pipe, 7, 1)
     assert (left.provenance, left.source) == ("named", "overruled")
-    assert left.probability >= FINAL_P and "later word" in left.reason
+    assert left.probability >= FINAL_P and "later correction" in left.reason
     assert of(events, "score")[-1]["status"] == "provisional"
     (asked,) = [e for e in of(events, "uncertain") if e.get("confirm_trick") == 7]
-    assert "later word" in asked["text"]
+    assert "later correction" in asked["text"]
     events = pipe.table_correction("9D", seat=1, trick=7)
     assert of(events, "score")[-1]["status"] == "final"
     assert pipe.record["tricks"] == truth["tricks"]
