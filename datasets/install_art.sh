@@ -26,7 +26,7 @@ command -v openbox >/dev/null || need+=(openbox)
 for pkg in libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 \
     libxcb-shape0 libxcb-randr0 libxcb-xkb1 libxcb-sync1 libxcb-xfixes0 libxkbcommon-x11-0 \
     libx11-xcb1; do  # what Qt's xcb platform plugin loads (ldd libqxcb.so)
-  dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+  [ "$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null)" = installed ] || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo

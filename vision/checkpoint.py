@@ -35,6 +35,7 @@ class Checkpoints:
             "corrections": self.corrections,
             "collected_tricks": self._collected_tricks,
             "told": self._told,
+            "questions": self._questions,
             "asked_tricks": sorted(self._asked_tricks),
             # A card read again where it was played: a named one is then no longer sure.
             "conflicts_said": sorted(self._conflicts_said),
@@ -56,6 +57,7 @@ class Checkpoints:
         self.plays = plays
         self.corrections = list(state["corrections"])
         self._told = dict(state["told"])
+        self._questions = dict(state.get("questions", {}))  # kept since 2026-12-06 (session 44)
         self._asked_tricks = set(state["asked_tricks"])
         self._conflicts_said = set(state.get("conflicts_said", []))  # kept since 2026-12-06
         self._named_scores = {(int(t), int(s)): {int(c): float(v) for c, v in sc.items()}

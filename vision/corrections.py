@@ -39,10 +39,13 @@ def _key(v: Violation) -> str:
     return json.dumps(v.to_json(), sort_keys=True)
 
 
+# The fields of ``Violation.to_json``, which a ``violation`` event carries as they are.
+_VIOLATION_FIELDS = tuple(Violation(0, 0, None, "", None, "").to_json())
+
+
 def _key_of(e: dict[str, Any]) -> str:
     """``_key`` of the violation a ``violation`` event tells."""
-    return json.dumps({k: e[k] for k in ("trick", "seat", "card", "rule", "proof", "text")},
-                      sort_keys=True)  # fmt: skip
+    return json.dumps({k: e[k] for k in _VIOLATION_FIELDS}, sort_keys=True)
 
 
 class TableCorrections:
@@ -349,19 +352,21 @@ class TableCorrections:
             # card of its trick that seemed to come before its turn did not (``_rereferee``).
             # What its play ruled in the order it came is not told: refereed again, the deal
             # tells what stands (a ruling told and withdrawn at once was an accusation heard).
-            fresh = {_key(v) for v in self.referee.violations} - before
+            fresh = [v for v in self.referee.violations if _key(v) not in before]
             self._unsay(mark, fresh)
-            self._rereferee(frame, at, untold=fresh)
+            self._rereferee(frame, at, untold={_key(v) for v in fresh})
 
-    def _unsay(self, mark: int, keys: set[str]) -> None:
-        """Take back the ``violation`` events of ``keys`` emitted since ``mark``, not drained."""
-        gone = [e for e in self._emit_list[mark:]
-                if e["type"] == "violation" and _key_of(e) in keys]  # fmt: skip
-        for e in gone:
-            self._emit_list.remove(e)
-            self.events.remove(e)
+    def _unsay(self, mark: int, fresh: list[Violation]) -> None:
+        """Take back the ``violation`` events telling ``fresh`` emitted since ``mark`` (not
+        drained yet), those very events."""
+        keys = {_key(v) for v in fresh}
+        gone = {id(e) for e in self._emit_list[mark:]
+                if e["type"] == "violation" and _key_of(e) in keys}  # fmt: skip
+        self._emit_list = [e for e in self._emit_list if id(e) not in gone]
+        self.events = [e for e in self.events if id(e) not in gone]
         for k in keys:
             self._told.pop(k, None)
+            self._questions.pop(k, None)
 
     def _unread_lay_at(self, seat: int) -> bool:
         """The camera saw something it could not read lying clearly in front of ``seat`` while
@@ -434,31 +439,34 @@ class TableCorrections:
     def _violations(self, new: Iterable[Violation], frame: int, at: float) -> None:
         among = self.referee.violations
         for v in new:
-            status = violation_status(v, self.plays, among)
-            self._told[_key(v)] = status
+            status, asked = violation_status(v, self.plays, among), question(v, self.plays, among)
+            self._told[_key(v)], self._questions[_key(v)] = status, asked
             self._emit(
                 event(
                     "violation", deal=self.setup.deal, frame=frame, time=round(at, 3),
-                    **v.to_json(), status=status, question=question(v, self.plays, among),
+                    **v.to_json(), status=status, question=asked,
                 )
             )  # fmt: skip
 
     def _restatus(self) -> None:
         """Say each standing violation whose footing changed (a play renamed, named or
-        confirmed since it was told): ``violation_status`` with its new status."""
+        confirmed since it was told): ``violation_status`` with its new status, or its new
+        question (a yes confirms every play it lists: the list must be the one confirmed)."""
         if self._is_trial:
             return
         frame = max(self._now, 0)
         for v in self.referee.violations:
+            k = _key(v)
             status = violation_status(v, self.plays, self.referee.violations)
-            if self._told.get(_key(v), status) == status:
+            asked = question(v, self.plays, self.referee.violations)
+            if self._told.get(k, status) == status and self._questions.get(k, asked) == asked:
                 continue
-            self._told[_key(v)] = status
+            self._told[k], self._questions[k] = status, asked
             self._emit(
                 event(
                     "violation_status", deal=self.setup.deal, frame=frame,
                     time=round(frame / self.fps, 3), **v.to_json(), status=status,
-                    question=question(v, self.plays, self.referee.violations),
+                    question=asked,
                 )
             )  # fmt: skip
 

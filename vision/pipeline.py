@@ -76,6 +76,7 @@ class Pipeline(  # one responsibility a mixin, each in its module
         self.referee = self._new_referee()
         self.plays: list[Play] = []
         self._told: dict[str, str] = {}  # the status each violation was last told with
+        self._questions: dict[str, str | None] = {}  # ... and its question
         self._asked_tricks: set[int] = set()  # tricks in doubt asked of a person
         self._same_result: tuple[Any, set[int]] = (None, set())  # ``DealRecorder.same_result``
         self.corrections: list[dict[str, Any]] = []

@@ -1984,6 +1984,40 @@ def test_the_question_names_every_play_a_yes_confirms():
     assert [p.confirmed for p in pipe.plays] == [True, True]
 
 
+def test_a_rulings_question_is_told_again_when_what_a_yes_confirms_changes():
+    # Trick 1: seat 1's 7H lies between seats 1 and 2 (not clearly in front of either): its
+    # revoke, proven by AC in trick 2, is asked of 7H alone. Then KD lands in front of seat 3
+    # while seat 2 is on turn: out of turn, which puts AC (trick 2) in doubt too. A yes now
+    # confirms AC with 7H: the ruling is told again with the question that says so (it stayed
+    # suspected, and its question was not told again, so a yes confirmed a play not asked).
+    import math
+
+    sm = SeatMap(CAL, 3)
+
+    def between(card: str, seat: int, deg: float) -> dict:
+        ux, uy = sm.direction(seat)
+        a = math.atan2(uy, ux) + math.radians(deg)
+        x, y = (
+            CAL.centre[0] + math.cos(a) * sm.reach * 0.35,
+            CAL.centre[1] + math.sin(a) * sm.reach * 0.35,
+        )
+        return {"card": card, "box": [x - 30, y - 42, x + 30, y + 42], "visible": 1.0,
+                "index_visible": 1.0}  # fmt: skip
+
+    t1 = [lying("7C", 0), between("7H", 1, 45), lying("8C", 2), lying("9C", 3)]
+    ac, kd = lying("AC", 1), lying("KD", 3)
+    frames = scripted([(t1[:1], 10), (t1[:2], 10), (t1[:3], 10), (t1, 10), ([], 10),
+                       ([ac], 10), ([ac, kd], 40)])  # fmt: skip
+    pipe, events = run_labels(frames, settings=_settings(False))
+    revoke = [e for e in [*of(events, "violation"), *of(events, "violation_status")]
+              if e["rule"] == "follow-suit"]  # fmt: skip
+    assert "a yes confirms too" not in revoke[0]["question"]
+    assert revoke[-1]["question"].endswith("; a yes confirms too: AC seat 1")
+    assert revoke[-1]["status"] == "suspected"
+    pipe.confirm(1, 1, "follow-suit")  # what the question told last: 7H and AC
+    assert sorted(CARD_NAMES[p.card] for p in pipe.plays if p.confirmed) == ["7H", "AC"]
+
+
 def test_a_confirmation_from_the_table_goes_through_the_corrections_queue():
     from hakam.vision.correction_queue import CorrectionQueue
 
