@@ -936,6 +936,44 @@ def test_name_by_the_rules_says_where_an_exchange_leaves_two_cards_places_in_dou
     assert len(pipe.plays) < 32 and not of(events, "correction")
 
 
+def test_a_ruling_told_and_withdrawn_in_one_step_is_not_heard(monkeypatch):
+    # At the clip's end a card held for its turn is played out of turn, and the exchange of a
+    # misread puts it in turn again, in the same step: the out of turn was told and withdrawn in
+    # one batch (a window sounds an alert, a board shows an accusation). Neither is said now.
+    from hakam.vision import pipeline as module
+
+    batches, drain = [], module.Pipeline._drain
+
+    def recorded(self):
+        out = drain(self)
+        batches.append(out)
+        return out
+
+    monkeypatch.setattr(module.Pipeline, "_drain", recorded)
+    _demo_with_unread({"9C"}, unseen={"KC"}, misread={"KD": {"KC": 0.6, "KD": 0.3}})
+
+    def key(e):
+        return (e["trick"], e["seat"], e["card"], e["rule"])
+
+    for batch in batches:
+        told = {key(e) for e in batch if e["type"] == "violation"}
+        assert not [e for e in batch if e["type"] == "withdrawn" and key(e) in told]
+    assert any(e["type"] == "violation" for b in batches for e in b)  # rulings are told
+
+
+def test_untold_keeps_a_ruling_withdrawn_then_told_again():
+    from hakam.vision.pipeline import _untold
+
+    def said(kind, trick):
+        return {"type": kind, "trick": trick, "seat": 1, "card": "7S", "rule": "follow-suit",
+                "proof": None, "text": "t"}  # fmt: skip
+
+    a, sa, wa, b, wc, a2 = (said("violation", 1), said("violation_status", 1),
+                            said("withdrawn", 1), said("violation", 2), said("withdrawn", 3),
+                            said("violation", 1))  # fmt: skip
+    assert _untold([a, sa, wa, b, wc, a2]) == [b, wc, a2]
+
+
 def test_a_card_left_read_as_a_card_held_for_its_turn_is_exchanged_when_no_way_is_clean():
     # Seat 3's KD (trick 7's lead) is read as KC, the real KC (seat 0, trick 1) is hidden all
     # along and JC (trick 3) is never read surely: the deal waits from trick 1, every later
