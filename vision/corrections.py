@@ -5,7 +5,7 @@ violations that now stand or no longer stand are told."""
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from hakam.engine.cards import CARD_NAMES, DECK, CardError, parse_card
@@ -17,7 +17,7 @@ from hakam.vision.provenance import (
     PROVEN,
     UNREAD,
     Play,
-    question,
+    told,
     violation_status,
 )
 from hakam.vision.settings import PipelineError
@@ -44,8 +44,26 @@ _VIOLATION_FIELDS = tuple(Violation(0, 0, None, "", None, "").to_json())
 
 
 def _key_of(e: dict[str, Any]) -> str:
-    """``_key`` of the violation a ``violation`` event tells."""
-    return json.dumps({k: e[k] for k in _VIOLATION_FIELDS}, sort_keys=True)
+    """``_key`` of the violation an event tells (``violation``, its status, ``withdrawn``)."""
+    return json.dumps({k: e.get(k) for k in _VIOLATION_FIELDS}, sort_keys=True)
+
+
+def untold(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``events`` less each ruling told and withdrawn among them (the deal refereed again in
+    the same step: a card named or held played in the order it came, then put in its seat's
+    turn), with what was said of it between: a ruling that never stood when the step ended is
+    not heard (the window sounded for it, a board showed it). One told again after stays."""
+    said: dict[str, list[int]] = {}  # a ruling told in this step: the events said of it
+    gone: set[int] = set()
+    for e in events:
+        kind = e["type"]
+        if kind == "violation":
+            said[_key_of(e)] = [id(e)]
+        elif kind == "violation_status" and _key_of(e) in said:
+            said[_key_of(e)].append(id(e))
+        elif kind == "withdrawn" and _key_of(e) in said:
+            gone |= {*said.pop(_key_of(e)), id(e)}
+    return [e for e in events if id(e) not in gone] if gone else events
 
 
 class TableCorrections:
@@ -340,7 +358,6 @@ class TableCorrections:
                  if v is not None}  # fmt: skip
         if source in DEDUCED and self._unread_lay_at(seat):
             extra["place_seen"] = True
-        before, mark = {_key(v) for v in self.referee.violations}, len(self._emit_list)
         self._play(card, seat, frame, at, source, None, None, extra or None)
         trick = self.plays[-1].trick
         if source in DEDUCED and scores is not None:
@@ -350,23 +367,9 @@ class TableCorrections:
         if any(v.rule == "out-of-turn" and v.trick == trick for v in self.referee.violations):
             # A card not read has no time of its own: it went when its seat was on turn, so a
             # card of its trick that seemed to come before its turn did not (``_rereferee``).
-            # What its play ruled in the order it came is not told: refereed again, the deal
-            # tells what stands (a ruling told and withdrawn at once was an accusation heard).
-            fresh = [v for v in self.referee.violations if _key(v) not in before]
-            self._unsay(mark, fresh)
-            self._rereferee(frame, at, untold={_key(v) for v in fresh})
-
-    def _unsay(self, mark: int, fresh: list[Violation]) -> None:
-        """Take back the ``violation`` events telling ``fresh`` emitted since ``mark`` (not
-        drained yet), those very events."""
-        keys = {_key(v) for v in fresh}
-        gone = {id(e) for e in self._emit_list[mark:]
-                if e["type"] == "violation" and _key_of(e) in keys}  # fmt: skip
-        self._emit_list = [e for e in self._emit_list if id(e) not in gone]
-        self.events = [e for e in self.events if id(e) not in gone]
-        for k in keys:
-            self._told.pop(k, None)
-            self._questions.pop(k, None)
+            # What its play ruled in the order it came and the deal withdraws now is not heard
+            # (``untold``).
+            self._rereferee(frame, at)
 
     def _unread_lay_at(self, seat: int) -> bool:
         """The camera saw something it could not read lying clearly in front of ``seat`` while
@@ -392,11 +395,10 @@ class TableCorrections:
             event("correction", deal=self.setup.deal, frame=frame, time=round(at, 3), **item)
         )
 
-    def _rereferee(self, frame: int, at: float, untold: Collection[str] = ()) -> None:
+    def _rereferee(self, frame: int, at: float) -> None:
         """Referee the corrected plays from the start; report the violations that now stand
-        and withdraw those that no longer do (``untold``: keys of violations never told, so
-        neither withdrawn nor taken as told)."""
-        old = [v for v in self.referee.violations if _key(v) not in untold]
+        and withdraw those that no longer do."""
+        old = self.referee.violations
         before = {_key(v) for v in old}
         self.referee = self._new_referee()
         hold = self.settings.hold_s * self.fps
@@ -439,7 +441,7 @@ class TableCorrections:
     def _violations(self, new: Iterable[Violation], frame: int, at: float) -> None:
         among = self.referee.violations
         for v in new:
-            status, asked = violation_status(v, self.plays, among), question(v, self.plays, among)
+            status, asked = told(v, self.plays, among)
             self._told[_key(v)], self._questions[_key(v)] = status, asked
             self._emit(
                 event(
@@ -457,8 +459,7 @@ class TableCorrections:
         frame = max(self._now, 0)
         for v in self.referee.violations:
             k = _key(v)
-            status = violation_status(v, self.plays, self.referee.violations)
-            asked = question(v, self.plays, self.referee.violations)
+            status, asked = told(v, self.plays, self.referee.violations)
             if self._told.get(k, status) == status and self._questions.get(k, asked) == asked:
                 continue
             self._told[k], self._questions[k] = status, asked

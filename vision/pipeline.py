@@ -21,7 +21,7 @@ from hakam.engine.referee import Referee
 from hakam.vision.checkpoint import Checkpoints
 from hakam.vision.conflicts import ReadConflicts, _Sighting
 from hakam.vision.correction_queue import IDLE_S, CorrectionQueue
-from hakam.vision.corrections import TableCorrections
+from hakam.vision.corrections import TableCorrections, untold
 from hakam.vision.deal_record import DealRecorder
 from hakam.vision.detections import Detections
 from hakam.vision.events import event
@@ -376,7 +376,7 @@ class Pipeline(  # one responsibility a mixin, each in its module
 
     def _drain(self) -> list[dict[str, Any]]:
         self._restatus()
-        out, self._emit_list = _untold(self._emit_list), []
+        out, self._emit_list = untold(self._emit_list), []
         return out
 
     def start_events(self) -> list[dict[str, Any]]:
@@ -441,25 +441,3 @@ def iter_feed(
         yield (np.zeros((1, 1, 3), np.uint8), [], pending + end, 0.0)
     for events in feed.waiting(IDLE_S, lambda: keep_open or pipeline.asks()):
         yield (None, [], events or [], 0.0)
-
-
-def _untold(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``events`` less each ruling told and withdrawn among them (the deal refereed again in
-    the same step: a card held played out of turn, then put in turn by an exchange), with what
-    was said of it between: a ruling that never stood when the step ended is not heard."""
-    fields = ("trick", "seat", "card", "rule", "proof", "text")
-
-    def key(e: dict[str, Any]) -> tuple:
-        return tuple(str(e.get(k)) for k in fields)
-
-    told: dict[tuple, list[int]] = {}  # a ruling told in this step: the events said of it
-    gone: set[int] = set()
-    for e in events:
-        kind = e["type"]
-        if kind == "violation":
-            told[key(e)] = [id(e)]
-        elif kind == "violation_status" and key(e) in told:
-            told[key(e)].append(id(e))
-        elif kind == "withdrawn" and key(e) in told:  # told again after this, it is heard
-            gone |= {*told.pop(key(e)), id(e)}
-    return [e for e in events if id(e) not in gone] if gone else events

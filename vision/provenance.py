@@ -231,9 +231,7 @@ def _unplaced(v: Violation, plays: Sequence[Play]) -> bool:
 
 
 def violation_status(v: Violation, plays: Sequence[Play], among: Sequence[Violation] = ()) -> str:
-    if _unplaced(v, plays) or doubtful_plays(v, plays, among):
-        return SUSPECTED
-    return PROVEN
+    return told(v, plays, among)[0]
 
 
 def question(v: Violation, plays: Sequence[Play], among: Sequence[Violation] = ()) -> str | None:
@@ -241,9 +239,21 @@ def question(v: Violation, plays: Sequence[Play], among: Sequence[Violation] = (
     the first play in doubt it rests on (for the card ruled out of turn: whether it went out of
     turn, the doubt being where or when it lay, not which card it was), and every other play a
     yes confirms with it (``Pipeline.confirm`` confirms them all)."""
+    return told(v, plays, among)[1]
+
+
+def told(
+    v: Violation, plays: Sequence[Play], among: Sequence[Violation] = ()
+) -> tuple[str, str | None]:
+    """``violation_status`` and ``question`` of ``v``, its plays in doubt found once."""
     doubt = doubtful_plays(v, plays, among)
     if not doubt and not _unplaced(v, plays):
-        return None
+        return PROVEN, None
+    return SUSPECTED, _asked(v, doubt)
+
+
+def _asked(v: Violation, doubt: Sequence[Play]) -> str:
+    """``question``'s words, for a suspected ``v`` with ``doubt`` its plays in doubt."""
     if not doubt:
         return f"Did seat {v.seat} break the rule in trick {v.trick}? The ruling depends on it"
     p = doubt[0]

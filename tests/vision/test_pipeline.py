@@ -962,7 +962,7 @@ def test_a_ruling_told_and_withdrawn_in_one_step_is_not_heard(monkeypatch):
 
 
 def test_untold_keeps_a_ruling_withdrawn_then_told_again():
-    from hakam.vision.pipeline import _untold
+    from hakam.vision.corrections import untold
 
     def said(kind, trick):
         return {"type": kind, "trick": trick, "seat": 1, "card": "7S", "rule": "follow-suit",
@@ -971,7 +971,7 @@ def test_untold_keeps_a_ruling_withdrawn_then_told_again():
     a, sa, wa, b, wc, a2 = (said("violation", 1), said("violation_status", 1),
                             said("withdrawn", 1), said("violation", 2), said("withdrawn", 3),
                             said("violation", 1))  # fmt: skip
-    assert _untold([a, sa, wa, b, wc, a2]) == [b, wc, a2]
+    assert untold([a, sa, wa, b, wc, a2]) == [b, wc, a2]
 
 
 def test_a_card_left_read_as_a_card_held_for_its_turn_is_exchanged_when_no_way_is_clean():
