@@ -4,9 +4,10 @@ The generic readers know the designs they were trained on and read an unseen des
 (models/README.md). A table can show its deck once (``hakam deck learn``):
 
 1. ``find_cards``: the 32 cards lie face up in a frame or a few; each is found (the finder's
-   boxes, the outline network's corners), straightened and given a proposed name (the generic
-   read). A person confirms or corrects each; ``check_cards`` refuses anything but the 32
-   Baloot cards once each, saying which are missing and which appear twice.
+   boxes, ``hakam.vision.spread``; the outline network's corners), straightened and given a
+   proposed name (the generic read). A person confirms or corrects each; ``check_cards``
+   refuses anything but the 32 Baloot cards once each, saying which are missing and which
+   appear twice.
 2. ``learn_deck``: scenes are drawn with the deck's own straightened faces (the scene
    generator's tricks, piles, fans, hands, light and blur: ``hakam.datasets.generator``); each box
    the finder gives there is read as the live pipeline reads it, and a softmax regression is
@@ -39,6 +40,7 @@ from hakam.engine.cards import CARD_NAMES
 from hakam.errors import UserError
 from hakam.vision.detections import box_iou
 from hakam.vision.reader import OTHER, READER_CLASSES, softmax
+from hakam.vision.spread import spread_boxes
 
 DECK_FORMAT = "hakam-deck/1"
 LEARN_SCENES = 600  # scenes drawn with the deck's faces to fit its read on (about 30 s, 2 cores)
@@ -49,9 +51,6 @@ FACE_W, FACE_H = 252, 352  # a straightened face: a poker card's proportions (63
 MIN_VISIBLE = 0.25  # share of a drawn card that must show for its box to teach its name
 MATCH_IOU = 0.5  # a finder's box on a drawn card's box at least this much reads that card
 CLEAR_IOU = 0.2  # a box on no drawn card more than this teaches "not a Baloot card"
-TILES = (3, 2)  # columns and rows of tiles a spread's frame is also searched in
-TILE_OVERLAP = 0.3
-TILE_CONF = 0.25
 DECK_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 
 
@@ -108,35 +107,6 @@ class Candidate:
 def _iou(a, b) -> float:
     """The overlap of two boxes (``box_iou`` of one box each)."""
     return float(box_iou(a, b)[0, 0])
-
-
-def spread_boxes(frame: np.ndarray, detector) -> np.ndarray:
-    """The finder's boxes of a spread: from the whole frame, and from ``TILES`` overlapping
-    tiles in which each card is as large as in a scene of play (32 cards in one frame are
-    smaller than the finder learnt cards; measured on rendered spreads of the hold-out designs
-    at 1920x1080: 29-31 of 32 from the frame alone, 31-32 with the tiles)."""
-    h, w = frame.shape[:2]
-    cols, rows = TILES
-    tw = w / (cols - (cols - 1) * TILE_OVERLAP)
-    th = h / (rows - (rows - 1) * TILE_OVERLAP)
-    boxes = []
-    for i in range(cols):
-        for j in range(rows):
-            x0, y0 = int(i * tw * (1 - TILE_OVERLAP)), int(j * th * (1 - TILE_OVERLAP))
-            x1, y1 = min(int(x0 + tw), w), min(int(y0 + th), h)
-            for b in detector.finder.find(frame[y0:y1, x0:x1], TILE_CONF):
-                b = np.asarray(b[:4], np.float32) + np.float32([x0, y0, x0, y0])
-                cut = ((x0 > 0 and b[0] <= x0 + 2) or (x1 < w and b[2] >= x1 - 2)
-                       or (y0 > 0 and b[1] <= y0 + 2) or (y1 < h and b[3] >= y1 - 2))  # fmt: skip
-                if not cut:  # a card cut by a tile's inner edge is whole in another tile
-                    boxes.append(b)
-    kept: list[np.ndarray] = []
-    whole = [np.asarray(b[:4], np.float32) for b in detector.boxes(frame)]
-    # The tiles' boxes first (larger first), then the whole frame's where no tile found one.
-    for b in [*sorted(boxes, key=lambda b: -float((b[2] - b[0]) * (b[3] - b[1]))), *whole]:
-        if all(_iou(b, k) < MATCH_IOU for k in kept):
-            kept.append(b)
-    return np.asarray(kept, np.float32).reshape(-1, 4)
 
 
 def find_cards(frames: Sequence[np.ndarray], detector) -> list[Candidate]:
