@@ -7,7 +7,7 @@ Each design's 32 cards laid out (``hakam.datasets.spread``, 1920x1080) are searc
 ``hakam deck learn`` searches them (``hakam.vision.spread``): once by the first two
 looks alone (the whole frame and its tiles) and once with the closer look. Printed per spread and
 in all: cards found, boxes on no card (a person drops them), cards found twice (a person drops
-one), and seconds. A box is on a card where it overlaps the card's label by half or more.
+one), and seconds. A box is on a card where its IoU with the card's label is 0.5 or more.
 """
 
 from __future__ import annotations

@@ -3,16 +3,16 @@
 A spread holds 32 cards in one frame, each smaller than the cards the finder learnt, and of a
 design the finder may never have seen. Three looks, each adding only boxes on no card found yet:
 
-1. the whole frame;
-2. ``TILES`` overlapping tiles, in which each card is as large as in a scene of play;
+1. ``TILES`` overlapping tiles, in which each card is as large as in a scene of play;
+2. the whole frame;
 3. a closer look over the cards' extent (grown by a window each way): windows
    ``CLOSER_SCALE`` card lengths wide, half a card length apart (so that some window has each
    card near its middle, at about a third of its width), searched at the low threshold
    ``CLOSER_CONF``; a box is kept where it is card-sized (``CARD_SIZE``, against the median of
-   the cards found) and lies on no card found; of two boxes on one card (one window's box may
-   hold part of it), the one nearer a card's size.
+   the cards found) and lies on no card found; of two boxes on one card (``SAME_CARD_IOU``; one
+   window's box may hold part of it), the one nearer a card's size.
 
-The closer look costs about 4 s a 1920x1080 spread (a finder pass a window) and finds the
+The closer look costs about 2 s a 1920x1080 spread (a finder pass a window) and finds the
 cards the first two looks pass over: court cards of an unseen design, dark faces on dark cloth
 (``benchmarks/spreads.py``; figures in benchmarks/README.md).
 """
@@ -33,6 +33,7 @@ CLOSER_CONF = 0.05  # the finder's threshold in a closer look
 CLOSER_MIN_FOUND = 4  # cards found before a closer look (their size sets the windows')
 CARD_SIZE = (0.5, 1.8)  # a closer look's box area, against the median card found
 ON_FOUND_IOU = 0.3  # a closer look's box overlapping a card found this much is that card
+SAME_CARD_IOU = MATCH_IOU  # two closer-look boxes on one card (a box across two cards: < 1/3)
 
 
 def _cut(box: np.ndarray, window: tuple[int, int, int, int], w: int, h: int) -> bool:
@@ -105,7 +106,7 @@ def closer_look(frame: np.ndarray, found: list[np.ndarray], finder) -> list[np.n
                 if box_iou(b, boxes).max() >= ON_FOUND_IOU:
                     continue
                 # Two windows' boxes on one card: the one nearer a card's size is kept.
-                same = [k for k, m in enumerate(more) if box_iou(b, m)[0, 0] >= ON_FOUND_IOU]
+                same = [k for k, m in enumerate(more) if box_iou(b, m)[0, 0] >= SAME_CARD_IOU]
                 off = abs(np.log(_area(b) / area))
                 if all(off < abs(np.log(_area(more[k]) / area)) for k in same):
                     more = [m for k, m in enumerate(more) if k not in same] + [b]
