@@ -19,9 +19,8 @@ from hakam.vision.provenance import (
     Play,
     doubted_plays,
     guessed_plays,
-    question,
     score_status,
-    violation_status,
+    told,
 )
 from hakam.vision.settings import profile_json
 from hakam.vision.sources import Frame
@@ -230,8 +229,7 @@ class DealRecorder:
         ``provisional``, and each play's provenance."""
         out = self.ruling()
         for item, v in zip(out["violations"], self.referee.violations, strict=True):
-            item["status"] = violation_status(v, self.plays, self.referee.violations)
-            item["question"] = question(v, self.plays, self.referee.violations)
+            item["status"], item["question"] = told(v, self.plays, self.referee.violations)
         out["status"] = self.score_status()
         doubted = {id(p) for p in doubted_plays(self.referee.violations, self.plays)}
         out["plays"] = [
