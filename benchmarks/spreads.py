@@ -19,20 +19,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hakam.datasets import arabic_deck, art
+from benchmarks.decks import design_images
+from hakam.datasets import art
 from hakam.datasets.spread import labelled_names, learning_spread
 from hakam.vision.decks import MATCH_IOU
 from hakam.vision.detector import make_detector
 from hakam.vision.spread import spread_boxes
 
 EXTRA = ("arabic", "tuning")  # drawn designs beside the packaged art
-
-
-def images_of(design: str):
-    if design == "tuning":
-        names = (*art.ALL_FACE_NAMES, "BACK")
-        return {n: arabic_deck.draw_card(n, arabic_deck.TUNING) for n in names}
-    return art.load_deck_images(art.deck_by_name(design))
 
 
 def seeds_of(text: str) -> list[int]:
@@ -63,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     totals = {"first": [0, 0, 0, 0.0], "closer": [0, 0, 0, 0.0]}
     spreads, t0 = 0, time.perf_counter()
     for d, design in enumerate(designs):
-        images = images_of(design)
+        images = design_images(design)
         for seed in seeds:
             frame, labels = learning_spread(images, seed)
             row = {}
