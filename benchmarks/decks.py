@@ -3,10 +3,11 @@
 For each design: its 32 cards are laid out once (``hakam.datasets.spread``, 1920x1080, another
 camera, light and cloth than the scenes scored), ``find_cards`` finds and straightens them, a
 person's confirmation is played by the spread's labels (a find on no card is dropped), and
-``learn_deck`` learns the deck. Then the design's scenes are read twice, side by side: by the
-generic readers, and by the same readers with the learned deck. Printed: cards found in the
-spread, proposals right, learning time, and for each reading the share of scenes read exactly,
-precision, recall, and milliseconds a frame (the reading alone), with their ratio.
+``learn_deck`` learns the deck (its own index network). Then the design's scenes are read
+twice, side by side: by the generic readers, and by the same readers with the learned deck.
+Printed: cards found in the spread, proposals right, learning time, and for each reading the
+share of scenes read exactly, precision, recall, and milliseconds a frame (the reading alone),
+with their ratio.
 
 ``--design tuning`` draws the tuning design (``hakam.datasets.arabic_deck.TUNING``) and 200 scenes
 of it here: the constants of ``hakam.vision.decks`` are chosen on it. A hold-out design
@@ -30,6 +31,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from hakam.cli.deck import learning_progress
 from hakam.datasets import arabic_deck, art
 from hakam.datasets.spread import labelled_names, learning_spread
 from hakam.engine.cards import CARD_NAMES
@@ -110,14 +112,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{32 - len(faces)} cards never found: the deck cannot be learnt")
         return 1
 
-    def tick(k: int, n: int) -> None:
-        if k % 100 == 0 or k == n:
-            left = (time.perf_counter() - t0) / k * (n - k)
-            print(f"[learn] {k}/{n} scenes, about {left:.0f} s left", flush=True)
-
-    deck = decks.learn_deck(args.design, faces, generic, args.scenes, progress=tick)
+    deck = decks.learn_deck(args.design, faces, generic, args.scenes, progress=learning_progress())
     learnt = time.perf_counter() - t0
-    print(f"learnt in {learnt:.1f} s from {deck.samples} boxes", flush=True)
+    print(f"learnt in {learnt:.1f} s from {deck.samples} corner samples", flush=True)
     with_deck = generic.with_deck(deck)
     scenes = (tuning_scenes(images, args.tuning_scenes) if args.design == "tuning"
               else holdout_scenes(args.data, args.design))  # fmt: skip

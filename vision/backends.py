@@ -7,7 +7,7 @@ another to load a model. A model that cannot be loaded is one ``DetectorError`` 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +48,11 @@ def onnx_session(path: str | Path, threads: int = 0):
 
 
 def openvino_model(
-    path: str | Path, threads: int = 0, bgr_u8: bool = False, embedding: str | None = None
+    path: str | Path,
+    threads: int = 0,
+    bgr_u8: bool = False,
+    extra_output: str | None = None,
+    transform: Callable[[Any], None] | None = None,
 ):
     """An OpenVINO model compiled for the CPU, for latency; from an ``*_openvino`` folder with
     one ``.xml``, an ``.xml`` or an ``.onnx``. DetectorError in one line if it cannot load.
@@ -56,8 +60,10 @@ def openvino_model(
     ``bgr_u8``: the compiled model takes BGR uint8 images as they are (N x H x W x 3: the
     padded frame, or a batch of crops) and does the colour order, layout and 0..1 scaling
     inside, where it is cheaper than in numpy.
-    ``embedding``: the name of a layer whose output is added after the model's own, where the
-    model has one (the readers' pooled features; a model without it is compiled as it is).
+    ``extra_output``: the name of a layer whose output is added after the model's own
+    (``hakam.vision.fine_tune``: the activations a deck's training starts from).
+    ``transform``: changes the model read before it is compiled (a learned deck's weights put
+    in: ``hakam.vision.fine_tune.IndexTail.patch``).
     """
     import openvino as ov
 
@@ -75,10 +81,13 @@ def openvino_model(
     try:
         core = ov.Core()
         model = core.read_model(str(p))
-        if embedding is not None:
-            layer = [o for o in model.get_ordered_ops() if o.get_friendly_name() == embedding]
-            if layer:
-                model.add_outputs([layer[0].output(0)])
+        if extra_output is not None:
+            layer = [o for o in model.get_ordered_ops() if o.get_friendly_name() == extra_output]
+            if not layer:
+                raise ValueError(f"no layer {extra_output}")
+            model.add_outputs([layer[0].output(0)])
+        if transform is not None:
+            transform(model)
         if bgr_u8:
             ppp = ov.preprocess.PrePostProcessor(model)
             ppp.input().tensor().set_element_type(ov.Type.u8).set_layout(

@@ -187,11 +187,11 @@ class CornerReader:
         self.passes = passes
         self.trim, self.trim_below = trim, trim_below
 
-    def with_index_features(self) -> CornerReader:
-        """A copy whose index network gives its features as well (``read_with_features``)."""
+    def with_index(self, index) -> CornerReader:
+        """A copy reading the corners with another index network (a ``CardReader``: a
+        learned deck's own, ``hakam.vision.decks``); the outline network shared."""
         out = copy.copy(self)
-        if self.index is not None:
-            out.index = self.index.with_features()
+        out.index = index
         return out
 
     def quads(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
@@ -211,36 +211,22 @@ class CornerReader:
         return np.stack([crop_to_quad(u, b) for u, b in zip(unit, boxes, strict=True)])
 
     def read(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        return self._read(image, boxes, False)[0]
-
-    def read_with_features(
-        self, image: np.ndarray, boxes: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """``read``, and the index network's pooled features of each box's corners as found
-        (OpenVINO; a learned deck's input, ``hakam.vision.decks``)."""
-        return self._read(image, boxes, True)
-
-    def _read(self, image: np.ndarray, boxes: np.ndarray, features: bool):
         if self.index is None:
             raise ValueError("this corner reader has no index network")
         boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
         if not len(boxes):
-            return np.zeros((0, READER_CLASSES), np.float32), np.zeros((0, 0), np.float32)
-        probs, feats = self._read_quads(image, self.quads(image, boxes), features)
+            return np.zeros((0, READER_CLASSES), np.float32)
+        probs = self._read_quads(image, self.quads(image, boxes))
         if not self.trim:
-            return probs, feats
+            return probs
         unsure = np.flatnonzero(probs[:, :BALOOT_CARDS].max(axis=1) < self.trim_below)
         if not len(unsure):
-            return probs, feats
+            return probs
         tried = np.concatenate([trimmed_boxes(b, self.trim)[1:] for b in boxes[unsure]])
-        again = self._read_quads(image, self.quads(image, tried), False)[0]
+        again = self._read_quads(image, self.quads(image, tried))
         again = again.reshape(len(unsure), TRIMS - 1, -1)
         probs[unsure] = surest_reads(np.concatenate([probs[unsure, None], again], axis=1))
-        return probs, feats
+        return probs
 
-    def _read_quads(self, image: np.ndarray, quads: np.ndarray, features: bool):
-        patches = [corner_patches(image, q) for q in quads]
-        if not features:
-            return softmax(self.index.logits(patches)), None
-        logits, feats = self.index.features(patches)
-        return softmax(logits), feats
+    def _read_quads(self, image: np.ndarray, quads: np.ndarray) -> np.ndarray:
+        return softmax(self.index.logits([corner_patches(image, q) for q in quads]))

@@ -2,9 +2,10 @@
 session's frames kept while a person answers (``hakam deck learn``).
 
 A deck's folder: ``deck.json`` (format, name, when, the networks it was learnt on, samples,
-weight, cards), ``head.npz`` (the regression of ``hakam.vision.decks``), ``faces/CARD.png`` (the
-straightened faces, to learn it again) and ``frame-K.png`` (the frames it was learnt from). A
-deck is written into a fresh folder and put in place after, so a crash leaves the old one.
+cards), ``index.npz`` (its index network's trained layers, ``hakam.vision.fine_tune``),
+``faces/CARD.png`` (the straightened faces, to learn it again) and ``frame-K.png`` (the frames
+it was learnt from). A deck is written into a fresh folder and put in place after, so a crash
+leaves the old one.
 """
 
 from __future__ import annotations
@@ -21,14 +22,13 @@ from hakam.engine.cards import CARD_NAMES
 from hakam.vision.decks import (
     DECK_FORMAT,
     DECK_NAME,
-    WEIGHT,
     Candidate,
     DeckError,
     LearnedDeck,
     check_cards,
     check_name,
 )
-from hakam.vision.reader import READER_CLASSES
+from hakam.vision.fine_tune import IndexTail
 
 
 class DeckStore:
@@ -68,9 +68,9 @@ class DeckStore:
             _write_image(tmp / "faces" / f"{card}.png", face)
         for k, frame in enumerate(frames):
             _write_image(tmp / f"frame-{k}.png", frame)
-        np.savez(tmp / "head.npz", w=deck.w, b=deck.b)
+        np.savez(tmp / "index.npz", **deck.tail.arrays())
         meta = {"format": DECK_FORMAT, "name": deck.name, "learnt_at": deck.learnt_at,
-                "networks": deck.networks, "samples": deck.samples, "weight": deck.weight,
+                "networks": deck.networks, "samples": deck.samples,
                 "cards": sorted(faces, key=CARD_NAMES.index), "frames": len(frames)}  # fmt: skip
         (tmp / "deck.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
         final = self.root / deck.name
@@ -85,18 +85,17 @@ class DeckStore:
     def load(self, name: str) -> LearnedDeck:
         meta = self.describe(name)
         if meta.get("format") != DECK_FORMAT:
-            raise DeckError(f"deck {name!r}: not a {DECK_FORMAT} deck")
+            raise DeckError(
+                f"deck {name!r}: learnt by an older Hakam ({meta.get('format')}); learn it again "
+                f"(`hakam deck learn --again {name}`)"
+            )
         try:
-            with np.load(self.root / name / "head.npz") as arrays:
-                w, b = arrays["w"], arrays["b"]
+            with np.load(self.root / name / "index.npz") as arrays:
+                tail = IndexTail.from_arrays(arrays)
         except (OSError, KeyError, ValueError) as exc:
             raise DeckError(f"deck {name!r}: cannot be read ({exc})") from None
-        if w.ndim != 2 or w.shape[1] != READER_CLASSES or b.shape != (READER_CLASSES,):
-            raise DeckError(f"deck {name!r}: cannot be read (its head.npz has other shapes)")
-        return LearnedDeck(
-            name, w, b, dict(meta.get("networks", {})), meta.get("learnt_at", ""),
-            int(meta.get("samples", 0)), float(meta.get("weight", WEIGHT)),
-        )  # fmt: skip
+        return LearnedDeck(name, tail, dict(meta.get("networks", {})), meta.get("learnt_at", ""),
+                           int(meta.get("samples", 0)))  # fmt: skip
 
     def faces(self, name: str) -> dict[str, np.ndarray]:
         """The straightened faces a deck was learnt from (to learn it again)."""

@@ -9,14 +9,13 @@ The generic readers know the designs they were trained on and read an unseen des
    refuses anything but the 32 Baloot cards once each, saying which are missing and which
    appear twice.
 2. ``learn_deck``: scenes are drawn with the deck's own straightened faces (the scene
-   generator's tricks, piles, fans, hands, light and blur: ``hakam.datasets.generator``); each box
-   the finder gives there is read as the live pipeline reads it, and a softmax regression is
-   fitted on the two networks' pooled features (the whole-card reader's of its crop, the index
-   network's of its straightened corners; ``EMBEDDING``) to the card it holds, or "not a Baloot
-   card" for a box on none.
-3. ``TwoStageDetector.with_deck``: that regression's read of each box joins the generic read
-   (``weighted_product``, weight ``WEIGHT``), from the features the networks give in the same
-   pass.
+   generator's tricks, piles, fans, hands, light and blur: ``hakam.datasets.generator``); the
+   corners of each card there, as the outline network draws them on the finder's boxes and as
+   the labels give them moved a little, teach the index network that deck's indices: its last
+   layers are trained on them from the shipped weights (``hakam.vision.fine_tune``), and a box
+   on no card teaches "not a Baloot card".
+3. ``TwoStageDetector.with_deck``: the deck's own index network reads the corners in place of
+   the shipped one; the whole-card reader and the mix of the two reads stay as they are.
 
 Everything runs on OpenVINO and numpy: no torch. A learned deck lives in ``decks/NAME/`` under the
 data folder (``hakam.vision.deck_store``). The constants are chosen on a tuning design
@@ -38,15 +37,16 @@ import numpy as np
 
 from hakam.engine.cards import CARD_NAMES
 from hakam.errors import UserError
+from hakam.vision.corners import corner_patches
 from hakam.vision.detections import box_iou
-from hakam.vision.reader import OTHER, READER_CLASSES, softmax
+from hakam.vision.fine_tune import IndexTail, learn_tail
+from hakam.vision.reader import OTHER
 from hakam.vision.spread import spread_boxes
 
-DECK_FORMAT = "hakam-deck/1"
-LEARN_SCENES = 600  # scenes drawn with the deck's faces to fit its read on (about 30 s, 2 cores)
-HEAD_C = 1.0  # inverse strength of the regression's L2 penalty (on the summed log-loss)
-WEIGHT = 0.8  # the deck's read in its product with the generic read (tuning design: 0.6-0.9)
-FIT_STEPS = 600
+DECK_FORMAT = "hakam-deck/2"  # /1 (to 2026-12-07): a regression on the networks' features
+# Scenes drawn with the deck's faces to learn from: about 100 s to draw and 200 s to train on
+# (2 cores); the tuning design's figures were measured with 2,000.
+LEARN_SCENES = 2000
 FACE_W, FACE_H = 252, 352  # a straightened face: a poker card's proportions (63 x 88 mm)
 MIN_VISIBLE = 0.25  # share of a drawn card that must show for its box to teach its name
 MATCH_IOU = 0.5  # a finder's box on a drawn card's box at least this much reads that card
@@ -167,102 +167,80 @@ def read_answers(path: Path, count: int) -> list[str | None]:
     return [None if a is None else a.strip().upper() for a in answers]
 
 
-# ---------------------------------------------------------------------------- the deck's read
-
-
-def feature_rows(whole: np.ndarray, corner: np.ndarray) -> np.ndarray:
-    """The regression's input: each network's features scaled to unit length, side by side."""
-
-    def unit(x: np.ndarray) -> np.ndarray:
-        x = np.asarray(x, np.float32).reshape(len(x), -1)
-        return x / np.clip(np.linalg.norm(x, axis=1, keepdims=True), 1e-9, None)
-
-    return np.hstack([unit(whole), unit(corner)])
-
-
-def fit_head(x: np.ndarray, y: np.ndarray, c: float = HEAD_C, steps: int = FIT_STEPS):
-    """Softmax regression (``READER_CLASSES`` classes) minimising the summed log-loss plus
-    ||W||^2 / (2c), by full-batch gradient descent with Nesterov momentum: (W, b)."""
-    n, d = x.shape
-    target = np.zeros((n, READER_CLASSES), np.float32)
-    target[np.arange(n), y] = 1
-    w = np.zeros((d, READER_CLASSES), np.float32)
-    b = np.zeros(READER_CLASSES, np.float32)
-    vw, vb = np.zeros_like(w), np.zeros_like(b)
-    # Step from the loss's curvature bound (mean loss: half the largest squared row norm).
-    lr = 1.0 / (0.5 * float((x * x).sum(1).max()) + 1.0 / (c * n))
-    for _ in range(steps):
-        lw, lb = w + 0.9 * vw, b + 0.9 * vb
-        g = (softmax(x @ lw + lb) - target) / n
-        vw = 0.9 * vw - lr * (x.T @ g + lw / (c * n))
-        vb = 0.9 * vb - lr * g.sum(0)
-        w, b = w + vw, b + vb
-    return w, b
+# ---------------------------------------------------------------------------- the deck's network
 
 
 def fingerprint(path: Path) -> str:
-    """A network's identity: the SHA-256 of its weights (the OpenVINO ``.bin``)."""
+    """A network's identity: the SHA-256 of its weights (the OpenVINO ``.bin``, or the file)."""
     p = Path(path)
     if p.is_dir():
         p = sorted(p.glob("*.bin"))[0]
     return hashlib.sha256(p.read_bytes()).hexdigest()[:16]
 
 
+def index_onnx(path: Path) -> Path:
+    """The ONNX file of the index network at ``path`` (its OpenVINO folder lies beside it): a
+    deck's network is that file with its trained layers replaced."""
+    p = Path(path)
+    p = p.parent if p.suffix == ".xml" else p
+    onnx = p if p.suffix == ".onnx" else p.with_name(p.name.removesuffix("_openvino") + ".onnx")
+    if not onnx.is_file():
+        raise DeckError(f"{onnx}: missing (the index network a deck is learnt on)")
+    return onnx
+
+
 def networks_of(detector) -> dict[str, str]:
-    """The networks a deck's read rests on: the reader and the index network give the
-    features, the outline network the corners the index network's are cut along."""
-    return {"reader": fingerprint(detector.reader.path),
-            "outline": fingerprint(detector.corners.outline.path),
-            "index": fingerprint(detector.corners.index.path)}  # fmt: skip
+    """The networks a deck's own rests on: the shipped index network (its first layers, and
+    the weights its training starts from) and the outline network (the corners it is cut
+    along)."""
+    return {"outline": fingerprint(detector.corners.outline.path),
+            "index": fingerprint(index_onnx(detector.corners.index.path))}  # fmt: skip
 
 
-def check_features(detector, who: str) -> None:
-    """Refuse, in one line starting with ``who``, a reader whose networks cannot give a deck's
-    features: no corner reader, several views a crop, or not OpenVINO."""
+def check_reader(detector, who: str) -> None:
+    """Refuse, in one line starting with ``who``, a reader a deck's network cannot join: no
+    corner reader, or not on OpenVINO."""
     corners = getattr(detector, "corners", None)
     if corners is None or corners.index is None or getattr(detector, "mix", 0) <= 0:
         raise DeckError(f"{who}: needs the two-stage reader with its corner reader")
-    if detector.turns != 1:
-        raise DeckError(f"{who}: reads one view a crop (the model card asks more)")
-    if not (detector.reader.has_features and corners.index.has_features):
+    if corners.index.backend != "openvino":
         raise DeckError(f"{who}: reads on OpenVINO (--detector openvino)")
 
 
 def learner(detector):
-    """``detector`` ready to learn a deck with (its networks giving their features), or a
-    one-line ``DeckError`` saying why it cannot, before anyone confirms a card."""
-    mine = detector.with_features() if hasattr(detector, "with_features") else detector
-    check_features(mine, "learning a deck")
-    return mine
+    """``detector`` if a deck can be learnt with it, else a one-line ``DeckError`` saying why,
+    before anyone confirms a card."""
+    check_reader(detector, "learning a deck")
+    index_onnx(detector.corners.index.path)
+    return detector
 
 
 @dataclass
 class LearnedDeck:
-    """A deck's read: ``w`` (features x ``READER_CLASSES``) and ``b``; ``networks`` the reader
-    and index networks it was fitted on (their fingerprints)."""
+    """A deck's own index network: ``tail``, the layers trained on its corners
+    (``hakam.vision.fine_tune``), on the networks ``networks`` names (their fingerprints)."""
 
     name: str
-    w: np.ndarray
-    b: np.ndarray
+    tail: IndexTail
     networks: dict[str, str]
     learnt_at: str = ""
     samples: int = 0
-    weight: float = WEIGHT
-
-    def probs(self, whole: np.ndarray, corner: np.ndarray) -> np.ndarray:
-        """One row per box, ``READER_CLASSES`` columns."""
-        if not len(whole):
-            return np.zeros((0, READER_CLASSES), np.float32)
-        return softmax(feature_rows(whole, corner) @ self.w + self.b)
 
     def check_reader(self, detector) -> None:
         """Refuse a reader this deck cannot join: one line saying why."""
-        check_features(detector, f"deck {self.name}")
+        check_reader(detector, f"deck {self.name}")
         if networks_of(detector) != self.networks:
             raise DeckError(
                 f"deck {self.name}: learnt with other networks than these; learn it again "
                 f"(`hakam deck learn --again {self.name}`)"
             )
+
+    def index_reader(self, index):
+        """The deck's index network, in place of ``index`` (the shipped one's ``CardReader``):
+        its ONNX with the trained layers put in, compiled by OpenVINO at 32 bits."""
+        from hakam.vision.reader import CardReader
+
+        return CardReader(index_onnx(index.path), "openvino", index.threads, self.tail.patch)
 
 
 def learning_samples(
@@ -272,15 +250,19 @@ def learning_samples(
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Features and classes of every finder box in ``scenes`` scenes drawn with ``faces``
-    (card name -> BGR face; ranks 2-6 and backs are not drawn: the table did not show them)."""
+    """Corner patches (``corner_patches``, BGR) and classes from ``scenes`` scenes drawn with
+    ``faces`` (card name -> BGR face; ranks 2-6 and backs are not drawn: the table did not
+    show them): each card's true corners moved a little as the outline network errs (as the
+    index network was trained), and the outline network's own corners of each finder box, on
+    a card or on none ("not a Baloot card")."""
     from hakam.datasets.generator import N_TEXTURES, _out_size, sample_scene
     from hakam.datasets.scene import Renderer, jpeg
     from hakam.datasets.textures import make_texture
+    from hakam.training.corners import jitter_quad, readable
 
     renderer = Renderer({name: with_outline(f) for name, f in faces.items()})
     textures: dict[int, np.ndarray] = {}
-    xs, ys = [], []
+    patches, classes = [], []
     for i in range(scenes):
         rng = np.random.default_rng([seed, 5151, i])
         w, h = _out_size(rng, 640)
@@ -291,34 +273,27 @@ def learning_samples(
             textures[k] = make_texture(seed * 1000 + 777 + k)[1]
         img, labels = renderer.render(rng, cam, textures[k], cards, occluders)
         img = jpeg(img, int(rng.integers(35, 96)))
+        for lb in labels:
+            if readable(lb):
+                patches.append(corner_patches(img, jitter_quad(rng, lb.corners)))
+                classes.append(CARD_NAMES.index(lb.card))
         boxes = detector.boxes(img)
-        classes = []
-        for box in boxes:
+        quads = detector.corners.quads(img, np.asarray(boxes, np.float32))
+        for box, quad in zip(boxes, quads, strict=True):
             near = max(labels, key=lambda lb: _iou(box, lb.box), default=None)
             overlap = _iou(box, near.box) if near is not None else 0.0
             if overlap >= MATCH_IOU and near.visible >= MIN_VISIBLE:
                 classes.append(CARD_NAMES.index(near.card))
+            elif overlap < CLEAR_IOU:
+                classes.append(OTHER)
             else:
-                classes.append(OTHER if overlap < CLEAR_IOU else -1)  # -1: neither, not taught
-        keep = np.asarray(classes) >= 0
-        if keep.any():
-            boxes = np.asarray(boxes)[keep]
-            crops = [_crop(img, b, detector) for b in boxes]
-            whole = detector.reader.features(crops)[1]
-            corner = detector.corners.read_with_features(img, boxes)[1]
-            xs.append(feature_rows(whole, corner))
-            ys += [c for c in classes if c >= 0]
+                continue  # neither a card nor clear of one: not taught
+            patches.append(corner_patches(img, quad))
         if progress is not None:
             progress(i + 1, scenes)
-    if not xs:
+    if not patches:
         raise DeckError("no card was found in the scenes drawn with this deck's faces")
-    return np.vstack(xs), np.asarray(ys, np.int64)
-
-
-def _crop(img: np.ndarray, box, detector) -> np.ndarray:
-    from hakam.vision.reader import card_crop
-
-    return card_crop(img, box, detector.reader.size, detector.margin)
+    return np.stack(patches), np.asarray(classes, np.int64)
 
 
 def learn_deck(
@@ -327,13 +302,19 @@ def learn_deck(
     detector,
     scenes: int = LEARN_SCENES,
     seed: int = 0,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> LearnedDeck:
-    """The deck's read from its 32 confirmed faces (card name -> BGR face)."""
+    """The deck's own index network from its 32 confirmed faces (card name -> BGR face).
+    ``progress(stage, done, total)``: ``"scenes"`` drawn, then ``"training"`` steps."""
     check_name(name)
     check_cards(list(faces))
     detector = learner(detector)
-    x, y = learning_samples(faces, detector, scenes, seed, progress)
-    w, b = fit_head(x, y)
+
+    def said(stage: str):
+        return None if progress is None else (lambda k, n: progress(stage, k, n))
+
+    patches, classes = learning_samples(faces, detector, scenes, seed, said("scenes"))
+    onnx = index_onnx(detector.corners.index.path)
+    tail = learn_tail(onnx, patches, classes, said("training"), detector.corners.index.threads)[0]
     stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
-    return LearnedDeck(name, w, b, networks_of(detector), stamp, len(y))
+    return LearnedDeck(name, tail, networks_of(detector), stamp, len(classes))

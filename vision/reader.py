@@ -15,8 +15,9 @@ Baloot card" (ranks 2-6, card backs, hands, cups).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -31,7 +32,6 @@ CROP_MARGIN = 0.06
 # A box whose reads lie this much on cards already collected is one of them still in sight.
 RULE_OUT_SHARE = 0.5
 TURNS = (1, 2, 4)  # views per crop the reader may average (``CardReader.read``)
-EMBEDDING = "/10/Flatten"  # the readers' pooled features, the input of their last (linear) layer
 
 
 def check_turns(turns: int) -> None:
@@ -190,32 +190,25 @@ class CardReader:
 
     def __init__(
         self, path: str | Path, backend: str = "openvino", threads: int = 0,
-        features: bool = False,
+        transform: Callable[[Any], None] | None = None,
     ) -> None:  # fmt: skip
+        """``transform``: changes the OpenVINO model before it is compiled (a learned deck's
+        index network: ``hakam.vision.fine_tune.IndexTail.patch``)."""
         from hakam.vision.backends import onnx_session, openvino_model
 
         self.path = Path(path)
         self.backend, self.threads = backend, threads
         if backend == "onnx":
+            if transform is not None:
+                raise ValueError("a model changed before compiling is read by OpenVINO only")
             self._sess = onnx_session(self.path, threads)
             self._input = self._sess.get_inputs()[0].name
             side = self._sess.get_inputs()[0].shape[2]
         else:
-            embedding = EMBEDDING if features else None  # the plain model reads as it always did
-            self._compiled = openvino_model(self.path, threads, bgr_u8=True, embedding=embedding)
+            self._compiled = openvino_model(self.path, threads, bgr_u8=True, transform=transform)
             dim = self._compiled.input(0).get_partial_shape()[1]  # N, H, W, C: the crops as cut
             side = dim.get_length() if dim.is_static else None
         self.size = side if isinstance(side, int) else CROP_SIZE  # the side it was trained at
-        # ``features``: OpenVINO also gives the pooled features the last layer reads (a learned
-        # deck's input). Asked only then: the extra output changes how the 8-bit index network
-        # is compiled, and its logits by up to 0.016.
-        self.has_features = backend != "onnx" and len(self._compiled.outputs) > 1
-
-    def with_features(self) -> CardReader:
-        """This network, compiled to give its features as well (itself if it does)."""
-        if self.has_features:
-            return self
-        return CardReader(self.path, self.backend, self.threads, features=True)
 
     def logits(self, crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
         """The network's raw outputs for BGR uint8 crops (a list, or N x H x W x 3). OpenVINO
@@ -225,14 +218,6 @@ class CardReader:
         if self.backend == "onnx":
             return np.asarray(self._sess.run(None, {self._input: crops_tensor(crops)})[0])
         return np.asarray(self._compiled(np.ascontiguousarray(np.stack(crops)))[0])
-
-    def features(self, crops: Sequence[np.ndarray] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The raw outputs and the pooled features before the last layer (``EMBEDDING``), from
-        one pass (OpenVINO only: ``has_features``)."""
-        if not self.has_features:
-            raise ValueError(f"{self.path.name}: gives no features on {self.backend}")
-        out = self._compiled(np.ascontiguousarray(np.stack(crops)))
-        return np.asarray(out[0]), np.asarray(out[1]).reshape(len(crops), -1)
 
     def read(self, crops: list[np.ndarray], turns: int = 1) -> np.ndarray:
         """Probabilities, one row per crop, ``READER_CLASSES`` columns.
@@ -258,8 +243,8 @@ class TwoStageDetector:
     corner indices; ``mix`` is the weight of that read in the two reads' ``weighted_product``
     (0: the whole-card reader alone, 1: the corners alone). ``margin``: the share of a box's
     sides added around it in the reader's crop (``card_crop``; the strip reader's is wider).
-    ``deck``: a deck the table taught (``hakam.vision.decks.LearnedDeck``): its read of the two
-    networks' features joins the generic read (``with_deck``).
+    ``deck``: the deck the table taught, whose own index network reads the corners
+    (``hakam.vision.decks.LearnedDeck``, ``with_deck``); None: the shipped one.
     """
 
     name = "two-stage"
@@ -284,30 +269,22 @@ class TwoStageDetector:
         self.deck = deck
         self.in_sight = Detections.empty()
 
-    def with_features(self, deck=None) -> TwoStageDetector:
-        """The same networks, the reader and the index network giving their features as well
-        (``CardReader.with_features``; no corner reader: as it is), reading with ``deck``
-        (None: this one's)."""
-        corners = None if self.corners is None else self.corners.with_index_features()
-        return TwoStageDetector(
-            self.finder, self.reader.with_features(), self.find_conf, self.min_prob, self.turns,
-            corners, self.mix, self.margin, self.deck if deck is None else deck,
-        )  # fmt: skip
-
     def with_deck(self, deck) -> TwoStageDetector:
-        """The same networks, reading with a learned deck as well (``deck.check_reader``
-        refuses a reader that cannot: no corner reader, several views a crop, ONNX Runtime)."""
-        mine = self.with_features(deck)
-        deck.check_reader(mine)
-        return mine
+        """The same networks, the corners read by a learned deck's own index network
+        (``hakam.vision.decks.LearnedDeck``; ``deck.check_reader`` refuses, in one line, a
+        reader it cannot join: no corner reader, other networks, ONNX Runtime)."""
+        deck.check_reader(self)
+        corners = self.corners.with_index(deck.index_reader(self.corners.index))
+        return TwoStageDetector(
+            self.finder, self.reader, self.find_conf, self.min_prob, self.turns, corners,
+            self.mix, self.margin, deck,
+        )  # fmt: skip
 
     def boxes(self, image: np.ndarray) -> np.ndarray:
         return self.finder.find(image, self.find_conf)
 
     def read_boxes(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """Probabilities (``READER_CLASSES`` columns) for the cards in ``boxes``."""
-        if self.deck is not None:
-            return self._read_with_deck(image, boxes)
         probs = None
         if self.mix < 1:
             crops = [card_crop(image, b, self.reader.size, self.margin) for b in boxes]
@@ -316,15 +293,6 @@ class TwoStageDetector:
             by_corners = self.corners.read(image, np.asarray(boxes))
             probs = by_corners if probs is None else weighted_product(probs, by_corners, self.mix)
         return probs
-
-    def _read_with_deck(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        if not len(boxes):
-            return np.zeros((0, READER_CLASSES), np.float32)
-        crops = [card_crop(image, b, self.reader.size, self.margin) for b in boxes]
-        logits, whole = self.reader.features(crops)
-        by_corners, corner = self.corners.read_with_features(image, np.asarray(boxes))
-        generic = weighted_product(softmax(logits), by_corners, self.mix)
-        return weighted_product(generic, self.deck.probs(whole, corner), self.deck.weight)
 
     def read(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The finder's boxes and each box's probabilities (``READER_CLASSES`` columns)."""

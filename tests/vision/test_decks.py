@@ -13,9 +13,9 @@ from hakam.cli import main
 from hakam.datasets import arabic_deck, art
 from hakam.datasets.spread import labelled_names, learning_spread
 from hakam.engine.cards import CARD_NAMES
-from hakam.vision import deck_store, decks
+from hakam.vision import deck_store, decks, fine_tune
 from hakam.vision.detector import make_detector
-from hakam.vision.reader import OTHER, READER_CLASSES
+from hakam.vision.reader import READER_CLASSES
 
 needs_font = pytest.mark.skipif(not arabic_deck.available(), reason="fonts-dejavu-core missing")
 
@@ -50,18 +50,6 @@ def test_deck_names_are_plain_and_cannot_be_the_pending_folder():
     assert decks.check_name("home-deck_2.b") == "home-deck_2.b"
 
 
-def test_the_regression_learns_classes_it_can_tell_apart():
-    rng = np.random.default_rng(0)
-    centres = rng.normal(0, 1, (READER_CLASSES, 40))
-    y = np.repeat(np.arange(READER_CLASSES), 20)
-    x = centres[y] + rng.normal(0, 0.3, (len(y), 40))
-    x = (x / np.linalg.norm(x, axis=1, keepdims=True)).astype(np.float32)
-    w, b = decks.fit_head(x, y)
-    assert np.mean(np.argmax(x @ w + b, 1) == y) > 0.95
-    w0, b0 = decks.fit_head(x, y, steps=0)  # not fitted: every class alike
-    assert np.mean(np.argmax(x @ w0 + b0, 1) == y) < 0.1
-
-
 @pytest.fixture(scope="module")
 def spread():
     if not arabic_deck.available():
@@ -87,22 +75,31 @@ def test_a_spread_is_found_straightened_learnt_kept_and_read(spread, detector, t
     assert sorted(n for n in names if n) == sorted(CARD_NAMES)  # every card found once
     faces = {n: c.face for c, n in zip(found, names, strict=True) if n}
     assert all(f.shape == (decks.FACE_H, decks.FACE_W, 3) for f in faces.values())
-    deck = decks.learn_deck("arabic", faces, detector, scenes=40)
-    assert deck.samples > 40 and deck.w.shape[1] == READER_CLASSES
+    stages = []
+    deck = decks.learn_deck("arabic", faces, detector, scenes=40,
+                            progress=lambda stage, k, n: stages.append((stage, k, n)))  # fmt: skip
+    assert deck.samples > 40 and stages[0] == ("scenes", 1, 40) and stages[-1][0] == "training"
+    assert stages[-1][1] == stages[-1][2]  # every step of the training reported
+    shipped = fine_tune.IndexTail.from_model(decks.index_onnx(detector.corners.index.path))
+    assert not np.allclose(deck.tail.fw, shipped.fw)  # trained from the shipped weights
     store = deck_store.DeckStore(tmp_path)
     store.save(deck, faces, [frame])
     assert store.names() == ["arabic"]
     again = store.load("arabic")
-    assert np.array_equal(again.w, deck.w) and again.networks == deck.networks
+    pairs = zip(again.tail.params(), deck.tail.params(), strict=True)
+    assert all(np.array_equal(a, b) for a, b in pairs)
+    assert again.networks == deck.networks
     assert sorted(store.faces("arabic")) == sorted(CARD_NAMES)
     reading = detector.with_deck(again)
     boxes, probs = reading.read(frame)
     assert probs.shape == (len(boxes), READER_CLASSES)
     assert np.allclose(probs.sum(1), 1, atol=1e-4)
     generic = detector.read_boxes(frame, boxes)
-    assert not np.allclose(probs, generic)  # the deck's read joined the generic one
+    assert not np.allclose(probs, generic)  # the deck's network read the corners
+    assert reading.reader is detector.reader and reading.corners.outline is detector.corners.outline
+    assert detector.corners.index is not reading.corners.index  # the generic reading as it was
     # Networks other than those it was learnt with: refused in one line, nothing read.
-    stale = decks.LearnedDeck("arabic", deck.w, deck.b, {"reader": "0", "index": "0"})
+    stale = decks.LearnedDeck("arabic", deck.tail, {"outline": "0", "index": "0"})
     with pytest.raises(decks.DeckError, match="learn it again"):
         detector.with_deck(stale)
     store.forget("arabic")
@@ -155,10 +152,8 @@ def test_the_commands_learn_a_deck_only_from_confirmed_answers(spread, detector,
     assert main(["deck", "forget", "home"]) == 2
 
 
-def test_a_deck_reads_only_with_the_two_stage_reader():
-    deck = decks.LearnedDeck(
-        "d", np.zeros((352, READER_CLASSES), np.float32), np.zeros(READER_CLASSES, np.float32), {}
-    )
+def test_a_deck_reads_only_with_the_two_stage_reader_on_openvino(detector):
+    deck = decks.LearnedDeck("d", fine_tune.IndexTail([], [], np.zeros(0), np.zeros(0)), {})
 
     class NoCorners:
         corners = None
@@ -166,17 +161,25 @@ def test_a_deck_reads_only_with_the_two_stage_reader():
 
     with pytest.raises(decks.DeckError, match="needs the two-stage reader"):
         deck.check_reader(NoCorners())
-    deck.w[:192, 5] = 1.0  # a read that takes the whole-card features for card 5
-    p = deck.probs(np.ones((2, 192)), np.ones((2, 160)))
-    assert p.shape == (2, READER_CLASSES) and np.allclose(p.sum(1), 1)
-    assert (p.argmax(1) == 5).all() and p[0, OTHER] < p[0, 5]
+    on_onnx = make_detector("onnx")
+    with pytest.raises(decks.DeckError, match=r"deck d: reads on OpenVINO \(--detector openvino\)"):
+        deck.check_reader(on_onnx)
 
 
-def test_the_generic_reading_is_compiled_as_it_was(detector):
-    """Without a deck the networks give their logits alone (an extra output changes how the
-    8-bit index network is compiled); the deck's copy gives the features too."""
-    assert not detector.reader.has_features and not detector.corners.index.has_features
-    assert len(detector.reader._compiled.outputs) == 1
-    mine = detector.with_features()
-    assert mine.reader.has_features and mine.corners.index.has_features
-    assert detector.corners.outline is mine.corners.outline  # the outline network shared
+def test_an_older_deck_is_refused_and_learnt_again_from_its_faces(tmp_path, monkeypatch, capsys):
+    """A deck of format /1 (a regression on the networks' features, to 2026-12-07): one line
+    says to learn it again, and ``--again`` does, from the faces it kept."""
+    monkeypatch.setenv("HAKAM_DATA_DIR", str(tmp_path))
+    old = tmp_path / "decks" / "majlis"
+    (old / "faces").mkdir(parents=True)
+    for card in CARD_NAMES:
+        face = np.full((decks.FACE_H, decks.FACE_W, 3), 255, np.uint8)
+        cv2.putText(face, card, (20, 60), cv2.FONT_HERSHEY_SIMPLEX, 1.5, (0, 0, 0), 3)
+        cv2.imwrite(str(old / "faces" / f"{card}.png"), face)
+    (old / "deck.json").write_text(json.dumps({"format": "hakam-deck/1", "name": "majlis"}))
+    store = deck_store.DeckStore(tmp_path / "decks")
+    with pytest.raises(decks.DeckError, match=r"learnt by an older Hakam .*--again majlis"):
+        store.load("majlis")
+    assert main(["deck", "learn", "--name", "majlis", "--again", "--scenes", "8"]) == 0
+    assert "training steps" in capsys.readouterr().out
+    assert store.load("majlis").samples > 0
