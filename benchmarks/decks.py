@@ -87,11 +87,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--design", required=True)
     ap.add_argument("--data", type=Path, help="a hold-out split folder (images/, labels/, meta/)")
     ap.add_argument("--scenes", type=int, default=decks.LEARN_SCENES, help="learning scenes")
+    ap.add_argument("--keep", metavar="NAME",
+                    help="keep the learnt deck as NAME here (hakam deck list)")  # fmt: skip
     ap.add_argument("--tuning-scenes", type=int, default=TUNING_SCENES,
                     help="tuning-design scenes scored")  # fmt: skip
     args = ap.parse_args(argv)
     if args.design != "tuning" and args.data is None:
         ap.error("--data: the hold-out scenes of a hold-out design")
+    if args.keep and not decks.DECK_NAME.match(args.keep):
+        ap.error(f"--keep {args.keep}: 1 to 40 letters, digits, '_', '.' or '-'")
     generic = make_detector()
     images = design_images(args.design)
     t0 = time.perf_counter()
@@ -115,6 +119,13 @@ def main(argv: list[str] | None = None) -> int:
     deck = decks.learn_deck(args.design, faces, generic, args.scenes, progress=learning_progress())
     learnt = time.perf_counter() - t0
     print(f"learnt in {learnt:.1f} s from {deck.samples} corner samples", flush=True)
+    if args.keep:
+        from hakam.cli.common import decks_root
+        from hakam.vision.deck_store import DeckStore
+
+        deck.name = args.keep
+        print(f"kept in {DeckStore(decks_root()).save(deck, faces)} (replacing any deck of "
+              f"that name)", flush=True)  # fmt: skip
     with_deck = generic.with_deck(deck)
     scenes = (tuning_scenes(images, args.tuning_scenes) if args.design == "tuning"
               else holdout_scenes(args.data, args.design))  # fmt: skip

@@ -12,7 +12,9 @@ Back-ends without a model (or without ultralytics installed) are skipped with a 
 ``openvino+reader`` and ``onnx+reader`` are the two-stage detector (finder + card reader).
 The event delay is the time from the frame where a card comes to rest to its ``play`` event.
 ``--cache DIR`` keeps each deal's reads (two-stage back-ends), so a change to the pipeline is
-scored again on the same reads in seconds; delete the folder when the models change. Deal k's
+scored again on the same reads in seconds; delete the folder when the models change.
+``--backends openvino+reader,openvino+reader:NAME`` times the reading with a learnt deck
+(``benchmarks/decks.py --keep NAME`` learns and keeps one) against the generic reading. Deal k's
 seed is ``--seed`` + 1000 + k (the issue's set: 1007-1026); a set looked into deal by deal is
 no longer an evaluation set: draw another.
 """
@@ -77,7 +79,17 @@ TWO_STAGE = "+reader"  # suffix of a back-end name: its finder boxes named by th
 def make(name: str, models_dir: Path | None = None, threads: int = 0, conf: float | None = None):
     """``openvino`` is the one-stage detector, ``openvino+reader`` the two-stage one;
     ``openvino+reader@416`` runs the finder at 416 on the long side; ``openvino+reader=DIR``
-    takes the models (and their shipped settings) from DIR, e.g. an older export."""
+    takes the models (and their shipped settings) from DIR, e.g. an older export;
+    ``openvino+reader:NAME`` reads with the deck NAME learnt on this machine (``hakam deck``)."""
+    name, _, deck = name.partition(":")
+    if deck:
+        from hakam.cli.common import with_deck
+        from hakam.errors import UserError
+
+        try:
+            return with_deck(make(name, models_dir, threads, conf), deck)
+        except UserError as exc:
+            raise DetectorError(str(exc)) from None
     name, _, folder = name.partition("=")
     models_dir = Path(folder) if folder else models_dir
     name, _, size = name.partition("@")

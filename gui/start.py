@@ -39,7 +39,7 @@ class StartChoice:
     new_match: bool
     calibration: Calibration
     calibration_seat: int | None  # the seat it marks (None: this match's first dealer)
-    deck: str | None = None  # a learnt deck to read with as well (None: the standard readers)
+    deck: str | None = None  # a learnt deck to read with (None: the standard readers)
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -29,6 +30,8 @@ from hakam.vision.decks import (
     check_name,
 )
 from hakam.vision.fine_tune import IndexTail
+
+OLD_FORMATS = ("hakam-deck/1",)  # learnt again from their faces (``--again``)
 
 
 class DeckStore:
@@ -84,15 +87,17 @@ class DeckStore:
 
     def load(self, name: str) -> LearnedDeck:
         meta = self.describe(name)
-        if meta.get("format") != DECK_FORMAT:
+        if meta.get("format") in OLD_FORMATS:
             raise DeckError(
-                f"deck {name!r}: learnt by an older Hakam ({meta.get('format')}); learn it again "
+                f"deck {name!r}: learnt by an older Hakam ({meta['format']}); learn it again "
                 f"(`hakam deck learn --again {name}`)"
             )
+        if meta.get("format") != DECK_FORMAT:
+            raise DeckError(f"deck {name!r}: not a {DECK_FORMAT} deck ({meta.get('format')})")
         try:
             with np.load(self.root / name / "index.npz") as arrays:
                 tail = IndexTail.from_arrays(arrays)
-        except (OSError, KeyError, ValueError) as exc:
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
             raise DeckError(f"deck {name!r}: cannot be read ({exc})") from None
         return LearnedDeck(name, tail, dict(meta.get("networks", {})), meta.get("learnt_at", ""),
                            int(meta.get("samples", 0)))  # fmt: skip

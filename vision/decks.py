@@ -182,8 +182,12 @@ def index_onnx(path: Path) -> Path:
     """The ONNX file of the index network at ``path`` (its OpenVINO folder lies beside it): a
     deck's network is that file with its trained layers replaced."""
     p = Path(path)
-    p = p.parent if p.suffix == ".xml" else p
-    onnx = p if p.suffix == ".onnx" else p.with_name(p.name.removesuffix("_openvino") + ".onnx")
+    if p.suffix == ".xml" and p.parent.name.endswith("_openvino"):
+        p = p.parent
+    if p.suffix in (".onnx", ".xml"):
+        onnx = p.with_suffix(".onnx")
+    else:
+        onnx = p.with_name(p.name.removesuffix("_openvino") + ".onnx")
     if not onnx.is_file():
         raise DeckError(f"{onnx}: missing (the index network a deck is learnt on)")
     return onnx
@@ -211,8 +215,18 @@ def learner(detector):
     """``detector`` if a deck can be learnt with it, else a one-line ``DeckError`` saying why,
     before anyone confirms a card."""
     check_reader(detector, "learning a deck")
-    index_onnx(detector.corners.index.path)
+    shipped_tail(detector)
     return detector
+
+
+def shipped_tail(detector) -> IndexTail:
+    """The layers a deck's training starts from: the shipped index network's, or a one-line
+    ``DeckError`` where that network is laid out otherwise."""
+    onnx = index_onnx(detector.corners.index.path)
+    try:
+        return IndexTail.from_model(onnx)
+    except (KeyError, ValueError) as exc:
+        raise DeckError(f"{onnx}: not the index network a deck is learnt on ({exc})") from None
 
 
 @dataclass
@@ -240,7 +254,11 @@ class LearnedDeck:
         its ONNX with the trained layers put in, compiled by OpenVINO at 32 bits."""
         from hakam.vision.reader import CardReader
 
-        return CardReader(index_onnx(index.path), "openvino", index.threads, self.tail.patch)
+        onnx = index_onnx(index.path)
+        shapes = [p.shape for p in IndexTail.from_model(onnx).params()]
+        if [p.shape for p in self.tail.params()] != shapes:
+            raise DeckError(f"deck {self.name}: cannot be read (its index.npz has other shapes)")
+        return CardReader(onnx, "openvino", index.threads, self.tail.patch)
 
 
 def learning_samples(
@@ -314,7 +332,7 @@ def learn_deck(
         return None if progress is None else (lambda k, n: progress(stage, k, n))
 
     patches, classes = learning_samples(faces, detector, scenes, seed, said("scenes"))
-    onnx = index_onnx(detector.corners.index.path)
-    tail = learn_tail(onnx, patches, classes, said("training"), detector.corners.index.threads)[0]
+    onnx, tail = index_onnx(detector.corners.index.path), shipped_tail(detector)
+    learn_tail(onnx, tail, patches, classes, said("training"), detector.corners.index.threads)
     stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
     return LearnedDeck(name, tail, networks_of(detector), stamp, len(classes))

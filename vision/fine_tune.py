@@ -95,16 +95,19 @@ class IndexTail:
         """The shipped weights, read by OpenVINO from the index network's ONNX file."""
         import openvino as ov
 
-        ops = _ops(ov.Core().read_model(str(path)))
+        ops = _ops(ov.Core().read_model(str(path)))  # KeyError: a network laid out otherwise
         names = [n for stage in STAGES for n in stage]
         w = [_constant(ops[f"{n}/WithoutBiases"].input_value(1)) for n in names]
         b = [_constant(ops[n].input_value(1)).reshape(-1) for n in names]
         scaled, bias = ops[OUTPUT].input_value(0).get_node(), ops[OUTPUT].input_value(1).get_node()
         alpha = _constant(scaled.input_value(1)).reshape(())  # Gemm's alpha (and beta below)
         fb = np.ones(1, np.float32)
-        for factor in bias.input_values():
+        for factor in bias.input_values() or [bias.output(0)]:
             fb = fb * _constant(factor)
-        return cls(w, b, _constant(ops[LINEAR].input_value(1)) * alpha, fb)
+        fw = _constant(ops[LINEAR].input_value(1)) * alpha
+        if fb.shape != (len(fw),) or fw.shape[1] != len(b[-1]):
+            raise ValueError("a linear layer of another shape")
+        return cls(w, b, fw, fb)
 
     def arrays(self) -> dict[str, np.ndarray]:
         weights = {f"w{k}": w for k, w in enumerate(self.w)}
@@ -232,15 +235,15 @@ def fit(
 
 def learn_tail(
     path: str | Path,
+    tail: IndexTail,
     patches: np.ndarray,
     classes: np.ndarray,
     progress: Callable[[int, int], None] | None = None,
     threads: int = 0,
-) -> tuple[IndexTail, list[float], float]:
-    """The index network at ``path`` (its ONNX) fine-tuned on a deck's corner ``patches``:
-    the trained layers, each epoch's loss, and the seconds it took."""
+) -> tuple[list[float], float]:
+    """``tail`` (the index network at ``path``'s, its ONNX) fine-tuned in place on a deck's
+    corner ``patches``: each epoch's loss, and the seconds it took."""
     t0 = time.perf_counter()
     x = stage_input(path, patches, threads)
-    tail = IndexTail.from_model(path)
     losses = fit(tail, x, np.asarray(classes, np.int64), progress=progress)
-    return tail, losses, time.perf_counter() - t0
+    return losses, time.perf_counter() - t0

@@ -243,8 +243,8 @@ class TwoStageDetector:
     corner indices; ``mix`` is the weight of that read in the two reads' ``weighted_product``
     (0: the whole-card reader alone, 1: the corners alone). ``margin``: the share of a box's
     sides added around it in the reader's crop (``card_crop``; the strip reader's is wider).
-    ``deck``: the deck the table taught, whose own index network reads the corners
-    (``hakam.vision.decks.LearnedDeck``, ``with_deck``); None: the shipped one.
+    ``deck``: the deck the table taught whose own index network reads the corners, set by
+    ``with_deck`` (``hakam.vision.decks.LearnedDeck``); None: the shipped one.
     """
 
     name = "two-stage"
@@ -259,14 +259,13 @@ class TwoStageDetector:
         corners=None,
         mix: float = 0.0,
         margin: float = CROP_MARGIN,
-        deck=None,
     ) -> None:
         check_turns(turns)
         check_mix(mix, corners is not None)
         self.finder, self.reader = finder, reader
         self.find_conf, self.min_prob, self.turns = find_conf, min_prob, turns
         self.corners, self.mix, self.margin = corners, mix, margin
-        self.deck = deck
+        self.deck = None
         self.in_sight = Detections.empty()
 
     def with_deck(self, deck) -> TwoStageDetector:
@@ -275,10 +274,10 @@ class TwoStageDetector:
         reader it cannot join: no corner reader, other networks, ONNX Runtime)."""
         deck.check_reader(self)
         corners = self.corners.with_index(deck.index_reader(self.corners.index))
-        return TwoStageDetector(
-            self.finder, self.reader, self.find_conf, self.min_prob, self.turns, corners,
-            self.mix, self.margin, deck,
-        )  # fmt: skip
+        mine = TwoStageDetector(self.finder, self.reader, self.find_conf, self.min_prob,
+                                self.turns, corners, self.mix, self.margin)  # fmt: skip
+        mine.deck = deck
+        return mine
 
     def boxes(self, image: np.ndarray) -> np.ndarray:
         return self.finder.find(image, self.find_conf)

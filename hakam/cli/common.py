@@ -93,7 +93,7 @@ def parse_size(text: str, option: str = "--size") -> tuple[int, int]:
 def add_deck_arg(parser: Any) -> None:
     parser.add_argument(
         "--deck", default=None, metavar="NAME",
-        help="read the cards with a deck learnt here too (`hakam deck learn`)",
+        help="read the cards with a deck learnt here (`hakam deck learn`)",
     )  # fmt: skip
 
 
@@ -105,7 +105,7 @@ def decks_root() -> Path:
 
 
 def with_deck(detector: Any, name: str | None) -> Any:
-    """``detector`` reading with the learnt deck ``name`` as well (None: as it is)."""
+    """``detector`` reading with the learnt deck ``name`` (None: as it is)."""
     if not name:
         return detector
     from hakam.vision.deck_store import DeckStore

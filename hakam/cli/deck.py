@@ -173,7 +173,8 @@ def _fit_and_save(store, name: str, faces: dict, frames: list, args, detector):
     tick = learning_progress()
     deck = decks.learn_deck(name, faces, detector, scenes, progress=tick)
     folder = store.save(deck, faces, frames)
-    print(f"deck {name}: learnt from {deck.samples} cards in {time.monotonic() - t0:.0f} s, "
+    print(f"deck {name}: learnt from {deck.samples} corner samples in "
+          f"{time.monotonic() - t0:.0f} s, "
           f"kept in {folder}; read with it: --deck {name}")  # fmt: skip
     return 0
 
@@ -186,12 +187,16 @@ def learning_progress():
     def tick(stage: str, k: int, n: int) -> None:
         now = time.monotonic()
         began.setdefault(stage, now)  # its first step done: the pace is from there on
+        if stage == "training" and k == 1:
+            print(f"[learn] training the deck's index network: {n} steps", flush=True)
         if k != n and k % (100 if stage == "scenes" else 20):
             return
         left = (now - began[stage]) / max(k - 1, 1) * (n - k)
-        what = "scenes drawn with the deck" if stage == "scenes" else "training steps"
-        then = ", then training" if stage == "scenes" else ""
-        print(f"[learn] {k}/{n} {what}, about {left:.0f} s left{then}", flush=True)
+        if stage == "scenes":
+            print(f"[learn] {k}/{n} scenes drawn with the deck, about {left:.0f} s left to "
+                  f"draw (then training, about twice as long)", flush=True)  # fmt: skip
+        else:
+            print(f"[learn] {k}/{n} training steps, about {left:.0f} s left", flush=True)
 
     return tick
 

@@ -94,14 +94,18 @@ def test_a_spread_is_found_straightened_learnt_kept_and_read(spread, detector, t
     boxes, probs = reading.read(frame)
     assert probs.shape == (len(boxes), READER_CLASSES)
     assert np.allclose(probs.sum(1), 1, atol=1e-4)
-    generic = detector.read_boxes(frame, boxes)
-    assert not np.allclose(probs, generic)  # the deck's network read the corners
+    # The shipped weights through the same path (32 bits, from the ONNX) read otherwise.
+    untrained = decks.LearnedDeck("arabic", shipped, deck.networks)
+    assert not np.allclose(probs, detector.with_deck(untrained).read_boxes(frame, boxes))
     assert reading.reader is detector.reader and reading.corners.outline is detector.corners.outline
     assert detector.corners.index is not reading.corners.index  # the generic reading as it was
     # Networks other than those it was learnt with: refused in one line, nothing read.
     stale = decks.LearnedDeck("arabic", deck.tail, {"outline": "0", "index": "0"})
     with pytest.raises(decks.DeckError, match="learn it again"):
         detector.with_deck(stale)
+    (store.root / "arabic" / "index.npz").write_bytes(b"PK\x03\x04 not a whole file")
+    with pytest.raises(decks.DeckError, match="deck 'arabic': cannot be read"):
+        store.load("arabic")
     store.forget("arabic")
     assert store.names() == []
     with pytest.raises(decks.DeckError, match="not learnt here"):
@@ -179,6 +183,9 @@ def test_an_older_deck_is_refused_and_learnt_again_from_its_faces(tmp_path, monk
     (old / "deck.json").write_text(json.dumps({"format": "hakam-deck/1", "name": "majlis"}))
     store = deck_store.DeckStore(tmp_path / "decks")
     with pytest.raises(decks.DeckError, match=r"learnt by an older Hakam .*--again majlis"):
+        store.load("majlis")
+    (old / "deck.json").write_text(json.dumps({"format": "hakam-deck/9", "name": "majlis"}))
+    with pytest.raises(decks.DeckError, match=r"not a hakam-deck/2 deck \(hakam-deck/9\)"):
         store.load("majlis")
     assert main(["deck", "learn", "--name", "majlis", "--again", "--scenes", "8"]) == 0
     assert "training steps" in capsys.readouterr().out
