@@ -252,7 +252,7 @@ def _say_check(proposals: list) -> None:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from hakam.vision.deck_store import DeckStore
+    from hakam.vision.deck_store import OLD_FORMATS, DeckStore
 
     store = DeckStore(decks_root())
     names = store.names()
@@ -260,7 +260,10 @@ def _list(args: argparse.Namespace) -> int:
         print("no deck learnt yet (hakam deck learn --source ... --name ...)")
     for name in names:
         meta = store.describe(name)
-        print(f"{name}  learnt {meta.get('learnt_at', '?')}  from {meta.get('samples', '?')} cards")
+        again = ("  (learnt by an older Hakam: --again)"
+                 if meta.get("format") in OLD_FORMATS else "")  # fmt: skip
+        print(f"{name}  learnt {meta.get('learnt_at', '?')}  from {meta.get('samples', '?')} "
+              f"corner samples{again}")  # fmt: skip
     return 0
 
 

@@ -182,6 +182,9 @@ def test_an_older_deck_is_refused_and_learnt_again_from_its_faces(tmp_path, monk
         cv2.imwrite(str(old / "faces" / f"{card}.png"), face)
     (old / "deck.json").write_text(json.dumps({"format": "hakam-deck/1", "name": "majlis"}))
     store = deck_store.DeckStore(tmp_path / "decks")
+    assert main(["deck", "list"]) == 0
+    assert "majlis  learnt ?  from ? corner samples  (learnt by an older Hakam: --again)" in (
+        capsys.readouterr().out)  # fmt: skip
     with pytest.raises(decks.DeckError, match=r"learnt by an older Hakam .*--again majlis"):
         store.load("majlis")
     (old / "deck.json").write_text(json.dumps({"format": "hakam-deck/9", "name": "majlis"}))
