@@ -1,9 +1,11 @@
 """A person's answers to the cards found while learning a deck (``hakam deck learn --window``),
-as plain data: one card name a find, or None to drop it. No Qt here."""
+as plain data: one card name a find, or None to drop it; and how far the learning is. No Qt
+here."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 
 from hakam.engine.cards import CARD_NAMES
 from hakam.gui.models import EntryError
@@ -30,3 +32,33 @@ class DeckAnswers:
 
     def complete(self) -> bool:
         return not self.missing() and not self.twice()
+
+
+class LearningStopped(Exception):
+    """The person stopped the learning: nothing is saved."""
+
+
+class LearningProgress:
+    """Where learning a deck stands (``hakam.vision.decks.learn_deck``'s progress): the stage
+    (``"scenes"`` drawn, then ``"training"`` steps), steps done of the stage's total, and the
+    seconds left in the stage at its pace so far (None until two steps are done). ``stop``
+    makes the next ``update`` raise ``LearningStopped`` (it is called from the learning)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.stage: str | None = None
+        self.done = self.total = 0
+        self.left: float | None = None
+        self.stopped = False
+        self._began: dict[str, float] = {}
+
+    def update(self, stage: str, done: int, total: int) -> None:
+        if self.stopped:
+            raise LearningStopped("stopped: nothing learnt")
+        now = self.clock()
+        began = self._began.setdefault(stage, now)  # its first step done: the pace from there
+        self.stage, self.done, self.total = stage, done, total
+        self.left = (now - began) / (done - 1) * (total - done) if done > 1 else None
+
+    def stop(self) -> None:
+        self.stopped = True

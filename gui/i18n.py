@@ -115,6 +115,18 @@ STRINGS: dict[str, tuple[str, str]] = {
     "deck_complete": ("The 32 Baloot cards, once each.", "أوراق البلوت الـ32، كل ورقة مرة."),
     "deck_save": ("Learn and save the deck", "تعلَّم الورق واحفظه"),
     "deck_cancel": ("Cancel", "إلغاء"),
+    "deck_learning": ("Learning the deck…", "جارٍ تعلُّم الورق…"),
+    "deck_scenes": (
+        "Drawing scenes with the deck: {done} of {total}, about {left} s left (then training, "
+        "about twice as long)",
+        "رسم مشاهد بالورق: {done} من {total}، بقي نحو {left} ثانية (ثم التدريب، نحو ضعفها)",
+    ),
+    "deck_training": (
+        "Training the deck's index network: step {done} of {total}, about {left} s left",
+        "تدريب شبكة الزوايا على الورق: الخطوة {done} من {total}، بقي نحو {left} ثانية",
+    ),
+    "deck_stop": ("Stop learning", "أوقف التعلُّم"),
+    "deck_learnt": ("Learnt and saved: {name}", "تعلَّمه وحفظه: {name}"),
     "start_deck_standard": ("a standard deck (no deck learnt)", "ورق عادي (بلا ورق متعلَّم)"),
     "start_continue": (
         "Go on with match {match}: {deals} deals played, {a}-{b}",

@@ -1,13 +1,15 @@
 """The cards found while learning a deck, each with the name proposed for it: the person
 confirms or corrects each (or drops a find that is no card), and *Save* is offered only when the
-answers are the 32 Baloot cards once each (``hakam deck learn --window``)."""
+answers are the 32 Baloot cards once each (``hakam deck learn --window``). Given ``learn``, the
+deck is then learnt here, off the window's thread, with its progress and time left shown, and
+can be stopped (nothing saved)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QThread, QTimer, Signal
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
     QComboBox,
@@ -15,6 +17,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QProgressBar,
     QPushButton,
     QScrollArea,
     QVBoxLayout,
@@ -22,7 +25,8 @@ from PySide6.QtWidgets import (
 )
 
 from hakam.engine.cards import CARD_NAMES
-from hakam.gui.deck_answers import DeckAnswers
+from hakam.errors import UserError
+from hakam.gui.deck_answers import DeckAnswers, LearningProgress, LearningStopped
 from hakam.gui.i18n import Language
 from hakam.gui.views.live_view import to_qimage
 
@@ -30,8 +34,36 @@ COLUMNS = 6  # fits 1366x768 with the theme's 15-16 pt text
 TILE_W, TILE_H = 120, 168
 
 
+# ``learn(answers, progress)``: learns and saves the deck from the person's answers, calling
+# ``progress(stage, done, total)`` as it goes; returns the deck's name, or raises a one-line
+# ``UserError``.
+Learn = Callable[[list, Callable[[str, int, int], None]], str]
+
+
+class _Learning(QThread):
+    """``learn`` off the window's thread; ``ended`` carries the deck's name (None: stopped or
+    refused) and the refusal's line."""
+
+    ended = Signal(object, str)
+
+    def __init__(self, learn: Learn, answers: list, progress: LearningProgress) -> None:
+        super().__init__()
+        self._learn, self._answers, self._progress = learn, answers, progress
+
+    def run(self) -> None:
+        try:
+            self.ended.emit(self._learn(self._answers, self._progress.update), "")
+        except LearningStopped:
+            self.ended.emit(None, "")
+        except UserError as exc:
+            self.ended.emit(None, str(exc))
+        except Exception as exc:  # said in the window: never left waiting
+            self.ended.emit(None, f"learning failed: {type(exc).__name__}: {exc}")
+
+
 class DeckView(QDialog):
-    """``exec()`` it; accepted: ``answers.answers`` are the person's."""
+    """``exec()`` it; accepted: ``answers.answers`` are the person's (and, given ``learn``, the
+    deck ``learnt`` is saved)."""
 
     def __init__(
         self,
@@ -39,9 +71,16 @@ class DeckView(QDialog):
         answers: DeckAnswers,
         language: str = "en",
         parent: QWidget | None = None,
+        learn: Learn | None = None,
     ) -> None:
         super().__init__(parent)
         self.answers, self.lang = answers, Language(language)
+        self.learn, self.learnt = learn, None
+        self.progress = LearningProgress()
+        self._job: _Learning | None = None
+        self._timer = QTimer(self)
+        self._timer.setInterval(250)
+        self._timer.timeout.connect(self._show_progress)
         root = QVBoxLayout(self)
         self.hint = QLabel()
         self.hint.setWordWrap(True)
@@ -76,17 +115,70 @@ class DeckView(QDialog):
         self.problem = QLabel()
         self.problem.setWordWrap(True)
         root.addWidget(self.problem)
+        self.bar = QProgressBar()
+        self.bar.setVisible(False)
+        root.addWidget(self.bar)
         actions = QHBoxLayout()
         self.cancel = QPushButton()
         self.cancel.clicked.connect(self.reject)
         self.save = QPushButton()
         self.save.setProperty("role", "ok")
-        self.save.clicked.connect(self.accept)
+        self.save.clicked.connect(self._save)
         actions.addWidget(self.cancel)
         actions.addStretch(1)
         actions.addWidget(self.save)
         root.addLayout(actions)
         self.refresh()
+
+    def _save(self) -> None:
+        if self.learn is None:
+            self.accept()
+            return
+        for widget in (*self.choices, self.save):
+            widget.setEnabled(False)
+        self.progress = LearningProgress()
+        self.problem.setText(self.lang.tr("deck_learning"))
+        self.problem.setProperty("role", "ok")
+        self.cancel.setText(self.lang.tr("deck_stop"))
+        self.bar.setRange(0, 0)  # busy until the first step is counted
+        self.bar.setVisible(True)
+        self._job = _Learning(self.learn, list(self.answers.answers), self.progress)
+        self._job.ended.connect(self._ended)
+        self._job.start()
+        self._timer.start()
+
+    def _show_progress(self) -> None:
+        p = self.progress
+        if p.stage is None or p.left is None:
+            return
+        key = "deck_scenes" if p.stage == "scenes" else "deck_training"
+        self.problem.setText(self.lang.tr(key, done=p.done, total=p.total, left=round(p.left)))
+        self.bar.setRange(0, p.total)
+        self.bar.setValue(p.done)
+
+    def _ended(self, name: str | None, refused: str) -> None:
+        self._timer.stop()
+        self._job.wait()
+        self._job = None
+        self.bar.setVisible(False)
+        if name is not None:
+            self.learnt = name
+            self.accept()
+        elif self.progress.stopped:
+            super().reject()
+        else:  # refused: said in one line; the answers stay, to correct or to try again
+            for widget in self.choices:
+                widget.setEnabled(True)
+            self.refresh()
+            self.problem.setText(refused)
+            self.problem.setProperty("role", "error")
+
+    def reject(self) -> None:
+        """*Cancel*, or closing the window; while learning: stop it, then close."""
+        if self._job is not None:
+            self.progress.stop()
+            return
+        super().reject()
 
     def _chosen(self, k: int, index: int) -> None:
         self.answers.set(k, None if index <= 0 else CARD_NAMES[index - 1])
@@ -112,4 +204,4 @@ class DeckView(QDialog):
         self.problem.setProperty("role", "error" if parts else "ok")
         self.save.setEnabled(not parts)
         self.save.setText(lang.tr("deck_save"))
-        self.cancel.setText(lang.tr("deck_cancel"))
+        self.cancel.setText(lang.tr("deck_stop" if self._job is not None else "deck_cancel"))

@@ -140,12 +140,27 @@ def _learn(args: argparse.Namespace) -> int:
                       f"null to drop a find), then run:\n  hakam deck learn --name {args.name} "
                       f"--answers {answers_file}")  # fmt: skip
                 return 0
-            names, accepted = _confirm_in_window(found, args.lang)
-            _write_answers(answers_file, names)  # the person's word is kept, whatever follows
-            if not accepted:
+
+            def learn(names: list, progress) -> str:
+                _write_answers(answers_file, names)  # the person's word is kept, whatever follows
+                try:
+                    decks.check_cards(names)
+                    faces = {n: c.face for c, n in zip(found, names, strict=True) if n is not None}
+                    _fit_and_save(store, args.name, faces, frames, args, detector, progress)
+                except decks.DeckError as exc:
+                    raise UserError(str(exc)) from None
+                except OSError as exc:
+                    raise UserError(f"deck {args.name}: {exc.strerror or exc}") from None
+                return args.name
+
+            names, learnt = _confirm_in_window(found, args.lang, learn)
+            _write_answers(answers_file, names)
+            if not learnt:
                 print(f"closed: nothing learnt; the cards found wait in {pending} with your "
                       f"answers so far (go on with --answers {answers_file})")  # fmt: skip
                 return 0
+            shutil.rmtree(pending, ignore_errors=True)
+            return 0
         else:
             detector = _detector(args.threads)
             frames, found = deck_store.pending(pending)
@@ -165,12 +180,19 @@ def _write_answers(path: Path, answers: list) -> None:
     path.write_text(json.dumps(answers) + "\n", encoding="utf-8")
 
 
-def _fit_and_save(store, name: str, faces: dict, frames: list, args, detector):
+def _fit_and_save(store, name: str, faces: dict, frames: list, args, detector, shown=None):
+    """Learn the deck and keep it; ``shown``: the window's progress, told each step too."""
     from hakam.vision import decks
 
     scenes = decks.LEARN_SCENES if args.scenes is None else args.scenes
     t0 = time.monotonic()
-    tick = learning_progress()
+    printed = learning_progress()
+
+    def tick(stage: str, k: int, n: int) -> None:
+        if shown is not None:
+            shown(stage, k, n)  # raises LearningStopped when the person stopped it
+        printed(stage, k, n)
+
     deck = decks.learn_deck(name, faces, detector, scenes, progress=tick)
     folder = store.save(deck, faces, frames)
     print(f"deck {name}: learnt from {deck.samples} corner samples in "
@@ -182,16 +204,17 @@ def _fit_and_save(store, name: str, faces: dict, frames: list, args, detector):
 def learning_progress():
     """A ``learn_deck`` progress callback that prints each stage's progress and time left:
     every 100 scenes drawn, then every 20 training steps."""
-    began: dict[str, float] = {}
+    from hakam.gui.deck_answers import LearningProgress
+
+    pace = LearningProgress()
 
     def tick(stage: str, k: int, n: int) -> None:
-        now = time.monotonic()
-        began.setdefault(stage, now)  # its first step done: the pace is from there on
+        pace.update(stage, k, n)
         if stage == "training" and k == 1:
             print(f"[learn] training the deck's index network: {n} steps", flush=True)
         if k != n and k % (100 if stage == "scenes" else 20):
             return
-        left = (now - began[stage]) / max(k - 1, 1) * (n - k)
+        left = pace.left or 0.0
         if stage == "scenes":
             print(f"[learn] {k}/{n} scenes drawn with the deck, about {left:.0f} s left to "
                   f"draw (then training, about twice as long)", flush=True)  # fmt: skip
@@ -201,18 +224,19 @@ def learning_progress():
     return tick
 
 
-def _confirm_in_window(found: list, language: str) -> tuple[list, bool]:
-    """The person's answers from the window, and whether they asked to learn the deck."""
+def _confirm_in_window(found: list, language: str, learn) -> tuple[list, bool]:
+    """The person's answers from the window, and whether the deck was learnt and saved there
+    (``learn``, with its progress shown)."""
     from hakam.gui.deck_answers import DeckAnswers
     from hakam.gui.views.deck_view import DeckView
     from hakam.gui.views.main_window import make_app
 
     make_app()
     answers = DeckAnswers([c.proposed for c in found])
-    view = DeckView([c.face for c in found], answers, language)
+    view = DeckView([c.face for c in found], answers, language, learn=learn)
     view.resize(1100, 800)
-    accepted = bool(view.exec())
-    return list(answers.answers), accepted
+    learnt = bool(view.exec()) and view.learnt is not None
+    return list(answers.answers), learnt
 
 
 def _sheet(found: list):

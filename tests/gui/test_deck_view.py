@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import threading
+import time
+
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
 from hakam.engine.cards import CARD_NAMES
-from hakam.gui.deck_answers import DeckAnswers
+from hakam.errors import UserError
+from hakam.gui.deck_answers import DeckAnswers, LearningProgress, LearningStopped
 from hakam.gui.models import EntryError
 from hakam.gui.views.deck_view import DeckView
 from hakam.gui.views.main_window import make_app
@@ -53,3 +57,79 @@ def test_the_window_in_arabic(qtbot):
     assert view.layoutDirection() == Qt.LayoutDirection.RightToLeft
     assert view.problem.text().startswith("ناقصة: ") and not view.save.isEnabled()
     assert view.save.text() == "تعلَّم الورق واحفظه"
+
+
+def test_the_pace_gives_the_time_left_of_each_stage():
+    now = [100.0]
+    progress = LearningProgress(clock=lambda: now[0])
+    progress.update("scenes", 1, 2000)
+    assert progress.left is None  # no pace yet
+    now[0] += 10.0
+    progress.update("scenes", 201, 2000)
+    assert progress.left == pytest.approx(10.0 / 200 * 1799)
+    now[0] += 1.0
+    progress.update("training", 1, 352)
+    assert progress.stage == "training" and progress.left is None  # a new stage, a new pace
+    progress.stop()
+    with pytest.raises(LearningStopped):
+        progress.update("training", 2, 352)
+
+
+def _answered(qtbot, learn):
+    make_app()
+    faces = [np.full((176, 126, 3), 40 + 6 * k, np.uint8) for k in range(32)]
+    view = DeckView(faces, DeckAnswers(list(CARD_NAMES)), learn=learn)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    return view
+
+
+def test_the_deck_is_learnt_in_the_window_with_its_progress(qtbot):
+    seen = threading.Event()
+
+    def learn(answers, progress):
+        assert answers == list(CARD_NAMES)
+        for k in range(1, 4):
+            progress("scenes", k, 3)
+            time.sleep(0.01)
+        for k in range(1, 6):
+            progress("training", k, 10)
+        seen.wait(5)  # the window shows the training before it ends
+        return "majlis"
+
+    view = _answered(qtbot, learn)
+    qtbot.mouseClick(view.save, Qt.MouseButton.LeftButton)
+    assert not view.save.isEnabled() and view.cancel.text() == "Stop learning"
+    qtbot.waitUntil(
+        lambda: "Training the deck's index network: step 5 of 10" in view.problem.text()
+    )
+    assert view.bar.isVisible() and view.bar.value() == 5 and view.bar.maximum() == 10
+    seen.set()
+    qtbot.waitUntil(lambda: view.result() == DeckView.DialogCode.Accepted)
+    assert view.learnt == "majlis"
+
+
+def test_learning_can_be_stopped_or_refused_and_the_answers_stay(qtbot):
+    def forever(answers, progress):
+        k = 0
+        while True:  # until the person stops it
+            k += 1
+            progress("scenes", k, 10**6)
+            time.sleep(0.005)
+
+    view = _answered(qtbot, forever)
+    qtbot.mouseClick(view.save, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.progress.done > 2)
+    qtbot.mouseClick(view.cancel, Qt.MouseButton.LeftButton)  # "Stop learning"
+    qtbot.waitUntil(lambda: view.result() == DeckView.DialogCode.Rejected and not view.isVisible())
+    assert view.learnt is None
+
+    def refused(answers, progress):
+        raise UserError("deck majlis: cannot be written (disk full)")
+
+    view = _answered(qtbot, refused)
+    qtbot.mouseClick(view.save, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.problem.text() == "deck majlis: cannot be written (disk full)")
+    assert view.isVisible() and view.save.isEnabled() and view.choices[0].isEnabled()
+    assert view.cancel.text() == "Cancel" and view.answers.answers == list(CARD_NAMES)
