@@ -50,6 +50,42 @@ def test_deck_names_are_plain_and_cannot_be_the_pending_folder():
     assert decks.check_name("home-deck_2.b") == "home-deck_2.b"
 
 
+def test_cards_shown_one_at_a_time_at_one_place_are_each_kept(monkeypatch):
+    """The generic read proposes every card 7C here: two cards shown in turn at one place stay
+    two finds; the first, filmed again (shaken a pixel, noisier), is one."""
+    box = np.float32([100, 80, 200, 220])
+
+    def shown(seed: int) -> np.ndarray:
+        rng = np.random.default_rng(seed)
+        frame = np.full((300, 300, 3), 90, np.uint8)
+        frame[80:220, 100:200] = 250
+        for _ in range(8):
+            at = (int(rng.integers(110, 190)), int(rng.integers(90, 210)))
+            cv2.circle(frame, at, int(rng.integers(5, 14)), (20, 20, 200), -1)
+        return frame
+
+    class Corners:
+        def quads(self, frame, boxes):
+            return np.float32([[[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]]
+                               for b in boxes])  # fmt: skip
+
+    class Reader:
+        corners = Corners()
+
+        def read_boxes(self, frame, boxes):
+            probs = np.zeros((len(boxes), READER_CLASSES), np.float32)
+            probs[:, 0] = 0.9  # 7C
+            return probs
+
+    monkeypatch.setattr(decks, "spread_boxes", lambda frame, detector: box[None])
+    first, second = shown(1), shown(2)
+    noise = np.random.default_rng(3).normal(0, 4, first.shape)
+    again = np.clip(np.roll(first, 1, axis=1) + noise, 0, 255).astype(np.uint8)
+    found = decks.find_cards([first, second, again], Reader())
+    assert [(c.frame, c.proposed) for c in found] == [(0, "7C"), (1, "7C")]
+    assert decks.same_view(first, again, box, box) and not decks.same_view(first, second, box, box)
+
+
 @pytest.fixture(scope="module")
 def spread():
     if not arabic_deck.available():
