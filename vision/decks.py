@@ -142,11 +142,20 @@ def same_view(a: np.ndarray, b: np.ndarray, box_a, box_b) -> bool:
     return best >= SAME_VIEW
 
 
+def same_card(a: Candidate, b: Candidate, frames: Sequence[np.ndarray]) -> bool:
+    """Whether two finds are one card: at the same place, proposed alike, and (in two frames)
+    where the frames show the same (``same_view``). Without the proposal, aces shown one at a
+    time were joined (alike in a blurred view); without the view, any cards proposed alike."""
+    if _iou(a.box, b.box) < MATCH_IOU or a.proposed != b.proposed:
+        return False
+    return a.frame == b.frame or same_view(frames[a.frame], frames[b.frame], a.box, b.box)
+
+
 def find_cards(frames: Sequence[np.ndarray], detector) -> list[Candidate]:
-    """Every card the frames show, once: a card proposed alike at the same place in several
-    frames showing the same there (a spread filmed a while, ``same_view``) is kept from the
-    frame that reads it surest. Cards shown one at a time at one place are each kept, however
-    alike the generic read proposes them."""
+    """Every card the frames show, once (``same_card``), kept from the frame that reads it
+    surest: cards shown one at a time at one place are each kept, however alike the generic
+    read proposes them; a card of a spread filmed a while whose proposal changes from frame to
+    frame is found again (the person drops the extra finds)."""
     if getattr(detector, "corners", None) is None:
         raise DeckError("learning a deck: needs the two-stage reader with its corner reader")
     found: list[Candidate] = []
@@ -161,9 +170,7 @@ def find_cards(frames: Sequence[np.ndarray], detector) -> list[Candidate]:
             name = None if best == OTHER else CARD_NAMES[best]
             c = Candidate(k, np.asarray(box, np.float32), quad, straighten(frame, quad), name,
                           float(p[best]))  # fmt: skip
-            same = [i for i, o in enumerate(found)
-                    if o.proposed == name and _iou(o.box, c.box) >= MATCH_IOU
-                    and same_view(frames[o.frame], frame, o.box, c.box)]  # fmt: skip
+            same = [i for i, o in enumerate(found) if same_card(o, c, frames)]
             if not same:
                 found.append(c)
             elif c.probability > found[same[0]].probability:

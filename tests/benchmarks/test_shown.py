@@ -1,0 +1,28 @@
+"""``benchmarks/shown.py`` small: cards shown in turn at one place are lost only when finds are
+joined by place and name alone."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+from hakam.datasets import arabic_deck
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.skipif(not arabic_deck.available(arabic_deck.TUNING), reason="fonts-dejavu-core")
+def test_both_ways_are_scored_side_by_side(capsys):
+    spec = importlib.util.spec_from_file_location("bench_shown", ROOT / "benchmarks" / "shown.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--designs", "tuning", "--cards", "8"]) == 0
+    rows = re.findall(r"^\| tuning \| (.+?) \| (.+?) \| (\d+) \| (\d+) of (\d+) \| (.*) \|$",
+                      capsys.readouterr().out, re.M)  # fmt: skip
+    assert len(rows) == 4
+    seen = {(what, way): (int(got), int(of)) for what, way, _, got, of, _ in rows}
+    assert seen[("one at a time", "by place, name and view")] == (8, 8)  # every card shown kept
+    assert seen[("a spread in 3 frames", "by place, name and view")] == (32, 32)
