@@ -114,7 +114,7 @@ def _iou(a, b) -> float:
 def same_view(a: np.ndarray, b: np.ndarray, box_a, box_b) -> bool:
     """Whether two frames show the same thing where two boxes lie (their union): grey, 48 x 64,
     blurred a little, the pixels correlate ``SAME_VIEW`` or more at the best of small shifts
-    (up to ``VIEW_SHIFT`` of the 48). The same card filmed again does (0.971 and more: a spread
+    (up to ``VIEW_SHIFT`` of the 48). The same card filmed again does (0.987 and more: a spread
     of the tuning design and of kde_oxygen, each filmed twice with noise, JPEG and a pixel's
     shake); another card shown at the same place does not (0.779 at most: their 32 cards one at
     a time)."""
