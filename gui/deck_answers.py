@@ -57,8 +57,9 @@ class LearningProgress:
             raise LearningStopped("stopped: nothing learnt")
         now = self.clock()
         began = self._began.setdefault(stage, now)  # its first step done: the pace from there
-        self.stage, self.done, self.total = stage, done, total
-        self.left = (now - began) / (done - 1) * (total - done) if done > 1 else None
+        left = (now - began) / (done - 1) * (total - done) if done > 1 else None
+        # One assignment: the window's timer reads these from another thread.
+        self.stage, self.done, self.total, self.left = stage, done, total, left
 
     def stop(self) -> None:
         self.stopped = True

@@ -126,6 +126,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "تدريب شبكة الزوايا على الورق: الخطوة {done} من {total}، بقي نحو {left} ثانية",
     ),
     "deck_stop": ("Stop learning", "أوقف التعلُّم"),
+    "deck_stopping": ("Stopping…", "جارٍ الإيقاف…"),
     "deck_learnt": ("Learnt and saved: {name}", "تعلَّمه وحفظه: {name}"),
     "start_deck_standard": ("a standard deck (no deck learnt)", "ورق عادي (بلا ورق متعلَّم)"),
     "start_continue": (

@@ -90,7 +90,7 @@ class DeckStore:
         if meta.get("format") in OLD_FORMATS:
             raise DeckError(
                 f"deck {name!r}: learnt by an older Hakam ({meta['format']}); learn it again "
-                f"(`hakam deck learn --again {name}`)"
+                f"(`hakam deck learn --again --name {name}`)"
             )
         if meta.get("format") != DECK_FORMAT:
             raise DeckError(f"deck {name!r}: not a {DECK_FORMAT} deck ({meta.get('format')})")

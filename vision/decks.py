@@ -112,15 +112,20 @@ def _iou(a, b) -> float:
 
 
 def same_view(a: np.ndarray, b: np.ndarray, box_a, box_b) -> bool:
-    """Whether two frames show the same thing where two boxes lie (their union): grey, 48 x 64,
-    blurred a little, the pixels correlate ``SAME_VIEW`` or more at the best of small shifts
-    (up to ``VIEW_SHIFT`` of the 48). The same card filmed again does (0.987 and more: a spread
-    of the tuning design and of kde_oxygen, each filmed twice with noise, JPEG and a pixel's
-    shake); another card shown at the same place does not (0.779 at most: their 32 cards one at
-    a time)."""
+    """Whether two frames show the same thing where two boxes lie (their union, within the
+    frame): grey, 48 x 64, blurred a little, the pixels correlate ``SAME_VIEW`` or more at the
+    best of small shifts (up to ``VIEW_SHIFT`` of the 48). The same card filmed again does (0.987
+    and more: a spread of the tuning design and of kde_oxygen, each filmed twice with noise,
+    JPEG and a pixel's shake); most other cards shown at the same place do not (0.779 at most in
+    a sample of pairs of those designs' cards shown one at a time), but aces of one colour or a
+    jack and king of one suit can (0.91-0.98): ``same_card`` asks the proposals to agree too. A
+    region with no contrast in either frame is not called the same."""
+    if a.shape != b.shape:
+        return False  # frames of another size: not the same view
     x1, y1 = (max(0, int(min(box_a[i], box_b[i]))) for i in (0, 1))
-    x2, y2 = (int(np.ceil(max(box_a[i], box_b[i]))) for i in (2, 3))
-    if a.shape != b.shape or x2 - x1 < 2 or y2 - y1 < 2:
+    x2 = min(a.shape[1], int(np.ceil(max(box_a[2], box_b[2]))))
+    y2 = min(a.shape[0], int(np.ceil(max(box_a[3], box_b[3]))))
+    if x2 - x1 < 8 or y2 - y1 < 8:
         return False
 
     def grey(frame: np.ndarray) -> np.ndarray:
@@ -289,7 +294,7 @@ class LearnedDeck:
         if networks_of(detector) != self.networks:
             raise DeckError(
                 f"deck {self.name}: learnt with other networks than these; learn it again "
-                f"(`hakam deck learn --again {self.name}`)"
+                f"(`hakam deck learn --again --name {self.name}`)"
             )
 
     def index_reader(self, index):

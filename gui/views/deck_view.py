@@ -6,6 +6,7 @@ can be stopped (nothing saved)."""
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -58,6 +59,7 @@ class _Learning(QThread):
         except UserError as exc:
             self.ended.emit(None, str(exc))
         except Exception as exc:  # said in the window: never left waiting
+            traceback.print_exc()
             self.ended.emit(None, f"learning failed: {type(exc).__name__}: {exc}")
 
 
@@ -138,7 +140,7 @@ class DeckView(QDialog):
             widget.setEnabled(False)
         self.progress = LearningProgress()
         self.problem.setText(self.lang.tr("deck_learning"))
-        self.problem.setProperty("role", "ok")
+        self._role(self.problem, "ok")
         self.cancel.setText(self.lang.tr("deck_stop"))
         self.bar.setRange(0, 0)  # busy until the first step is counted
         self.bar.setVisible(True)
@@ -149,7 +151,7 @@ class DeckView(QDialog):
 
     def _show_progress(self) -> None:
         p = self.progress
-        if p.stage is None or p.left is None:
+        if p.stage is None or p.left is None or p.stopped:
             return
         key = "deck_scenes" if p.stage == "scenes" else "deck_training"
         self.problem.setText(self.lang.tr(key, done=p.done, total=p.total, left=round(p.left)))
@@ -161,6 +163,7 @@ class DeckView(QDialog):
         self._job.wait()
         self._job = None
         self.bar.setVisible(False)
+        self.cancel.setEnabled(True)
         if name is not None:
             self.learnt = name
             self.accept()
@@ -171,14 +174,23 @@ class DeckView(QDialog):
                 widget.setEnabled(True)
             self.refresh()
             self.problem.setText(refused)
-            self.problem.setProperty("role", "error")
+            self._role(self.problem, "error")
 
     def reject(self) -> None:
         """*Cancel*, or closing the window; while learning: stop it, then close."""
         if self._job is not None:
             self.progress.stop()
+            self.cancel.setEnabled(False)
+            self.problem.setText(self.lang.tr("deck_stopping"))
             return
         super().reject()
+
+    @staticmethod
+    def _role(label: QLabel, role: str) -> None:
+        """The theme's colour for ``role``, applied again (Qt styles a property once)."""
+        label.setProperty("role", role)
+        label.style().unpolish(label)
+        label.style().polish(label)
 
     def _chosen(self, k: int, index: int) -> None:
         self.answers.set(k, None if index <= 0 else CARD_NAMES[index - 1])
@@ -201,7 +213,7 @@ class DeckView(QDialog):
                 lang.tr("deck_twice", cards=" ".join(map(lang.card, self.answers.twice())))
             )
         self.problem.setText("; ".join(parts) if parts else lang.tr("deck_complete"))
-        self.problem.setProperty("role", "error" if parts else "ok")
+        self._role(self.problem, "error" if parts else "ok")
         self.save.setEnabled(not parts)
         self.save.setText(lang.tr("deck_save"))
         self.cancel.setText(lang.tr("deck_stop" if self._job is not None else "deck_cancel"))

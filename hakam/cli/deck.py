@@ -12,7 +12,7 @@ Learning is two steps, so that a person confirms every card before anything is k
 2. ``hakam deck learn --name NAME --answers FILE``: the person's answers (the proposals file,
    corrected) for the kept frames; refused unless they are the 32 Baloot cards once each; then
    the deck is learnt (its own index network trained: about five minutes) and saved.
-   ``--again NAME`` learns a saved deck again from its faces (after the networks changed).
+   ``--again --name NAME`` learns a saved deck again from its faces (after the networks changed).
 """
 
 from __future__ import annotations
@@ -142,8 +142,8 @@ def _learn(args: argparse.Namespace) -> int:
                 return 0
 
             def learn(names: list, progress) -> str:
-                _write_answers(answers_file, names)  # the person's word is kept, whatever follows
                 try:
+                    _write_answers(answers_file, names)  # the person's word, whatever follows
                     decks.check_cards(names)
                     faces = {n: c.face for c, n in zip(found, names, strict=True) if n is not None}
                     _fit_and_save(store, args.name, faces, frames, args, detector, progress)
@@ -284,10 +284,12 @@ def _list(args: argparse.Namespace) -> int:
         print("no deck learnt yet (hakam deck learn --source ... --name ...)")
     for name in names:
         meta = store.describe(name)
-        again = ("  (learnt by an older Hakam: --again)"
-                 if meta.get("format") in OLD_FORMATS else "")  # fmt: skip
+        if meta.get("format") in OLD_FORMATS:
+            print(f"{name}  learnt {meta.get('learnt_at', '?')}  (by an older Hakam: "
+                  f"hakam deck learn --again --name {name})")  # fmt: skip
+            continue
         print(f"{name}  learnt {meta.get('learnt_at', '?')}  from {meta.get('samples', '?')} "
-              f"corner samples{again}")  # fmt: skip
+              f"corner samples")  # fmt: skip
     return 0
 
 

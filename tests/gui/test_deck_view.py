@@ -121,9 +121,11 @@ def test_learning_can_be_stopped_or_refused_and_the_answers_stay(qtbot):
     view = _answered(qtbot, forever)
     qtbot.mouseClick(view.save, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: view.progress.done > 2)
-    qtbot.mouseClick(view.cancel, Qt.MouseButton.LeftButton)  # "Stop learning"
-    qtbot.waitUntil(lambda: view.result() == DeckView.DialogCode.Rejected and not view.isVisible())
-    assert view.learnt is None
+    view.close()  # the title bar's X: stops the learning, closes once it has stopped
+    assert view.isVisible() and view.problem.text() == "Stopping…"
+    assert not view.cancel.isEnabled()
+    qtbot.waitUntil(lambda: not view.isVisible())
+    assert view._job is None and view.learnt is None and view.progress.stopped
 
     def refused(answers, progress):
         raise UserError("deck majlis: cannot be written (disk full)")
@@ -131,5 +133,6 @@ def test_learning_can_be_stopped_or_refused_and_the_answers_stay(qtbot):
     view = _answered(qtbot, refused)
     qtbot.mouseClick(view.save, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: view.problem.text() == "deck majlis: cannot be written (disk full)")
+    assert view.problem.property("role") == "error"
     assert view.isVisible() and view.save.isEnabled() and view.choices[0].isEnabled()
     assert view.cancel.text() == "Cancel" and view.answers.answers == list(CARD_NAMES)

@@ -84,6 +84,10 @@ def test_cards_shown_one_at_a_time_at_one_place_are_each_kept(monkeypatch):
     found = decks.find_cards([first, second, again], Reader())
     assert [(c.frame, c.proposed) for c in found] == [(0, "7C"), (1, "7C")]
     assert decks.same_view(first, again, box, box) and not decks.same_view(first, second, box, box)
+    past = np.float32([296, 10, 330, 60])  # a box past the frame's edge: no view there
+    assert not decks.same_view(first, first, past, past)
+    flat = np.float32([5, 5, 60, 60])  # the cloth alone, no contrast: not called the same
+    assert not decks.same_view(first, again, flat, flat)
 
 
 @pytest.fixture(scope="module")
@@ -219,9 +223,9 @@ def test_an_older_deck_is_refused_and_learnt_again_from_its_faces(tmp_path, monk
     (old / "deck.json").write_text(json.dumps({"format": "hakam-deck/1", "name": "majlis"}))
     store = deck_store.DeckStore(tmp_path / "decks")
     assert main(["deck", "list"]) == 0
-    assert "majlis  learnt ?  from ? corner samples  (learnt by an older Hakam: --again)" in (
+    assert "majlis  learnt ?  (by an older Hakam: hakam deck learn --again --name majlis)" in (
         capsys.readouterr().out)  # fmt: skip
-    with pytest.raises(decks.DeckError, match=r"learnt by an older Hakam .*--again majlis"):
+    with pytest.raises(decks.DeckError, match=r"learnt by an older Hakam .*--again --name majlis"):
         store.load("majlis")
     (old / "deck.json").write_text(json.dumps({"format": "hakam-deck/9", "name": "majlis"}))
     with pytest.raises(decks.DeckError, match=r"not a hakam-deck/2 deck \(hakam-deck/9\)"):
