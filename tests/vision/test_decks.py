@@ -233,3 +233,42 @@ def test_an_older_deck_is_refused_and_learnt_again_from_its_faces(tmp_path, monk
     assert main(["deck", "learn", "--name", "majlis", "--again", "--scenes", "8"]) == 0
     assert "training steps" in capsys.readouterr().out
     assert store.load("majlis").samples > 0
+
+
+@needs_font
+def test_the_window_learns_the_deck_from_the_answers_given_there(spread, tmp_path, monkeypatch):
+    """``--window``: the window's answers are written whatever follows; a refusal keeps the
+    cards found waiting; learnt, the deck is kept and nothing waits. (The window is played by
+    a stand-in that answers and asks to learn, as a person pressing *Learn and save*.)"""
+    from hakam.cli import deck as deck_cli
+    from hakam.errors import UserError
+
+    frame, labels = spread
+    monkeypatch.setenv("HAKAM_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setattr(deck_cli, "has_display", lambda: True)
+    (tmp_path / "src").mkdir()
+    cv2.imwrite(str(tmp_path / "src" / "spread.png"), frame)
+    told: list[tuple[str, int, int]] = []
+
+    def window(found, language, learn, wrong=False):
+        names = _answers(found, labels)
+        if wrong:
+            names = [CARD_NAMES[0]] * len(names)
+        try:
+            learn(names, lambda stage, k, n: told.append((stage, k, n)))
+        except UserError:
+            return names, False  # said in the window; the person closes it
+        return names, True
+
+    pending = tmp_path / "data" / "decks" / ".pending" / "home"
+    argv = ["deck", "learn", "--source", str(tmp_path / "src"), "--name", "home", "--window",
+            "--scenes", "10"]  # fmt: skip
+    monkeypatch.setattr(deck_cli, "_confirm_in_window", lambda *a: window(*a, wrong=True))
+    assert main(argv) == 0
+    assert json.loads((pending / "proposals.json").read_text()) == [CARD_NAMES[0]] * len(
+        json.loads((pending / "proposals.json").read_text()))  # fmt: skip
+    assert not (tmp_path / "data" / "decks" / "home").exists() and told == []
+    monkeypatch.setattr(deck_cli, "_confirm_in_window", window)
+    assert main([*argv, "--replace"]) == 0
+    assert (tmp_path / "data" / "decks" / "home" / "deck.json").is_file() and not pending.exists()
+    assert told[0] == ("scenes", 1, 10) and told[-1][0] == "training"
