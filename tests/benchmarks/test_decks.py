@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
-from pathlib import Path
 
 import pytest
 
 from hakam.datasets import arabic_deck
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 @pytest.mark.skipif(not arabic_deck.available(arabic_deck.TUNING), reason="fonts-dejavu-core")
-def test_the_tuning_design_is_learnt_and_scored_side_by_side(capsys):
-    spec = importlib.util.spec_from_file_location("bench_decks", ROOT / "benchmarks" / "decks.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+def test_the_tuning_design_is_learnt_and_scored_side_by_side(capsys, benchmark_script):
+    bench = benchmark_script("decks")
     assert bench.main(["--design", "tuning", "--scenes", "30", "--tuning-scenes", "12"]) == 0
     out = capsys.readouterr().out
     rows = dict(re.findall(r"^\| (generic|deck) \| ([0-9.]+) \|", out, re.M))

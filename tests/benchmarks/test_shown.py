@@ -3,22 +3,16 @@ by place and name alone, and kept when the view must agree too; a filmed spread 
 
 from __future__ import annotations
 
-import importlib.util
 import re
-from pathlib import Path
 
 import pytest
 
 from hakam.datasets import arabic_deck
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 @pytest.mark.skipif(not arabic_deck.available(arabic_deck.TUNING), reason="fonts-dejavu-core")
-def test_both_ways_are_scored_side_by_side(capsys):
-    spec = importlib.util.spec_from_file_location("bench_shown", ROOT / "benchmarks" / "shown.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+def test_both_ways_are_scored_side_by_side(capsys, benchmark_script):
+    bench = benchmark_script("shown")
     assert bench.main(["--designs", "tuning", "--cards", "8"]) == 0
     rows = re.findall(r"^\| tuning \| (.+?) \| (.+?) \| (\d+) \| (\d+) of (\d+) \| (.*) \|$",
                       capsys.readouterr().out, re.M)  # fmt: skip

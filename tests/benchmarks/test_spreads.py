@@ -2,24 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
-from pathlib import Path
 
 import pytest
 
 from hakam.datasets import arabic_deck
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 @pytest.mark.skipif(not arabic_deck.available(arabic_deck.TUNING), reason="fonts-dejavu-core")
-def test_a_spread_is_searched_both_ways(capsys):
-    spec = importlib.util.spec_from_file_location(
-        "bench_spreads", ROOT / "benchmarks" / "spreads.py"
-    )
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+def test_a_spread_is_searched_both_ways(capsys, benchmark_script):
+    bench = benchmark_script("spreads")
     assert bench.seeds_of("7,13-15") == [7, 13, 14, 15]
     assert bench.main(["--designs", "tuning", "--seeds", "7"]) == 0
     out = capsys.readouterr().out
