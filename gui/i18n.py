@@ -127,7 +127,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "deck_stop": ("Stop learning", "أوقف التعلُّم"),
     "deck_stopping": ("Stopping…", "جارٍ الإيقاف…"),
-    "deck_learnt": ("Learnt and saved: {name}", "تعلَّمه وحفظه: {name}"),
     "start_deck_standard": ("a standard deck (no deck learnt)", "ورق عادي (بلا ورق متعلَّم)"),
     "start_continue": (
         "Go on with match {match}: {deals} deals played, {a}-{b}",

@@ -374,13 +374,14 @@ def learn_deck(
     ``progress(stage, done, total)``: ``"scenes"`` drawn, then ``"training"`` steps."""
     check_name(name)
     check_cards(list(faces))
-    detector = learner(detector)
+    check_reader(detector, "learning a deck")
+    tail = shipped_tail(detector)  # refused here, before the scenes are drawn
 
     def said(stage: str):
         return None if progress is None else (lambda k, n: progress(stage, k, n))
 
     patches, classes = learning_samples(faces, detector, scenes, seed, said("scenes"))
-    onnx, tail = index_onnx(detector.corners.index.path), shipped_tail(detector)
+    onnx = index_onnx(detector.corners.index.path)
     learn_tail(onnx, tail, patches, classes, said("training"), detector.corners.index.threads)
     stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
     return LearnedDeck(name, tail, networks_of(detector), stamp, len(classes))
