@@ -36,36 +36,55 @@ WARMUP = 0.15  # share of the steps the rate rises over before it falls as a cos
 
 
 def _windows(x: np.ndarray, stride: int) -> np.ndarray:
-    """3x3 windows of ``x`` (N, C, H, W) padded by one: (N, Ho, Wo, C * 9)."""
-    n, c = x.shape[:2]
-    p = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
-    v = np.lib.stride_tricks.sliding_window_view(p, (3, 3), axis=(2, 3))[:, :, ::stride, ::stride]
-    return v.transpose(0, 2, 3, 1, 4, 5).reshape(n, v.shape[2], v.shape[3], c * 9)
+    """The 3x3 windows of ``x`` (N, H, W, C) padded by one, side by side: (N, Ho, Wo, 9 * C),
+    the window's row, then its column, then the channel."""
+    n, h, w, c = x.shape
+    ho, wo = (h - 1) // stride + 1, (w - 1) // stride + 1
+    p = np.zeros((n, h + 2, w + 2, c), x.dtype)
+    p[:, 1:-1, 1:-1] = x
+    cols = np.empty((n, ho, wo, 9 * c), x.dtype)
+    for k in range(9):
+        i, j = divmod(k, 3)
+        cols[..., k * c : (k + 1) * c] = p[:, i : i + ho * stride : stride, j::stride][:, :, :wo]
+    return cols
+
+
+def _matrix(w: np.ndarray) -> np.ndarray:
+    """ONNX convolution weights (K, C, 3, 3) as the matrix ``_windows`` are multiplied by."""
+    return np.ascontiguousarray(w.transpose(2, 3, 1, 0)).reshape(-1, len(w))
+
+
+def _times(a: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """``a`` (..., n) times the matrix ``m`` (n, k) as one 2-D product (a stacked one is slow)."""
+    return (a.reshape(-1, a.shape[-1]) @ m).reshape(*a.shape[:-1], m.shape[1])
 
 
 def conv(x: np.ndarray, w: np.ndarray, b: np.ndarray, stride: int):
-    """A 3x3 convolution padded by one (as the network's): its output, and the windows it read
-    (for ``conv_back``)."""
+    """A 3x3 convolution padded by one (as the network's) of ``x`` (N, H, W, C, channels last)
+    with ONNX weights ``w``: its output (N, Ho, Wo, K), and the windows it read (for
+    ``conv_back``)."""
     cols = _windows(x, stride)
-    out = cols @ w.reshape(len(w), -1).T + b
-    return out.transpose(0, 3, 1, 2), cols
+    return _times(cols, _matrix(w)) + b, cols
 
 
-def conv_back(dy: np.ndarray, cols: np.ndarray, w: np.ndarray, shape, stride: int):
-    """The gradients of ``conv``'s input (of ``shape``), weights and bias, from its output's."""
-    n, c, h, wd = shape
-    d = dy.transpose(0, 2, 3, 1)  # N, Ho, Wo, K
-    dw = (d.reshape(-1, d.shape[-1]).T @ cols.reshape(-1, cols.shape[-1])).reshape(w.shape)
-    db = d.sum((0, 1, 2))
-    dcols = (d @ w.reshape(len(w), -1)).reshape(n, d.shape[1], d.shape[2], c, 3, 3)
-    dp = np.zeros((n, c, h + 2, wd + 2), dy.dtype)
-    ho, wo = d.shape[1], d.shape[2]
-    for i in range(3):
-        for j in range(3):
-            dp[:, :, i : i + stride * ho : stride, j : j + stride * wo : stride] += dcols[
-                :, :, :, :, i, j
-            ].transpose(0, 3, 1, 2)
-    return dp[:, :, 1:-1, 1:-1], dw, db
+def conv_back(dy: np.ndarray, cols: np.ndarray, w: np.ndarray, shape, stride: int, into=True):
+    """The gradients of ``conv``'s input (of ``shape``; None unless ``into``), weights and
+    bias, from its output's."""
+    n, h, wd, c = shape
+    ho, wo = dy.shape[1], dy.shape[2]
+    flat = dy.reshape(-1, dy.shape[-1])
+    dw = cols.reshape(-1, cols.shape[-1]).T @ flat
+    dw = dw.reshape(3, 3, c, len(w)).transpose(3, 2, 0, 1)
+    if not into:
+        return None, dw, flat.sum(0)
+    dcols = _times(dy, _matrix(w).T)
+    dp = np.zeros((n, h + 2, wd + 2, c), dy.dtype)
+    for k in range(9):
+        i, j = divmod(k, 3)
+        dp[:, i : i + stride * ho : stride, j : j + stride * wo : stride] += dcols[
+            ..., k * c : (k + 1) * c
+        ]
+    return dp[:, 1:-1, 1:-1], dw, flat.sum(0)
 
 
 def _constant(output) -> np.ndarray:
@@ -131,7 +150,7 @@ class IndexTail:
 
     def forward(self, x: np.ndarray):
         """Logits of ``STAGE_INPUT`` activations, with what ``grads`` needs."""
-        h, cache = x, []
+        h, cache = np.ascontiguousarray(x.transpose(0, 2, 3, 1)), []  # channels last
         for k in range(0, len(self.w), 3):
             (w0, w1, w2), (b0, b1, b2) = self.w[k : k + 3], self.b[k : k + 3]
             z0, c0 = conv(h, w0, b0, 2)
@@ -141,7 +160,7 @@ class IndexTail:
             out = np.maximum(h0 + z2, 0)
             cache.append((h.shape, c0, z0, h0, c1, z1, c2, out))
             h = out
-        pooled = h.mean((2, 3))
+        pooled = h.mean((1, 2))
         return pooled @ self.fw.T + self.fb, cache, pooled
 
     def grads(self, x: np.ndarray, y: np.ndarray) -> tuple[float, list[np.ndarray]]:
@@ -156,14 +175,14 @@ class IndexTail:
         d = (np.exp(logp) - target) / n
         gw, gb = [None] * len(self.w), [None] * len(self.b)
         h = cache[-1][-1]
-        dh = np.broadcast_to((d @ self.fw)[:, :, None, None] / (h.shape[2] * h.shape[3]), h.shape)
+        dh = np.broadcast_to((d @ self.fw)[:, None, None, :] / (h.shape[1] * h.shape[2]), h.shape)
         for s_ in reversed(range(len(cache))):
             shape, c0, z0, h0, c1, z1, c2, out = cache[s_]
             w0, w1, w2 = self.w[3 * s_ : 3 * s_ + 3]
             ds = dh * (out > 0)
             dh1, gw[3 * s_ + 2], gb[3 * s_ + 2] = conv_back(ds, c2, w2, h0.shape, 1)
             dh0, gw[3 * s_ + 1], gb[3 * s_ + 1] = conv_back(dh1 * (z1 > 0), c1, w1, h0.shape, 1)
-            dh, gw[3 * s_], gb[3 * s_] = conv_back((dh0 + ds) * (z0 > 0), c0, w0, shape, 2)
+            dh, gw[3 * s_], gb[3 * s_] = conv_back((dh0 + ds) * (z0 > 0), c0, w0, shape, 2, s_ > 0)
         return loss, [*gw, *gb, d.T @ pooled, d.sum(0)]
 
     def patch(self, model) -> None:
