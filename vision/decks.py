@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -44,9 +45,10 @@ from hakam.vision.reader import OTHER
 from hakam.vision.spread import spread_boxes
 
 DECK_FORMAT = "hakam-deck/2"  # /1 (to 2026-12-07): a regression on the networks' features
-# Scenes drawn with the deck's faces to learn from: about 100 s to draw and 200 s to train on
+# Scenes drawn with the deck's faces to learn from: about 70 s to draw and 85 s to train on
 # (2 cores); the tuning design's figures were measured with 2,000.
 LEARN_SCENES = 2000
+DRAWING_PROCESSES = 2  # processes drawing those scenes while this one finds the cards in them
 FACE_W, FACE_H = 252, 352  # a straightened face: a poker card's proportions (63 x 88 mm)
 MIN_VISIBLE = 0.25  # share of a drawn card that must show for its box to teach its name
 MATCH_IOU = 0.5  # a finder's box on a drawn card's box at least this much reads that card
@@ -309,54 +311,110 @@ class LearnedDeck:
         return CardReader(onnx, "openvino", index.threads, self.tail.patch)
 
 
+_DRAWING: dict = {}  # a drawing process's renderer, seed and tables (``_draw_init``)
+
+
+def _draw_init(faces: dict[str, np.ndarray] | str, seed: int) -> None:
+    """Ready this process to draw scenes with ``faces`` (or the ``np.savez`` file of them)."""
+    from hakam.datasets.scene import Renderer
+
+    if isinstance(faces, str):
+        with np.load(faces) as saved:
+            faces = {name: saved[name] for name in saved.files}
+
+    renderer = Renderer({name: with_outline(f) for name, f in faces.items()})
+    _DRAWING.update(renderer=renderer, faces=set(faces), seed=seed, textures={})
+
+
+def _draw_scene(i: int):
+    """Scene ``i`` drawn with the deck's faces (``_draw_init``): the frame, its labels, and the
+    corner patches and classes of its readable cards' true corners moved a little."""
+    from hakam.datasets.generator import N_TEXTURES, _out_size, sample_scene
+    from hakam.datasets.scene import jpeg
+    from hakam.datasets.textures import make_texture
+    from hakam.training.corners import jitter_quad, readable
+
+    seed, textures = _DRAWING["seed"], _DRAWING["textures"]
+    rng = np.random.default_rng([seed, 5151, i])
+    w, h = _out_size(rng, 640)
+    _, cam, cards, occluders = sample_scene(rng, w, h)
+    cards = [c for c in cards if c.name in _DRAWING["faces"]]
+    k = int(rng.integers(N_TEXTURES))
+    if k not in textures:
+        textures[k] = make_texture(seed * 1000 + 777 + k)[1]
+    img, labels = _DRAWING["renderer"].render(rng, cam, textures[k], cards, occluders)
+    img = jpeg(img, int(rng.integers(35, 96)))
+    taught = [lb for lb in labels if readable(lb)]
+    patches = [corner_patches(img, jitter_quad(rng, lb.corners)) for lb in taught]
+    return img, labels, patches, [CARD_NAMES.index(lb.card) for lb in taught]
+
+
+def _drawn_scenes(faces: dict[str, np.ndarray], seed: int, scenes: int, workers: int):
+    """``_draw_scene`` of scenes 0 to ``scenes`` - 1 in order, drawn by ``workers`` processes;
+    in this one where there are none or they cannot run (the same scenes either way)."""
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    done = 0
+    if workers:  # spawn, not fork: a forked child can inherit a locked OpenCV mutex and hang
+        with tempfile.TemporaryDirectory(prefix="hakam-deck-") as folder:
+            # The faces go by file: a child that dies before reading a large start-up message
+            # would leave its parent writing it for ever.
+            saved = str(Path(folder) / "faces.npz")
+            np.savez(saved, **faces)
+            pool = ProcessPoolExecutor(workers, mp.get_context("spawn"), _draw_init, (saved, seed))
+            try:
+                for scene in pool.map(_draw_scene, range(scenes), chunksize=4):
+                    yield scene
+                    done += 1
+            except BrokenProcessPool:  # e.g. a script starting processes unguarded by __main__
+                pass
+            finally:
+                pool.shutdown(wait=False, cancel_futures=True)
+    _draw_init(faces, seed)
+    try:
+        yield from map(_draw_scene, range(done, scenes))
+    finally:
+        _DRAWING.clear()
+
+
 def learning_samples(
     faces: dict[str, np.ndarray],
     detector,
     scenes: int = LEARN_SCENES,
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
+    workers: int = DRAWING_PROCESSES,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Corner patches (``corner_patches``, BGR) and classes from ``scenes`` scenes drawn with
     ``faces`` (card name -> BGR face; ranks 2-6 and backs are not drawn: the table did not
     show them): each card's true corners moved a little as the outline network errs (as the
     index network was trained), and the outline network's own corners of each finder box, on
-    a card or on none ("not a Baloot card")."""
-    from hakam.datasets.generator import N_TEXTURES, _out_size, sample_scene
-    from hakam.datasets.scene import Renderer, jpeg
-    from hakam.datasets.textures import make_texture
-    from hakam.training.corners import jitter_quad, readable
+    a card or on none ("not a Baloot card"). ``workers`` processes draw the scenes (0: this
+    one) while this one finds the cards in them; the samples are the same either way."""
+    from contextlib import closing
 
-    renderer = Renderer({name: with_outline(f) for name, f in faces.items()})
-    textures: dict[int, np.ndarray] = {}
     patches, classes = [], []
-    for i in range(scenes):
-        rng = np.random.default_rng([seed, 5151, i])
-        w, h = _out_size(rng, 640)
-        _, cam, cards, occluders = sample_scene(rng, w, h)
-        cards = [c for c in cards if c.name in faces]
-        k = int(rng.integers(N_TEXTURES))
-        if k not in textures:
-            textures[k] = make_texture(seed * 1000 + 777 + k)[1]
-        img, labels = renderer.render(rng, cam, textures[k], cards, occluders)
-        img = jpeg(img, int(rng.integers(35, 96)))
-        for lb in labels:
-            if readable(lb):
-                patches.append(corner_patches(img, jitter_quad(rng, lb.corners)))
-                classes.append(CARD_NAMES.index(lb.card))
-        boxes = detector.boxes(img)
-        quads = detector.corners.quads(img, np.asarray(boxes, np.float32))
-        for box, quad in zip(boxes, quads, strict=True):
-            near = max(labels, key=lambda lb: _iou(box, lb.box), default=None)
-            overlap = _iou(box, near.box) if near is not None else 0.0
-            if overlap >= MATCH_IOU and near.visible >= MIN_VISIBLE:
-                classes.append(CARD_NAMES.index(near.card))
-            elif overlap < CLEAR_IOU:
-                classes.append(OTHER)
-            else:
-                continue  # neither a card nor clear of one: not taught
-            patches.append(corner_patches(img, quad))
-        if progress is not None:
-            progress(i + 1, scenes)
+    # A stop (an exception from ``progress``) drops the scenes not yet drawn.
+    with closing(_drawn_scenes(faces, seed, scenes, workers)) as drawn:
+        for i, (img, labels, taught, names) in enumerate(drawn):
+            patches += taught
+            classes += names
+            boxes = detector.boxes(img)
+            quads = detector.corners.quads(img, np.asarray(boxes, np.float32))
+            for box, quad in zip(boxes, quads, strict=True):
+                near = max(labels, key=lambda lb: _iou(box, lb.box), default=None)
+                overlap = _iou(box, near.box) if near is not None else 0.0
+                if overlap >= MATCH_IOU and near.visible >= MIN_VISIBLE:
+                    classes.append(CARD_NAMES.index(near.card))
+                elif overlap < CLEAR_IOU:
+                    classes.append(OTHER)
+                else:
+                    continue  # neither a card nor clear of one: not taught
+                patches.append(corner_patches(img, quad))
+            if progress is not None:
+                progress(i + 1, scenes)
     if not patches:
         raise DeckError("no card was found in the scenes drawn with this deck's faces")
     return np.stack(patches), np.asarray(classes, np.int64)

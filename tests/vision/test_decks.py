@@ -4,6 +4,8 @@ deck's read, keeping decks, and reading with one; the command line end to end.""
 from __future__ import annotations
 
 import json
+import multiprocessing
+import time
 
 import cv2
 import numpy as np
@@ -150,6 +152,28 @@ def test_a_spread_is_found_straightened_learnt_kept_and_read(spread, detector, t
     assert store.names() == []
     with pytest.raises(decks.DeckError, match="not learnt here"):
         store.load("arabic")
+
+
+@needs_font
+def test_scenes_drawn_by_other_processes_teach_the_same_and_stop_with_the_learning(detector):
+    faces = {n: cv2.resize(arabic_deck.draw_card(n)[:, :, :3], (decks.FACE_W, decks.FACE_H))
+             for n in CARD_NAMES}  # fmt: skip
+    here = decks.learning_samples(faces, detector, scenes=6, workers=0)
+    there = decks.learning_samples(faces, detector, scenes=6, workers=2)
+    assert len(here[1]) > 6
+    assert all(np.array_equal(a, b) for a, b in zip(here, there, strict=True))
+
+    def stop(k, n):
+        if k == 2:
+            raise decks.DeckError("stopped")
+
+    with pytest.raises(decks.DeckError, match="stopped"):
+        decks.learning_samples(faces, detector, scenes=1000, progress=stop, workers=2)
+    for _ in range(100):  # the drawing processes end with the scene they are drawing
+        if not multiprocessing.active_children():
+            break
+        time.sleep(0.1)
+    assert not multiprocessing.active_children()
 
 
 @needs_font
