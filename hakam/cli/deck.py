@@ -49,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--scenes",
         type=int,
         default=None,
-        help="scenes drawn with the deck to learn from (default 2000: ~3 min on 2 cores)",
+        help="scenes drawn with the deck to learn from (default 1000: ~2 min on 2 cores)",
     )
     learn.add_argument("--threads", type=int, default=0, help="detector CPU threads (0: auto)")
     learn.set_defaults(func=_learn)
@@ -217,7 +217,7 @@ def learning_progress():
         left = pace.left or 0.0
         if stage == "scenes":
             print(f"[learn] {k}/{n} scenes drawn with the deck, about {left:.0f} s left to "
-                  f"draw (then training, about as long again)", flush=True)  # fmt: skip
+                  f"draw (then training, about twice as long)", flush=True)  # fmt: skip
         else:
             print(f"[learn] {k}/{n} training steps, about {left:.0f} s left", flush=True)
 
