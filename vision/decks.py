@@ -9,7 +9,7 @@ The generic readers know the designs they were trained on and read an unseen des
    refuses anything but the 32 Baloot cards once each, saying which are missing and which
    appear twice.
 2. ``learn_deck``: scenes are drawn with the deck's own straightened faces (the scene
-   generator's tricks, piles, fans, hands, light and blur: ``hakam.datasets.generator``); the
+   generator's tricks, piles, fans, hands, light and blur: ``hakam.vision.deck_scenes``); the
    corners of each card there, as the outline network draws them on the finder's boxes and as
    the labels give them moved a little, teach the index network that deck's indices: its last
    layers are trained on them from the shipped weights (``hakam.vision.fine_tune``), and a box
@@ -27,7 +27,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -38,6 +37,7 @@ import numpy as np
 
 from hakam.engine.cards import CARD_NAMES
 from hakam.errors import UserError
+from hakam.vision import deck_scenes
 from hakam.vision.corners import corner_patches
 from hakam.vision.detections import box_iou
 from hakam.vision.fine_tune import IndexTail, learn_tail
@@ -45,13 +45,11 @@ from hakam.vision.reader import OTHER
 from hakam.vision.spread import spread_boxes
 
 DECK_FORMAT = "hakam-deck/2"  # /1 (to 2026-12-07): a regression on the networks' features
-# Scenes drawn with the deck's faces to learn from, and the patches cut from each readable card's
-# true corners there, each moved anew: about 35 s to draw and 65 s to train on (2 cores). On the
-# tuning design 2,000 scenes with one patch read 0.503 of scenes exactly in 173 s; 1,000 with two
-# 0.497 in 106 s; 600 with three 0.472 in 85 s.
+# Scenes drawn with the deck's faces to learn from (``deck_scenes``: two patches of each card's
+# true corners): kennard's took about 40 s to draw and 65 s to train on (2 cores). On the tuning
+# design 2,000 scenes with one patch read 0.503 of scenes exactly in 173 s; 1,000 with two 0.497
+# in 106 s; 600 with three 0.472 in 85 s.
 LEARN_SCENES = 1000
-JITTERS = 2
-DRAWING_PROCESSES = 2  # processes drawing those scenes while this one finds the cards in them
 FACE_W, FACE_H = 252, 352  # a straightened face: a poker card's proportions (63 x 88 mm)
 MIN_VISIBLE = 0.25  # share of a drawn card that must show for its box to teach its name
 MATCH_IOU = 0.5  # a finder's box on a drawn card's box at least this much reads that card
@@ -84,18 +82,6 @@ def straighten(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return cv2.warpPerspective(
         image, m, (FACE_W, FACE_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
-
-
-def with_outline(face: np.ndarray) -> np.ndarray:
-    """BGRA: the face with a card's rounded corners transparent (the scene renderer's edge)."""
-    alpha = np.zeros(face.shape[:2], np.uint8)
-    h, w = alpha.shape
-    r = round(0.07 * w)
-    cv2.rectangle(alpha, (r, 0), (w - 1 - r, h - 1), 255, -1)
-    cv2.rectangle(alpha, (0, r), (w - 1, h - 1 - r), 255, -1)
-    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
-        cv2.circle(alpha, (cx, cy), r, 255, -1)
-    return np.dstack([face, alpha])
 
 
 @dataclass(frozen=True)
@@ -314,93 +300,25 @@ class LearnedDeck:
         return CardReader(onnx, "openvino", index.threads, self.tail.patch)
 
 
-_DRAWING: dict = {}  # a drawing process's renderer, seed and tables (``_draw_init``)
-
-
-def _draw_init(faces: dict[str, np.ndarray] | str, seed: int) -> None:
-    """Ready this process to draw scenes with ``faces`` (or the ``np.savez`` file of them)."""
-    from hakam.datasets.scene import Renderer
-
-    if isinstance(faces, str):
-        with np.load(faces) as saved:
-            faces = {name: saved[name] for name in saved.files}
-
-    renderer = Renderer({name: with_outline(f) for name, f in faces.items()})
-    _DRAWING.update(renderer=renderer, faces=set(faces), seed=seed, textures={})
-
-
-def _draw_scene(i: int):
-    """Scene ``i`` drawn with the deck's faces (``_draw_init``): the frame, its labels, and the
-    corner patches and classes of its readable cards' true corners moved a little."""
-    from hakam.datasets.generator import N_TEXTURES, _out_size, sample_scene
-    from hakam.datasets.scene import jpeg
-    from hakam.datasets.textures import make_texture
-    from hakam.training.corners import jitter_quad, readable
-
-    seed, textures = _DRAWING["seed"], _DRAWING["textures"]
-    rng = np.random.default_rng([seed, 5151, i])
-    w, h = _out_size(rng, 640)
-    _, cam, cards, occluders = sample_scene(rng, w, h)
-    cards = [c for c in cards if c.name in _DRAWING["faces"]]
-    k = int(rng.integers(N_TEXTURES))
-    if k not in textures:
-        textures[k] = make_texture(seed * 1000 + 777 + k)[1]
-    img, labels = _DRAWING["renderer"].render(rng, cam, textures[k], cards, occluders)
-    img = jpeg(img, int(rng.integers(35, 96)))
-    taught = [lb for lb in labels if readable(lb)] * JITTERS
-    patches = [corner_patches(img, jitter_quad(rng, lb.corners)) for lb in taught]
-    return img, labels, patches, [CARD_NAMES.index(lb.card) for lb in taught]
-
-
-def _drawn_scenes(faces: dict[str, np.ndarray], seed: int, scenes: int, workers: int):
-    """``_draw_scene`` of scenes 0 to ``scenes`` - 1 in order, drawn by ``workers`` processes;
-    in this one where there are none or they cannot run (the same scenes either way)."""
-    import multiprocessing as mp
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
-
-    done = 0
-    if workers:  # spawn, not fork: a forked child can inherit a locked OpenCV mutex and hang
-        with tempfile.TemporaryDirectory(prefix="hakam-deck-") as folder:
-            # The faces go by file: a child that dies before reading a large start-up message
-            # would leave its parent writing it for ever.
-            saved = str(Path(folder) / "faces.npz")
-            np.savez(saved, **faces)
-            pool = ProcessPoolExecutor(workers, mp.get_context("spawn"), _draw_init, (saved, seed))
-            try:
-                for scene in pool.map(_draw_scene, range(scenes), chunksize=4):
-                    yield scene
-                    done += 1
-            except BrokenProcessPool:  # e.g. a script starting processes unguarded by __main__
-                pass
-            finally:
-                pool.shutdown(wait=False, cancel_futures=True)
-    _draw_init(faces, seed)
-    try:
-        yield from map(_draw_scene, range(done, scenes))
-    finally:
-        _DRAWING.clear()
-
-
 def learning_samples(
     faces: dict[str, np.ndarray],
     detector,
     scenes: int = LEARN_SCENES,
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
-    workers: int = DRAWING_PROCESSES,
+    processes: int = deck_scenes.PROCESSES,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Corner patches (``corner_patches``, BGR) and classes from ``scenes`` scenes drawn with
     ``faces`` (card name -> BGR face; ranks 2-6 and backs are not drawn: the table did not
-    show them): each card's true corners moved a little as the outline network errs (as the
-    index network was trained), and the outline network's own corners of each finder box, on
-    a card or on none ("not a Baloot card"). ``workers`` processes draw the scenes (0: this
-    one) while this one finds the cards in them; the samples are the same either way."""
+    show them) by ``processes`` others (``hakam.vision.deck_scenes``; 0: this one, the same
+    samples): each card's true corners moved a little as the outline network errs (as the
+    index network was trained; ``deck_scenes.JITTERS`` times), and the outline network's own
+    corners of each finder box there, on a card or on none ("not a Baloot card")."""
     from contextlib import closing
 
     patches, classes = [], []
     # A stop (an exception from ``progress``) drops the scenes not yet drawn.
-    with closing(_drawn_scenes(faces, seed, scenes, workers)) as drawn:
+    with closing(deck_scenes.drawn_scenes(faces, seed, scenes, processes)) as drawn:
         for i, (img, labels, taught, names) in enumerate(drawn):
             patches += taught
             classes += names

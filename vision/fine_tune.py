@@ -67,15 +67,17 @@ def conv(x: np.ndarray, w: np.ndarray, b: np.ndarray, stride: int):
     return _times(cols, _matrix(w)) + b, cols
 
 
-def conv_back(dy: np.ndarray, cols: np.ndarray, w: np.ndarray, shape, stride: int, into=True):
-    """The gradients of ``conv``'s input (of ``shape``; None unless ``into``), weights and
-    bias, from its output's."""
+def conv_back(
+    dy: np.ndarray, cols: np.ndarray, w: np.ndarray, shape, stride: int, input_grad: bool = True
+):
+    """The gradients of ``conv``'s input (of ``shape``; None without ``input_grad``), weights
+    and bias, from its output's."""
     n, h, wd, c = shape
     ho, wo = dy.shape[1], dy.shape[2]
     flat = dy.reshape(-1, dy.shape[-1])
     dw = cols.reshape(-1, cols.shape[-1]).T @ flat
     dw = dw.reshape(3, 3, c, len(w)).transpose(3, 2, 0, 1)
-    if not into:
+    if not input_grad:
         return None, dw, flat.sum(0)
     dcols = _times(dy, _matrix(w).T)
     dp = np.zeros((n, h + 2, wd + 2, c), dy.dtype)
@@ -182,7 +184,10 @@ class IndexTail:
             ds = dh * (out > 0)
             dh1, gw[3 * s_ + 2], gb[3 * s_ + 2] = conv_back(ds, c2, w2, h0.shape, 1)
             dh0, gw[3 * s_ + 1], gb[3 * s_ + 1] = conv_back(dh1 * (z1 > 0), c1, w1, h0.shape, 1)
-            dh, gw[3 * s_], gb[3 * s_] = conv_back((dh0 + ds) * (z0 > 0), c0, w0, shape, 2, s_ > 0)
+            first = s_ == 0  # its input is the frozen layers' output: no gradient needed
+            dh, gw[3 * s_], gb[3 * s_] = conv_back(
+                (dh0 + ds) * (z0 > 0), c0, w0, shape, 2, input_grad=not first
+            )
         return loss, [*gw, *gb, d.T @ pooled, d.sum(0)]
 
     def patch(self, model) -> None:

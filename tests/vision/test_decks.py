@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import time
+import warnings
 
 import cv2
 import numpy as np
@@ -158,9 +159,14 @@ def test_a_spread_is_found_straightened_learnt_kept_and_read(spread, detector, t
 def test_scenes_drawn_by_other_processes_teach_the_same_and_stop_with_the_learning(detector):
     faces = {n: cv2.resize(arabic_deck.draw_card(n)[:, :, :3], (decks.FACE_W, decks.FACE_H))
              for n in CARD_NAMES}  # fmt: skip
-    here = decks.learning_samples(faces, detector, scenes=6, workers=0)
-    there = decks.learning_samples(faces, detector, scenes=6, workers=2)
-    assert len(here[1]) > 6
+    here = decks.learning_samples(faces, detector, scenes=6, processes=0)
+    drawing = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # drawing here after all would warn
+        there = decks.learning_samples(faces, detector, scenes=6, processes=2,
+                                       progress=lambda k, n: drawing.append(
+                                           len(multiprocessing.active_children())))  # fmt: skip
+    assert len(here[1]) > 6 and drawing[0] >= 2  # drawn by two other processes
     assert all(np.array_equal(a, b) for a, b in zip(here, there, strict=True))
 
     def stop(k, n):
@@ -168,8 +174,8 @@ def test_scenes_drawn_by_other_processes_teach_the_same_and_stop_with_the_learni
             raise decks.DeckError("stopped")
 
     with pytest.raises(decks.DeckError, match="stopped"):
-        decks.learning_samples(faces, detector, scenes=1000, progress=stop, workers=2)
-    for _ in range(100):  # the drawing processes end with the scene they are drawing
+        decks.learning_samples(faces, detector, scenes=1000, progress=stop, processes=2)
+    for _ in range(50):  # the drawing processes end with the scenes they hold
         if not multiprocessing.active_children():
             break
         time.sleep(0.1)
