@@ -87,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--design", required=True)
     ap.add_argument("--data", type=Path, help="a hold-out split folder (images/, labels/, meta/)")
     ap.add_argument("--scenes", type=int, default=decks.LEARN_SCENES, help="learning scenes")
+    ap.add_argument("--seed", type=int, default=0,
+                    help="the learning scenes' seed (a deck is learnt from seed 0)")  # fmt: skip
     ap.add_argument("--keep", metavar="NAME",
                     help="keep the learnt deck as NAME here (hakam deck list)")  # fmt: skip
     ap.add_argument("--tuning-scenes", type=int, default=TUNING_SCENES,
@@ -116,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{32 - len(faces)} cards never found: the deck cannot be learnt")
         return 1
 
-    deck = decks.learn_deck(args.design, faces, generic, args.scenes, progress=learning_progress())
+    deck = decks.learn_deck(args.design, faces, generic, args.scenes, args.seed,
+                            progress=learning_progress())  # fmt: skip
     learnt = time.perf_counter() - t0
     print(f"learnt in {learnt:.1f} s from {deck.samples} corner samples", flush=True)
     if args.keep:

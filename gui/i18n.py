@@ -118,8 +118,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "deck_learning": ("Learning the deck…", "جارٍ تعلُّم الورق…"),
     "deck_scenes": (
         "Drawing scenes with the deck: {done} of {total}, about {left} s left (then training, "
-        "about twice as long)",
-        "رسم مشاهد بالورق: {done} من {total}، بقي نحو {left} ثانية (ثم التدريب، نحو ضعفها)",
+        "about as long again)",
+        "رسم مشاهد بالورق: {done} من {total}، بقي نحو {left} ثانية (ثم التدريب، نحو المدة نفسها)",
     ),
     "deck_training": (
         "Training the deck's index network: step {done} of {total}, about {left} s left",

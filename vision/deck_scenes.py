@@ -23,7 +23,7 @@ import numpy as np
 from hakam.engine.cards import CARD_NAMES
 from hakam.vision.corners import corner_patches
 
-JITTERS = 2  # patches cut from each readable card's true corners, each moved anew
+JITTERS = 1  # patches cut from each readable card's true corners, each moved anew (2: less precise)
 PROCESSES = 2  # processes drawing the scenes while the learning process finds the cards in them
 
 _CHILD: dict = {}  # a drawing process's faces, renderer and tables (``_start_child``)

@@ -11,7 +11,7 @@ Learning is two steps, so that a person confirms every card before anything is k
    to confirm or correct; *Learn and save* is offered once they are the 32 cards once each.
 2. ``hakam deck learn --name NAME --answers FILE``: the person's answers (the proposals file,
    corrected) for the kept frames; refused unless they are the 32 Baloot cards once each; then
-   the deck is learnt (its own index network trained: under two minutes) and saved.
+   the deck is learnt (its own index network trained: under three minutes) and saved.
    ``--again --name NAME`` learns a saved deck again from its faces (after the networks changed).
 """
 
@@ -49,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--scenes",
         type=int,
         default=None,
-        help="scenes drawn with the deck to learn from (default 1000: ~2 min on 2 cores)",
+        help="scenes drawn with the deck to learn from (default 2000: ~3 min on 2 cores)",
     )
     learn.add_argument("--threads", type=int, default=0, help="detector CPU threads (0: auto)")
     learn.set_defaults(func=_learn)
@@ -217,7 +217,7 @@ def learning_progress():
         left = pace.left or 0.0
         if stage == "scenes":
             print(f"[learn] {k}/{n} scenes drawn with the deck, about {left:.0f} s left to "
-                  f"draw (then training, about twice as long)", flush=True)  # fmt: skip
+                  f"draw (then training, about as long again)", flush=True)  # fmt: skip
         else:
             print(f"[learn] {k}/{n} training steps, about {left:.0f} s left", flush=True)
 
