@@ -47,8 +47,8 @@ from hakam.vision.spread import spread_boxes
 DECK_FORMAT = "hakam-deck/2"  # /1 (to 2026-12-07): a regression on the networks' features
 # Scenes drawn with the deck's faces to learn from (``deck_scenes``): the tuning design's took
 # about 70 s to draw and 85 s to train on (2 cores). 1,000 scenes with two patches of each card's
-# true corners learn in 60% of the time and read 1.2 points fewer scenes exactly at 2 points less
-# precision there (three seeds): a deck is learnt once, and read all evening.
+# true corners learn in about 63% of the time and read 1.2 points fewer scenes exactly at 2
+# points less precision there (three seeds): a deck is learnt once, and read all evening.
 LEARN_SCENES = 2000
 FACE_W, FACE_H = 252, 352  # a straightened face: a poker card's proportions (63 x 88 mm)
 MIN_VISIBLE = 0.25  # share of a drawn card that must show for its box to teach its name

@@ -11,7 +11,7 @@ Learning is two steps, so that a person confirms every card before anything is k
    to confirm or correct; *Learn and save* is offered once they are the 32 cards once each.
 2. ``hakam deck learn --name NAME --answers FILE``: the person's answers (the proposals file,
    corrected) for the kept frames; refused unless they are the 32 Baloot cards once each; then
-   the deck is learnt (its own index network trained: under three minutes) and saved.
+   the deck is learnt (its own index network trained: about three minutes) and saved.
    ``--again --name NAME`` learns a saved deck again from its faces (after the networks changed).
 """
 
