@@ -127,14 +127,13 @@ def same_view(a: np.ndarray, b: np.ndarray, box_a, box_b) -> bool:
     s = VIEW_SHIFT
     ga, gb = grey(a), grey(b)
     core = ga[s:-s, s:-s] - ga[s:-s, s:-s].mean()
+    norm = np.linalg.norm(core)
     best = -1.0
     for dy in range(2 * s + 1):
         for dx in range(2 * s + 1):
             w = gb[dy : dy + core.shape[0], dx : dx + core.shape[1]]
             w = w - w.mean()
-            best = max(
-                best, float((core * w).sum() / (np.linalg.norm(core) * np.linalg.norm(w) + 1e-6))
-            )
+            best = max(best, float((core * w).sum() / (norm * np.linalg.norm(w) + 1e-6)))
     return best >= SAME_VIEW
 
 
