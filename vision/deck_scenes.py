@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import shutil
 import tempfile
 import threading
 import warnings
@@ -50,10 +51,17 @@ def _state(faces: dict[str, np.ndarray], seed: int) -> dict:
 
 def _start_child(saved: str, seed: int) -> None:
     """A drawing process's start: the faces from their ``np.savez`` file; and its end when the
-    learning process ends, however it ends (else it would wait on its results for ever)."""
+    learning process ends, however it ends (else it would wait on its results for ever). A
+    learning process killed leaves its faces' folder behind: the drawing processes remove it."""
     parent = multiprocessing.parent_process()
     if parent is not None:
-        threading.Thread(target=lambda: (parent.join(), os._exit(1)), daemon=True).start()
+
+        def end_with_parent() -> None:
+            parent.join()
+            shutil.rmtree(Path(saved).parent, ignore_errors=True)
+            os._exit(1)
+
+        threading.Thread(target=end_with_parent, daemon=True).start()
     with np.load(saved) as kept:
         _CHILD.update(_state({name: kept[name] for name in kept.files}, seed))
 

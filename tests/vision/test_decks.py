@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
+import subprocess
+import sys
 import time
 import warnings
 
@@ -180,6 +183,37 @@ def test_scenes_drawn_by_other_processes_teach_the_same_and_stop_with_the_learni
             break
         time.sleep(0.1)
     assert not multiprocessing.active_children()
+
+
+KILLED_PARENT = """
+import numpy as np
+from hakam.engine.cards import CARD_NAMES
+from hakam.vision import deck_scenes, decks
+
+if __name__ == "__main__":
+    faces = {n: np.full((decks.FACE_H, decks.FACE_W, 3), 200, np.uint8) for n in CARD_NAMES}
+    for k, _ in enumerate(deck_scenes.drawn_scenes(faces, 0, 1000, 2)):
+        if k == 1:
+            print("drawing", flush=True)
+"""
+
+
+def test_a_learning_killed_leaves_no_faces_behind(tmp_path):
+    script = tmp_path / "parent.py"
+    script.write_text(KILLED_PARENT)
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    env = {**os.environ, "TMPDIR": str(temp)}
+    with subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, env=env,
+                          text=True) as parent:  # fmt: skip
+        assert parent.stdout.readline().strip() == "drawing"
+        assert [p.name[:11] for p in temp.iterdir()] == ["hakam-deck-"]
+        parent.kill()  # no clean-up of its own: SIGKILL
+    for _ in range(100):  # the drawing processes see it gone and remove the faces
+        if not any(temp.iterdir()):
+            break
+        time.sleep(0.1)
+    assert not any(temp.iterdir())
 
 
 @needs_font
