@@ -16,7 +16,8 @@ scored again on the same reads in seconds; delete the folder when the models cha
 ``--backends openvino+reader,openvino+reader:NAME`` times the reading with a learnt deck
 (``benchmarks/decks.py --keep NAME`` learns and keeps one) against the generic reading. Deal k's
 seed is ``--seed`` + 1000 + k (the issue's set: 1007-1026); a set looked into deal by deal is
-no longer an evaluation set: draw another.
+no longer an evaluation set: draw another. ``--designs arabic`` deals the Arabic-index design
+(reported apart, as in the scene sets) instead of the hold-out designs in turn.
 """
 
 from __future__ import annotations
@@ -236,11 +237,12 @@ def accuracy(args: argparse.Namespace) -> None:
         settings = settings_from_json(args.settings) if args.settings else None
     except PipelineError as exc:
         sys.exit(f"--{exc}")
+    designs = args.designs.split(",") if args.designs else HOLDOUT
     t0 = time.monotonic()
     for i, k in enumerate(range(args.start, args.start + args.deals)):
         seed = args.seed + 1000 + k
         violation = k % 2 == 1
-        deck = HOLDOUT[k % len(HOLDOUT)] if HOLDOUT else None
+        deck = designs[k % len(designs)] if designs else None
         data, det, frames = deal_input(args, seed, violation, deck)
         setup = DealSetup.from_record(data["record"])
         pipe = Pipeline(
@@ -348,6 +350,12 @@ def main() -> None:
         type=int,
         default=0,
         help="with --deals: begin at the set's deal K (deck and violation as in the whole set)",
+    )
+    ap.add_argument(
+        "--designs",
+        default="",
+        help="with --deals: deck designs dealt in turn (default: the hold-out designs; "
+        "e.g. arabic, reported apart)",
     )
     ap.add_argument(
         "--backend", default="oracle", help="back-end for --deals (e.g. openvino+reader)"

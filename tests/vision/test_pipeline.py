@@ -237,6 +237,18 @@ def test_full_deal_with_violation_on_a_hold_out_deck():
     assert of(events, "score")[0]["complete"] is True
 
 
+def test_a_deal_is_dealt_with_a_design_named_even_one_reported_apart():
+    from hakam.datasets import art
+    from hakam.vision.dealvideo import load_deck
+
+    if not art.deck_by_name("arabic").available():
+        pytest.skip("the Arabic design's typeface is not installed")
+    name, images = load_deck("arabic")
+    assert name == "arabic" and {"AS", "7H", "BACK"} <= set(images)
+    with pytest.raises(ValueError, match="'nosuch' is not installed"):
+        load_deck("nosuch")
+
+
 def test_iter_feed_gives_frames_detections_and_events_for_a_live_view():
     from hakam.vision.pipeline import iter_feed
 
