@@ -324,8 +324,8 @@ def learning_samples(
             boxes = detector.boxes(img)
             quads = detector.corners.quads(img, np.asarray(boxes, np.float32))
             for box, quad in zip(boxes, quads, strict=True):
-                near = max(labels, key=lambda lb: _iou(box, lb.box), default=None)
-                overlap = _iou(box, near.box) if near is not None else 0.0
+                overlap, near = max(((_iou(box, lb.box), lb) for lb in labels),
+                                    key=lambda pair: pair[0], default=(0.0, None))  # fmt: skip
                 if overlap >= MATCH_IOU and near.visible >= MIN_VISIBLE:
                     classes.append(CARD_NAMES.index(near.card))
                 elif overlap < CLEAR_IOU:
