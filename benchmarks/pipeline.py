@@ -23,6 +23,7 @@ no longer an evaluation set: draw another. ``--designs arabic`` deals the Arabic
 from __future__ import annotations
 
 import argparse
+import functools
 import pickle
 import statistics
 import sys
@@ -189,6 +190,13 @@ def speed(args: argparse.Namespace) -> None:
                     print(f"{size}: {r['backend']} detects {ratio:.2f}x as fast as ONNX Runtime")
 
 
+@functools.cache
+def naming_threshold(backend: str, models_dir: Path | None, threads: int) -> float:
+    """The least probability the back-end names a card at now: cached reads are named so, as
+    the live detector would name them, though the threshold changed since they were kept."""
+    return make(backend, models_dir, threads).min_prob
+
+
 def deal_input(args: argparse.Namespace, seed: int, violation: bool, deck: str | None):
     """One deal's truth, detector and frames. With ``--cache`` (two-stage back-ends) each frame's
     boxes and reader probabilities are kept there once and replayed after, exactly as the live
@@ -203,7 +211,8 @@ def deal_input(args: argparse.Namespace, seed: int, violation: bool, deck: str |
         path = Path(args.cache) / name
         if path.exists():
             data = pickle.loads(path.read_bytes())
-            det = CachedDetector(data["reads"], data["min_prob"], boxes=True)
+            min_prob = naming_threshold(args.backend, args.models_dir, args.threads)
+            det = CachedDetector(data["reads"], min_prob, boxes=True)
             return data, det, [np.zeros((1, 1, 3), np.uint8)] * len(data["reads"])
     r = render_deal(seed, violation=violation, deck=deck, size=args.deal_size)
     truth = {
