@@ -110,6 +110,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "find that is no card.",
         "راجع الاسم تحت كل ورقة وُجدت؛ اختر غيره إن كان خطأ، أو — لما ليس ورقة.",
     ),
+    "deck_too_few": (
+        "Only {found} of the 32 cards found: cancel, lay out all 32 face up, not touching, and "
+        "take them again",
+        "وُجدت {found} فقط من الأوراق الـ32: ألغِ، وارصف الأوراق الـ32 كلها مكشوفة غير متلاصقة، "
+        "ثم صوّرها من جديد",
+    ),
     "deck_missing": ("missing: {cards}", "ناقصة: {cards}"),
     "deck_twice": ("twice: {cards}", "مكررة: {cards}"),
     "deck_complete": ("The 32 Baloot cards, once each.", "أوراق البلوت الـ32، كل ورقة مرة."),

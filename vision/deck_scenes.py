@@ -12,6 +12,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import shutil
+import signal
 import tempfile
 import threading
 import warnings
@@ -53,6 +54,7 @@ def _start_child(saved: str, seed: int) -> None:
     """A drawing process's start: the faces from their ``np.savez`` file; and its end when the
     learning process ends, however it ends (else it would wait on its results for ever). A
     learning process killed leaves its faces' folder behind: the drawing processes remove it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the learning process's to answer
     parent = multiprocessing.parent_process()
     if parent is not None:
 

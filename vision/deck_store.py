@@ -117,13 +117,28 @@ class DeckStore:
         """The frames a deck was learnt from, in order."""
         return read_frames(self.root / check_name(name))
 
-    def forget(self, name: str) -> None:
-        """Remove the deck (one whose files are damaged too)."""
-        folder = self.root / check_name(name)
+    def waiting(self) -> list[str]:
+        """Names whose cards found wait for a person's answers (``hakam deck learn --source``
+        kept them in ``.pending/NAME``; ``--answers`` goes on with them)."""
+        folder = self.root / ".pending"
         if not folder.is_dir():
+            return []
+        return sorted(p.name for p in folder.iterdir() if DECK_NAME.match(p.name) and p.is_dir())
+
+    def forget(self, name: str) -> list[str]:
+        """Remove the deck (one whose files are damaged too) and the cards of that name waiting
+        for answers: what was removed ("deck", "waiting")."""
+        gone = []
+        for kind, folder in (("deck", self.root / check_name(name)),
+                             ("waiting", self.root / ".pending" / name)):  # fmt: skip
+            if folder.is_dir():
+                shutil.rmtree(folder)
+                gone.append(kind)
+        if not gone:
             known = ", ".join(self.names()) or "none yet"
-            raise DeckError(f"deck {name!r}: not learnt here (decks learnt: {known})")
-        shutil.rmtree(folder)
+            raise DeckError(f"deck {name!r}: not learnt here, and no cards wait for it "
+                            f"(decks learnt: {known})")  # fmt: skip
+        return gone
 
 
 def _write_image(path: Path, image: np.ndarray) -> None:

@@ -54,7 +54,8 @@ class _Learning(QThread):
     def run(self) -> None:
         try:
             self.ended.emit(self._learn(self._answers, self._progress.update), "")
-        except LearningStopped:
+        except (LearningStopped, KeyboardInterrupt):
+            self._progress.stop()
             self.ended.emit(None, "")
         except UserError as exc:
             self.ended.emit(None, str(exc))
@@ -132,6 +133,15 @@ class DeckView(QDialog):
         root.addLayout(actions)
         self.refresh()
 
+    def fit_screen(self, width: int = 1100, height: int = 800) -> None:
+        """``width`` x ``height`` where the screen has room for it and its frame, else the room
+        there is: the buttons stay on a 1366x768 laptop's screen."""
+        from hakam.gui.views.main_window import FRAME_ROOM
+
+        room = self.screen().availableGeometry()
+        self.resize(min(width, room.width() - FRAME_ROOM[0]),
+                    min(height, room.height() - FRAME_ROOM[1]))  # fmt: skip
+
     def _save(self) -> None:
         if self.learn is None:
             self.accept()
@@ -204,6 +214,8 @@ class DeckView(QDialog):
         self.setWindowTitle(lang.tr("deck_title"))
         self.hint.setText(lang.tr("deck_hint"))
         parts = []
+        if len(self.choices) < len(CARD_NAMES):  # no answer can make up the cards not found
+            parts.append(lang.tr("deck_too_few", found=lang.num(len(self.choices))))
         if self.answers.missing():
             parts.append(
                 lang.tr("deck_missing", cards=" ".join(map(lang.card, self.answers.missing())))
@@ -212,7 +224,7 @@ class DeckView(QDialog):
             parts.append(
                 lang.tr("deck_twice", cards=" ".join(map(lang.card, self.answers.twice())))
             )
-        self.problem.setText("; ".join(parts) if parts else lang.tr("deck_complete"))
+        self.problem.setText(("؛ " if lang.rtl else "; ").join(parts) or lang.tr("deck_complete"))
         self._role(self.problem, "error" if parts else "ok")
         self.save.setEnabled(not parts)
         self.save.setText(lang.tr("deck_save"))

@@ -20,10 +20,12 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import signal
 import time
 from pathlib import Path
 
 from hakam.cli.common import decks_root, has_display
+from hakam.engine.cards import CARD_NAMES
 from hakam.errors import UserError
 
 
@@ -34,8 +36,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     learn.add_argument("--name", required=True, help="the deck's name (letters, digits, _ . -)")
     learn.add_argument("--source", help="camera index, video, image folder: the cards laid out")
     learn.add_argument("--frames", type=int, default=1, help="frames to take (default 1)")
-    learn.add_argument("--every", type=int, default=15,
-                       help="take every N-th frame of the source (default 15)")  # fmt: skip
+    learn.add_argument("--every", type=int, default=None,
+                       help="take every N-th frame of the source (default 15; of an image "
+                       "folder, every image)")  # fmt: skip
     learn.add_argument("--answers", help="the person's answers (a corrected proposals.json)")
     learn.add_argument("--window", action="store_true",
                        help="confirm the cards found in a window (with --source)")  # fmt: skip
@@ -70,15 +73,19 @@ def _detector(threads: int):
         raise UserError(str(exc)) from None
 
 
-def _frames(spec: str, count: int, every: int) -> list:
-    from hakam.vision.sources import SourceError, open_source
+def _frames(spec: str, count: int, every: int | None) -> list:
+    """``count`` frames of the source, every ``every``-th (default: every image of a folder,
+    every 15th frame of a camera or video); fewer where the source ends first, and said so."""
+    from hakam.vision.sources import FolderSource, SourceError, open_source
 
-    if count < 1 or every < 1:
+    if count < 1 or (every is not None and every < 1):
         raise UserError("--frames and --every: 1 or more")
     try:
         source = open_source(spec)
     except SourceError as exc:
         raise UserError(str(exc)) from None
+    if every is None:
+        every = 1 if isinstance(source, FolderSource) else 15
     frames = []
     with source:
         for k, frame in enumerate(source):
@@ -88,10 +95,36 @@ def _frames(spec: str, count: int, every: int) -> list:
                 break
     if not frames:
         raise UserError(f"--source {spec}: no frame could be read")
+    if len(frames) < count:
+        print(f"--source {spec}: {len(frames)} of the {count} frames asked for taken (one in "
+              f"{every}: --every)", flush=True)  # fmt: skip
     return frames
 
 
+def _stop(signum, frame) -> None:
+    raise KeyboardInterrupt  # a SIGTERM stops a learning as Ctrl+C does: its clean-up runs
+
+
 def _learn(args: argparse.Namespace) -> int:
+    """``_learn_deck``; stopped (Ctrl+C, SIGTERM), it says what was kept and what was not."""
+    previous = signal.signal(signal.SIGTERM, _stop)
+    try:
+        return _learn_deck(args)
+    except KeyboardInterrupt:
+        pending = decks_root() / ".pending" / args.name
+        if args.again:
+            print(f"stopped: deck {args.name} kept as it was", flush=True)
+        elif pending.is_dir():
+            print(f"stopped: nothing learnt; the cards found wait in {pending} (go on with "
+                  f"--answers {pending / 'proposals.json'})", flush=True)  # fmt: skip
+        else:
+            print("stopped: nothing learnt", flush=True)
+        raise
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _learn_deck(args: argparse.Namespace) -> int:
     import cv2
 
     from hakam.vision import deck_store, decks
@@ -136,6 +169,11 @@ def _learn(args: argparse.Namespace) -> int:
             if not args.window:
                 _print_proposals(found)
                 _say_check([c.proposed for c in found])
+                if len(found) < len(CARD_NAMES):
+                    print(f"Only {len(found)} of the 32 cards found: lay out all 32 face up, "
+                          f"not touching, and take them again: hakam deck learn --name "
+                          f"{args.name} --source {args.source} --replace")  # fmt: skip
+                    return 0
                 print(f"Look at {pending / 'sheet.jpg'}; correct {answers_file} (a card name, or "
                       f"null to drop a find), then run:\n  hakam deck learn --name {args.name} "
                       f"--answers {answers_file}")  # fmt: skip
@@ -224,9 +262,14 @@ def learning_progress():
     return tick
 
 
+_STOPS = (signal.SIGINT, signal.SIGTERM)  # while the window is open: as its Cancel
+
+
 def _confirm_in_window(found: list, language: str, learn) -> tuple[list, bool]:
     """The person's answers from the window, and whether the deck was learnt and saved there
     (``learn``, with its progress shown)."""
+    from PySide6.QtCore import QTimer
+
     from hakam.gui.deck_answers import DeckAnswers
     from hakam.gui.views.deck_view import DeckView
     from hakam.gui.views.main_window import make_app
@@ -234,8 +277,18 @@ def _confirm_in_window(found: list, language: str, learn) -> tuple[list, bool]:
     make_app()
     answers = DeckAnswers([c.proposed for c in found])
     view = DeckView([c.face for c in found], answers, language, learn=learn)
-    view.resize(1100, 800)
-    learnt = bool(view.exec()) and view.learnt is not None
+    view.fit_screen()
+    # Ctrl+C or SIGTERM: as Cancel (a learning is stopped, nothing saved). Python sees a signal
+    # only when it runs: a timer lets it run while Qt waits.
+    previous = {n: signal.signal(n, lambda *_: view.reject()) for n in _STOPS}
+    ticker = QTimer(view)
+    ticker.timeout.connect(lambda: None)
+    ticker.start(200)
+    try:
+        learnt = bool(view.exec()) and view.learnt is not None
+    finally:
+        for n, handler in previous.items():
+            signal.signal(n, handler)
     return list(answers.answers), learnt
 
 
@@ -282,6 +335,10 @@ def _list(args: argparse.Namespace) -> int:
     names = store.names()
     if not names:
         print("no deck learnt yet (hakam deck learn --source ... --name ...)")
+    for name in store.waiting():
+        answers = store.root / ".pending" / name / "proposals.json"
+        print(f"{name}  cards found, waiting for answers (hakam deck learn --name {name} "
+              f"--answers {answers}; hakam deck forget {name} drops them)")  # fmt: skip
     for name in names:
         meta = store.describe(name)
         if meta.get("format") in OLD_FORMATS:
@@ -298,8 +355,9 @@ def _forget(args: argparse.Namespace) -> int:
     from hakam.vision.decks import DeckError
 
     try:
-        DeckStore(decks_root()).forget(args.name)
+        gone = DeckStore(decks_root()).forget(args.name)
     except DeckError as exc:
         raise UserError(str(exc)) from None
-    print(f"deck {args.name}: forgotten")
+    said = {"deck": "forgotten", "waiting": "the cards found waiting for answers dropped"}
+    print(f"deck {args.name}: " + "; ".join(said[g] for g in gone))
     return 0

@@ -295,9 +295,14 @@ def _start_screen(args: argparse.Namespace, store: Any) -> Any:
     from hakam.gui.views.start_view import StartView
     from hakam.vision.deck_store import DeckStore
 
+    learnt = DeckStore(decks_root()).names()
+    if args.deck and args.deck not in learnt:  # said before the screen, not after it
+        raise UserError(f"--deck {args.deck}: not learnt here (`hakam deck list`)")
     make_app()
     language = args.lang or store.setting("language", "en") or "en"
-    start = StartController(store, "0", language, DeckStore(decks_root()).names())
+    start = StartController(store, "0", language, learnt)
+    if args.deck:
+        start.set_deck(args.deck)  # shown chosen; the person may choose another there
     view = StartView(start, lambda src: first_frame(src, parse_size(args.camera_size)))
     if not view.exec() or view.choice is None:
         raise UserError("table: the start screen was closed; nothing started")
@@ -370,7 +375,7 @@ def _cmd_table(args: argparse.Namespace) -> int:
         choice = _start_screen(args, store)
         args.source, args.lang = choice.source, choice.language
         args.new_match = args.new_match or choice.new_match
-        args.deck = args.deck or choice.deck
+        args.deck = choice.deck  # as the screen showed it: --deck, or the person's choice
         calibration, seat, saved = choice.calibration, choice.calibration_seat, True
     else:
         calibration, seat, saved = _calibration(args, store)  # before the camera opens

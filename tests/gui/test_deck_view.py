@@ -55,7 +55,9 @@ def test_the_window_in_arabic(qtbot):
     view = DeckView([np.zeros((176, 126, 3), np.uint8)], DeckAnswers(["AS"]), "ar")
     qtbot.addWidget(view)
     assert view.layoutDirection() == Qt.LayoutDirection.RightToLeft
-    assert view.problem.text().startswith("ناقصة: ") and not view.save.isEnabled()
+    too_few, missing = view.problem.text().split("؛ ")  # an Arabic semicolon between the two
+    assert too_few.startswith(f"وُجدت {view.lang.num(1)} فقط") and missing.startswith("ناقصة: ")
+    assert not view.save.isEnabled()
     assert view.save.text() == "تعلَّم الورق واحفظه"
 
 
@@ -136,3 +138,24 @@ def test_learning_can_be_stopped_or_refused_and_the_answers_stay(qtbot):
     assert view.problem.property("role") == "error"
     assert view.isVisible() and view.save.isEnabled() and view.choices[0].isEnabled()
     assert view.cancel.text() == "Cancel" and view.answers.answers == list(CARD_NAMES)
+
+
+def test_the_window_fits_the_screen_and_says_when_cards_were_not_found(qtbot):
+    make_app()
+    view = DeckView([np.zeros((176, 126, 3), np.uint8)] * 3, DeckAnswers(["AS", "KS", None]))
+    qtbot.addWidget(view)
+    view.fit_screen(5000, 5000)
+    room = view.screen().availableGeometry()
+    assert view.width() <= room.width() - 16 and view.height() <= room.height() - 48
+    assert view.problem.text().startswith("Only 3 of the 32 cards found: cancel, lay out")
+
+
+def test_a_learning_interrupted_ends_in_the_window_as_stopped(qtbot):
+    def interrupted(answers, progress):
+        progress("scenes", 1, 10)
+        raise KeyboardInterrupt  # e.g. Ctrl+C reaching the learning's thread
+
+    view = _answered(qtbot, interrupted)
+    qtbot.mouseClick(view.save, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not view.isVisible())
+    assert view._job is None and view.learnt is None and view.progress.stopped

@@ -128,3 +128,31 @@ def test_a_camera_started_with_a_deck_reads_with_it_again(data_dir, capsys):
     assert table_deck(store, key, None) == "majlis"
     assert "reading with deck majlis" in capsys.readouterr().out
     assert table_deck(store, table_key("1"), None) is None  # another camera
+
+
+def test_table_deck_is_shown_on_the_start_screen_or_refused_before_it(data_dir, monkeypatch):
+    import argparse
+
+    from hakam.cli import table
+    from hakam.errors import UserError
+    from hakam.gui.views import start_view
+    from hakam.vision.deck_store import DeckStore
+
+    monkeypatch.setattr(DeckStore, "names", lambda self: ["majlis", "diwan"])
+    shown = []
+
+    class Screen:  # the start screen, as the person leaves it: the deck as shown
+        def __init__(self, start, grab):
+            shown.append(start.deck)
+            self.choice = start
+
+        def exec(self):
+            return 1
+
+    monkeypatch.setattr(start_view, "StartView", Screen)
+    args = argparse.Namespace(deck="diwan", lang="en", camera_size=None)
+    assert table._start_screen(args, MatchStore()).deck == "diwan" and shown == ["diwan"]
+    args.deck = "nope"
+    with pytest.raises(UserError, match=r"--deck nope: not learnt here \(`hakam deck list`\)"):
+        table._start_screen(args, MatchStore())
+    assert shown == ["diwan"]  # refused before the screen opened

@@ -256,8 +256,13 @@ def test_the_commands_learn_a_deck_only_from_confirmed_answers(spread, detector,
     assert (tmp_path / "data" / "decks" / "home" / "frame-0.png").is_file()  # frames kept
     assert main(["run", "--source", "demo", "--deck", "nothere", "--headless"]) == 2
     assert "deck 'nothere': not learnt here (decks learnt: home)" in capsys.readouterr().err
+    assert main(["deck", "list"]) == 0  # cards found and never answered are not lost from view
+    assert "other  cards found, waiting for answers" in capsys.readouterr().out
+    assert main(["deck", "forget", "other"]) == 0
+    assert "deck other: the cards found waiting for answers dropped" in capsys.readouterr().out
     assert main(["deck", "forget", "home"]) == 0
     assert main(["deck", "forget", "home"]) == 2
+    assert "not learnt here, and no cards wait for it" in capsys.readouterr().err
 
 
 def test_a_deck_reads_only_with_the_two_stage_reader_on_openvino(detector):

@@ -1,0 +1,82 @@
+"""``hakam deck learn`` stopped, short of cards, or given a folder: what it says and keeps."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+
+from hakam.cli import deck as deck_cli
+from hakam.cli import main
+
+# Run in a fresh interpreter each: a signal sent to the pytest process itself, after tests that
+# learnt with drawing processes, can crash it there (seen once, never outside pytest).
+WINDOW = """
+import os, signal
+from types import SimpleNamespace
+import numpy as np
+from PySide6.QtCore import QTimer
+from hakam.cli import deck as deck_cli
+from hakam.gui.views.main_window import make_app
+
+make_app()
+found = [SimpleNamespace(proposed="AS", face=np.zeros((176, 126, 3), np.uint8))]
+for s in (signal.SIGINT, signal.SIGTERM):
+    before = signal.getsignal(s)
+    QTimer.singleShot(300, lambda s=s: os.kill(os.getpid(), s))
+    print(deck_cli._confirm_in_window(found, "en", learn=None), signal.getsignal(s) == before)
+"""
+
+HEADLESS = """
+import os, signal, sys, threading, time
+from hakam.cli import deck as deck_cli
+from hakam.cli import main
+
+deck_cli._learn_deck = lambda args: time.sleep(30)  # a learning under way
+threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGTERM)).start()  # `kill`, a closed terminal
+sys.exit(main(["deck", "learn", "--name", "home", "--answers", "a.json"]))
+"""
+
+
+def _run(script: str, tmp_path, **env) -> subprocess.CompletedProcess:
+    path = tmp_path / "script.py"
+    path.write_text(script)
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", **env}
+    return subprocess.run([sys.executable, str(path)], capture_output=True, text=True, env=env,
+                          timeout=120)  # fmt: skip
+
+
+def test_ctrl_c_or_sigterm_in_the_window_is_its_cancel(tmp_path):
+    done = _run(WINDOW, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["(['AS'], False) True"] * 2  # closed; handlers given back
+
+
+def test_a_learning_stopped_headless_says_what_waits(tmp_path):
+    pending = tmp_path / "decks" / ".pending" / "home"
+    pending.mkdir(parents=True)
+    done = _run(HEADLESS, tmp_path, HAKAM_DATA_DIR=str(tmp_path))
+    assert done.returncode == 130, done.stderr
+    assert f"stopped: nothing learnt; the cards found wait in {pending}" in done.stdout
+    assert pending.is_dir()
+
+
+def test_every_image_of_a_folder_is_a_frame_unless_told(tmp_path, capsys):
+    for k in range(3):
+        cv2.imwrite(str(tmp_path / f"{k}.png"), np.full((40, 60, 3), 50 * k, np.uint8))
+    assert len(deck_cli._frames(str(tmp_path), 3, None)) == 3
+    assert len(deck_cli._frames(str(tmp_path), 3, 2)) == 2
+    assert "2 of the 3 frames asked for taken (one in 2: --every)" in capsys.readouterr().out
+
+
+def test_too_few_cards_found_is_said_with_what_to_do(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("HAKAM_DATA_DIR", str(tmp_path / "data"))
+    (tmp_path / "src").mkdir()
+    cv2.imwrite(str(tmp_path / "src" / "cloth.png"), np.full((480, 640, 3), (40, 90, 30), np.uint8))
+    assert main(["deck", "learn", "--source", str(tmp_path / "src"), "--name", "home"]) == 0
+    out = capsys.readouterr().out
+    assert "Only 0 of the 32 cards found: lay out all 32 face up" in out
+    assert "--replace" in out and "--answers" not in out
