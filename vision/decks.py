@@ -179,7 +179,8 @@ def check_cards(names: Sequence[str | None]) -> list[str]:
     kept = [n for n in names if n is not None]
     unknown = sorted({n for n in kept if n not in CARD_NAMES})
     if unknown:
-        raise DeckError(f"not Baloot cards: {', '.join(unknown)} (7 to A of C, D, H, S)")
+        raise DeckError(f"not Baloot cards: {', '.join(unknown)} (7, 8, 9, 10, J, Q, K, A of "
+                        f"C, D, H, S: 10H, not TH)")  # fmt: skip
     twice = sorted({n for n in kept if kept.count(n) > 1}, key=CARD_NAMES.index)
     missing = [c for c in CARD_NAMES if c not in kept]
     if twice or missing:

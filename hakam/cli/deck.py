@@ -134,6 +134,8 @@ def _learn_deck(args: argparse.Namespace) -> int:
         decks.check_name(args.name)
         if args.scenes is not None and args.scenes < 1:
             raise UserError(f"--scenes {args.scenes}: 1 or more")
+        if args.again and (args.source or args.answers):
+            raise UserError("--again learns from the faces kept: leave out --source and --answers")
         if args.again:
             detector = _detector(args.threads)
             faces, frames = store.faces(args.name), store.frames(args.name)
@@ -215,7 +217,8 @@ def _learn_deck(args: argparse.Namespace) -> int:
 
 
 def _write_answers(path: Path, answers: list) -> None:
-    path.write_text(json.dumps(answers) + "\n", encoding="utf-8")
+    """One find a line: find k (as numbered on the sheet) on line k + 1, after the bracket."""
+    path.write_text(json.dumps(answers, indent=0) + "\n", encoding="utf-8")
 
 
 def _fit_and_save(store, name: str, faces: dict, frames: list, args, detector, shown=None):
@@ -299,15 +302,14 @@ def _sheet(found: list):
 
     tiles = []
     for k, c in enumerate(found, 1):
-        face = cv2.resize(c.face, (126, 176))
-        label = f"{k}: {c.proposed or '?'}"
-        cv2.rectangle(face, (0, 0), (125, 22), (255, 255, 255), -1)
-        cv2.putText(face, label, (4, 16), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 1)
-        tiles.append(face)
+        label = np.full((22, 126, 3), 255, np.uint8)  # under the face: its indices stay in view
+        cv2.putText(label, f"{k}: {c.proposed or '?'}", (4, 16), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
+                    (0, 0, 0), 1)  # fmt: skip
+        tiles.append(np.vstack([cv2.resize(c.face, (126, 176)), label]))
     while len(tiles) % 8:
-        tiles.append(np.zeros((176, 126, 3), np.uint8))
+        tiles.append(np.zeros((198, 126, 3), np.uint8))
     rows = [np.hstack(tiles[i : i + 8]) for i in range(0, len(tiles), 8)]
-    return np.vstack(rows) if rows else np.zeros((176, 126 * 8, 3), np.uint8)
+    return np.vstack(rows) if rows else np.zeros((198, 126 * 8, 3), np.uint8)
 
 
 def _print_proposals(found: list) -> None:

@@ -8,9 +8,11 @@ import sys
 
 import cv2
 import numpy as np
+import pytest
 
 from hakam.cli import deck as deck_cli
 from hakam.cli import main
+from hakam.engine.cards import CARD_NAMES
 
 # Run in a fresh interpreter each: a signal sent to the pytest process itself, after tests that
 # learnt with drawing processes, can crash it there (seen once, never outside pytest).
@@ -34,6 +36,7 @@ HEADLESS = """
 import os, signal, sys, threading, time
 from hakam.cli import deck as deck_cli
 from hakam.cli import main
+from hakam.engine.cards import CARD_NAMES
 
 deck_cli._learn_deck = lambda args: time.sleep(30)  # a learning under way
 threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGTERM)).start()  # `kill`, a closed terminal
@@ -80,3 +83,18 @@ def test_too_few_cards_found_is_said_with_what_to_do(tmp_path, monkeypatch, caps
     out = capsys.readouterr().out
     assert "Only 0 of the 32 cards found: lay out all 32 face up" in out
     assert "--replace" in out and "--answers" not in out
+
+
+def test_a_ten_written_t_is_refused_with_how_to_write_it():
+    from hakam.vision import decks
+
+    with pytest.raises(
+        decks.DeckError, match=r"not Baloot cards: TS \(7, 8, 9, 10, J, Q, K, A .*10H, not TH\)"
+    ):
+        decks.check_cards(["TS", *CARD_NAMES[1:]])
+
+
+def test_again_with_a_source_is_refused_in_one_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("HAKAM_DATA_DIR", str(tmp_path))
+    assert main(["deck", "learn", "--name", "home", "--again", "--source", "0"]) == 2
+    assert "--again learns from the faces kept" in capsys.readouterr().err

@@ -227,6 +227,10 @@ def test_the_commands_learn_a_deck_only_from_confirmed_answers(spread, detector,
     pending = tmp_path / "data" / "decks" / ".pending" / "home"
     proposals = json.loads((pending / "proposals.json").read_text())
     assert (pending / "sheet.jpg").is_file() and (pending / "frame-0.png").is_file()
+    lines = (pending / "proposals.json").read_text().splitlines()
+    assert len(lines) == len(proposals) + 2  # a find a line, between the brackets
+    rows = -(-len(proposals) // 8)  # each face with its number and name under it, 8 a row
+    assert cv2.imread(str(pending / "sheet.jpg")).shape[:2] == (198 * rows, 126 * 8)
     assert "cards found" in capsys.readouterr().out
     # Wrong answers: refused, nothing kept, the frames still waiting.
     bad = tmp_path / "bad.json"
