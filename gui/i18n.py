@@ -113,7 +113,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "deck_too_few": (
         "Only {found} of the 32 cards found: cancel, lay out all 32 face up, not touching, and "
         "take them again",
-        "وُجدت {found} فقط من الأوراق الـ32: ألغِ، وارصف الأوراق الـ32 كلها مكشوفة غير متلاصقة، "
+        "لم يُعثر إلا على {found} من الأوراق الـ32: ألغِ، وافرد الأوراق كلها مكشوفةً متباعدةً، "
         "ثم صوّرها من جديد",
     ),
     "deck_missing": ("missing: {cards}", "ناقصة: {cards}"),
@@ -133,7 +133,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "deck_stop": ("Stop learning", "أوقف التعلُّم"),
     "deck_stopping": ("Stopping…", "جارٍ الإيقاف…"),
-    "start_deck_standard": ("a standard deck (no deck learnt)", "ورق عادي (بلا ورق متعلَّم)"),
+    "start_deck_standard": ("none: the standard readers", "بلا ورق متعلَّم: القراءة العامة"),
     "start_continue": (
         "Go on with match {match}: {deals} deals played, {a}-{b}",
         "متابعة المباراة {match}: {deals} جولات، {a}-{b}",

@@ -125,20 +125,17 @@ class DeckStore:
             return []
         return sorted(p.name for p in folder.iterdir() if DECK_NAME.match(p.name) and p.is_dir())
 
-    def forget(self, name: str) -> list[str]:
-        """Remove the deck (one whose files are damaged too) and the cards of that name waiting
-        for answers: what was removed ("deck", "waiting")."""
-        gone = []
+    def forget(self, name: str) -> str:
+        """Remove the deck (one whose files are damaged too), else the cards of that name
+        waiting for answers: which ("deck", "waiting")."""
         for kind, folder in (("deck", self.root / check_name(name)),
                              ("waiting", self.root / ".pending" / name)):  # fmt: skip
             if folder.is_dir():
                 shutil.rmtree(folder)
-                gone.append(kind)
-        if not gone:
-            known = ", ".join(self.names()) or "none yet"
-            raise DeckError(f"deck {name!r}: not learnt here, and no cards wait for it "
-                            f"(decks learnt: {known})")  # fmt: skip
-        return gone
+                return kind
+        known = ", ".join(self.names()) or "none yet"
+        raise DeckError(f"deck {name!r}: not learnt here, and no cards wait for it "
+                        f"(decks learnt: {known})")  # fmt: skip
 
 
 def _write_image(path: Path, image: np.ndarray) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import shutil
 import signal
 import time
@@ -35,7 +36,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     learn = sub.add_parser("learn", help="learn a deck from its 32 cards laid face up")
     learn.add_argument("--name", required=True, help="the deck's name (letters, digits, _ . -)")
     learn.add_argument("--source", help="camera index, video, image folder: the cards laid out")
-    learn.add_argument("--frames", type=int, default=1, help="frames to take (default 1)")
+    learn.add_argument("--frames", type=int, default=None,
+                       help="frames to take (default 1; of an image folder, all)")  # fmt: skip
     learn.add_argument("--every", type=int, default=None,
                        help="take every N-th frame of the source (default 15; of an image "
                        "folder, every image)")  # fmt: skip
@@ -73,19 +75,20 @@ def _detector(threads: int):
         raise UserError(str(exc)) from None
 
 
-def _frames(spec: str, count: int, every: int | None) -> list:
-    """``count`` frames of the source, every ``every``-th (default: every image of a folder,
-    every 15th frame of a camera or video); fewer where the source ends first, and said so."""
+def _frames(spec: str, count: int | None, every: int | None) -> list:
+    """``count`` frames of the source, every ``every``-th (defaults: all the images of a folder;
+    one frame of a camera or video, every 15th); fewer where the source ends first, said so."""
     from hakam.vision.sources import FolderSource, SourceError, open_source
 
-    if count < 1 or (every is not None and every < 1):
+    if (count is not None and count < 1) or (every is not None and every < 1):
         raise UserError("--frames and --every: 1 or more")
     try:
         source = open_source(spec)
     except SourceError as exc:
         raise UserError(str(exc)) from None
-    if every is None:
-        every = 1 if isinstance(source, FolderSource) else 15
+    folder = isinstance(source, FolderSource)
+    every = every or (1 if folder else 15)
+    count = count or (-(-len(source.files) // every) if folder else 1)
     frames = []
     with source:
         for k, frame in enumerate(source):
@@ -115,13 +118,28 @@ def _learn(args: argparse.Namespace) -> int:
         if args.again:
             print(f"stopped: deck {args.name} kept as it was", flush=True)
         elif pending.is_dir():
+            answers = args.answers or pending / "proposals.json"
             print(f"stopped: nothing learnt; the cards found wait in {pending} (go on with "
-                  f"--answers {pending / 'proposals.json'})", flush=True)  # fmt: skip
+                  f"{_go_on(args.name, answers, args.replace)})", flush=True)  # fmt: skip
         else:
             print("stopped: nothing learnt", flush=True)
         raise
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+
+
+def _go_on(name: str, answers, replace: bool) -> str:
+    """The command that learns ``name`` from the cards waiting, with the ``answers`` file."""
+    again = " --replace" if replace else ""
+    return f"hakam deck learn --name {name} --answers {shlex.quote(str(answers))}{again}"
+
+
+def _take_again(args: argparse.Namespace) -> str:
+    """The command that takes the frames again, with the person's own options."""
+    words = ["hakam deck learn --name", args.name, "--source", shlex.quote(args.source)]
+    words += [f"--{k} {getattr(args, k)}" for k in ("frames", "every", "threads")
+              if getattr(args, k)]  # fmt: skip
+    return " ".join(words + (["--replace"] if args.replace else []))
 
 
 def _learn_deck(args: argparse.Namespace) -> int:
@@ -165,20 +183,21 @@ def _learn_deck(args: argparse.Namespace) -> int:
             frames = _frames(args.source, args.frames, args.every)
             found = decks.find_cards(frames, detector)
             shutil.rmtree(pending, ignore_errors=True)
+            if len(found) < len(CARD_NAMES):  # no answers can make up the others: look again
+                _print_proposals(found)
+                print(f"Only {len(found)} of the 32 cards found: lay out all 32 face up, not "
+                      f"touching (or show each in turn, --frames), and take them again:\n  "
+                      f"{_take_again(args)}")  # fmt: skip
+                return 0
             deck_store.keep_pending(pending, frames, found)
             _write_answers(answers_file, [c.proposed for c in found])
             cv2.imwrite(str(pending / "sheet.jpg"), _sheet(found))
             if not args.window:
                 _print_proposals(found)
                 _say_check([c.proposed for c in found])
-                if len(found) < len(CARD_NAMES):
-                    print(f"Only {len(found)} of the 32 cards found: lay out all 32 face up, "
-                          f"not touching, and take them again: hakam deck learn --name "
-                          f"{args.name} --source {args.source} --replace")  # fmt: skip
-                    return 0
                 print(f"Look at {pending / 'sheet.jpg'}; correct {answers_file} (a card name, or "
-                      f"null to drop a find), then run:\n  hakam deck learn --name {args.name} "
-                      f"--answers {answers_file}")  # fmt: skip
+                      f"null to drop a find), then run:\n  "
+                      f"{_go_on(args.name, answers_file, args.replace)}")  # fmt: skip
                 return 0
 
             def learn(names: list, progress) -> str:
@@ -197,7 +216,8 @@ def _learn_deck(args: argparse.Namespace) -> int:
             _write_answers(answers_file, names)
             if not learnt:
                 print(f"closed: nothing learnt; the cards found wait in {pending} with your "
-                      f"answers so far (go on with --answers {answers_file})")  # fmt: skip
+                      f"answers so far (go on with "
+                      f"{_go_on(args.name, answers_file, args.replace)})")  # fmt: skip
                 return 0
             shutil.rmtree(pending, ignore_errors=True)
             return 0
@@ -283,7 +303,7 @@ def _confirm_in_window(found: list, language: str, learn) -> tuple[list, bool]:
     view.fit_screen()
     # Ctrl+C or SIGTERM: as Cancel (a learning is stopped, nothing saved). Python sees a signal
     # only when it runs: a timer lets it run while Qt waits.
-    previous = {n: signal.signal(n, lambda *_: view.reject()) for n in _STOPS}
+    previous = {n: signal.signal(n, lambda *_: view.reject()) for n in _STOPS}  # None: not Python's
     ticker = QTimer(view)
     ticker.timeout.connect(lambda: None)
     ticker.start(200)
@@ -291,7 +311,7 @@ def _confirm_in_window(found: list, language: str, learn) -> tuple[list, bool]:
         learnt = bool(view.exec()) and view.learnt is not None
     finally:
         for n, handler in previous.items():
-            signal.signal(n, handler)
+            signal.signal(n, handler if handler is not None else signal.SIG_DFL)
     return list(answers.answers), learnt
 
 
@@ -339,8 +359,8 @@ def _list(args: argparse.Namespace) -> int:
         print("no deck learnt yet (hakam deck learn --source ... --name ...)")
     for name in store.waiting():
         answers = store.root / ".pending" / name / "proposals.json"
-        print(f"{name}  cards found, waiting for answers (hakam deck learn --name {name} "
-              f"--answers {answers}; hakam deck forget {name} drops them)")  # fmt: skip
+        print(f"{name}  cards found, waiting for answers ({_go_on(name, answers, name in names)}; "
+              f"hakam deck forget {name} drops them)")  # fmt: skip
     for name in names:
         meta = store.describe(name)
         if meta.get("format") in OLD_FORMATS:
@@ -361,5 +381,5 @@ def _forget(args: argparse.Namespace) -> int:
     except DeckError as exc:
         raise UserError(str(exc)) from None
     said = {"deck": "forgotten", "waiting": "the cards found waiting for answers dropped"}
-    print(f"deck {args.name}: " + "; ".join(said[g] for g in gone))
+    print(f"deck {args.name}: {said[gone]}")
     return 0

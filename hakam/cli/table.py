@@ -301,9 +301,10 @@ def _start_screen(args: argparse.Namespace, store: Any) -> Any:
     make_app()
     language = args.lang or store.setting("language", "en") or "en"
     start = StartController(store, "0", language, learnt)
-    if args.deck:
-        start.set_deck(args.deck)  # shown chosen; the person may choose another there
     view = StartView(start, lambda src: first_frame(src, parse_size(args.camera_size)))
+    if args.deck:  # shown chosen (the view took the camera's saved one); the person may change it
+        start.set_deck(args.deck)
+        view.refresh()
     if not view.exec() or view.choice is None:
         raise UserError("table: the start screen was closed; nothing started")
     return view.choice

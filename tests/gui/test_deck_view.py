@@ -56,7 +56,8 @@ def test_the_window_in_arabic(qtbot):
     qtbot.addWidget(view)
     assert view.layoutDirection() == Qt.LayoutDirection.RightToLeft
     too_few, missing = view.problem.text().split("؛ ")  # an Arabic semicolon between the two
-    assert too_few.startswith(f"وُجدت {view.lang.num(1)} فقط") and missing.startswith("ناقصة: ")
+    assert too_few.startswith(f"لم يُعثر إلا على {view.lang.num(1)} من")
+    assert missing.startswith("ناقصة: ")
     assert not view.save.isEnabled()
     assert view.save.text() == "تعلَّم الورق واحفظه"
 
@@ -153,7 +154,7 @@ def test_the_window_fits_the_screen_and_says_when_cards_were_not_found(qtbot):
 def test_a_learning_interrupted_ends_in_the_window_as_stopped(qtbot):
     def interrupted(answers, progress):
         progress("scenes", 1, 10)
-        raise KeyboardInterrupt  # e.g. Ctrl+C reaching the learning's thread
+        raise KeyboardInterrupt  # seen ending the learning thread in a walk-through (Ctrl+C)
 
     view = _answered(qtbot, interrupted)
     qtbot.mouseClick(view.save, Qt.MouseButton.LeftButton)

@@ -106,12 +106,13 @@ def test_the_start_screen_offers_the_decks_learnt(qtbot, data_dir):
     view.show()
     qtbot.waitExposed(view)
     assert [view.deck.itemText(i) for i in range(view.deck.count())] == [
-        "a standard deck (no deck learnt)", "majlis"]  # fmt: skip
+        "none: the standard readers", "majlis"]  # fmt: skip
     view.deck.setCurrentIndex(1)
     view.deck.activated.emit(1)
     assert start.deck == "majlis"
     view._language("ar")
-    assert view.deck.itemText(0) == "ورق عادي (بلا ورق متعلَّم)" and view.deck.currentIndex() == 1
+    assert view.deck.itemText(0) == "بلا ورق متعلَّم: القراءة العامة"
+    assert view.deck.currentIndex() == 1
 
 
 def test_a_camera_started_with_a_deck_reads_with_it_again(data_dir, capsys):
@@ -135,24 +136,25 @@ def test_table_deck_is_shown_on_the_start_screen_or_refused_before_it(data_dir, 
 
     from hakam.cli import table
     from hakam.errors import UserError
-    from hakam.gui.views import start_view
+    from hakam.gui.start import StartChoice
     from hakam.vision.deck_store import DeckStore
 
     monkeypatch.setattr(DeckStore, "names", lambda self: ["majlis", "diwan"])
+    store = MatchStore()
+    store.set_setting(f"deck|{table_key('0')}", "majlis")  # the camera's deck last time
     shown = []
 
-    class Screen:  # the start screen, as the person leaves it: the deck as shown
-        def __init__(self, start, grab):
-            shown.append(start.deck)
-            self.choice = start
+    def leave(view):  # the person leaves the screen as it shows the deck
+        shown.append(view.deck.currentText())
+        view.choice = StartChoice("0", "en", False, None, None, view.start.deck)
+        return 1
 
-        def exec(self):
-            return 1
-
-    monkeypatch.setattr(start_view, "StartView", Screen)
+    monkeypatch.setattr(StartView, "exec", leave)
     args = argparse.Namespace(deck="diwan", lang="en", camera_size=None)
-    assert table._start_screen(args, MatchStore()).deck == "diwan" and shown == ["diwan"]
+    assert table._start_screen(args, store).deck == "diwan" and shown == ["diwan"]
+    args.deck = None  # no --deck: the camera's own
+    assert table._start_screen(args, store).deck == "majlis" and shown[-1] == "majlis"
     args.deck = "nope"
     with pytest.raises(UserError, match=r"--deck nope: not learnt here \(`hakam deck list`\)"):
-        table._start_screen(args, MatchStore())
-    assert shown == ["diwan"]  # refused before the screen opened
+        table._start_screen(args, store)
+    assert len(shown) == 2  # refused before the screen opened

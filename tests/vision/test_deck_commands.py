@@ -17,10 +17,9 @@ from hakam.engine.cards import CARD_NAMES
 # Run in a fresh interpreter each: a signal sent to the pytest process itself, after tests that
 # learnt with drawing processes, can crash it there (seen once, never outside pytest).
 WINDOW = """
-import os, signal
+import os, signal, threading
 from types import SimpleNamespace
 import numpy as np
-from PySide6.QtCore import QTimer
 from hakam.cli import deck as deck_cli
 from hakam.gui.views.main_window import make_app
 
@@ -28,7 +27,7 @@ make_app()
 found = [SimpleNamespace(proposed="AS", face=np.zeros((176, 126, 3), np.uint8))]
 for s in (signal.SIGINT, signal.SIGTERM):
     before = signal.getsignal(s)
-    QTimer.singleShot(300, lambda s=s: os.kill(os.getpid(), s))
+    threading.Timer(0.5, os.kill, (os.getpid(), s)).start()  # from outside Qt, as a terminal
     print(deck_cli._confirm_in_window(found, "en", learn=None), signal.getsignal(s) == before)
 """
 
@@ -64,13 +63,16 @@ def test_a_learning_stopped_headless_says_what_waits(tmp_path):
     done = _run(HEADLESS, tmp_path, HAKAM_DATA_DIR=str(tmp_path))
     assert done.returncode == 130, done.stderr
     assert f"stopped: nothing learnt; the cards found wait in {pending}" in done.stdout
+    assert "(go on with hakam deck learn --name home --answers a.json)" in done.stdout
     assert pending.is_dir()
 
 
 def test_every_image_of_a_folder_is_a_frame_unless_told(tmp_path, capsys):
     for k in range(3):
         cv2.imwrite(str(tmp_path / f"{k}.png"), np.full((40, 60, 3), 50 * k, np.uint8))
-    assert len(deck_cli._frames(str(tmp_path), 3, None)) == 3
+    assert len(deck_cli._frames(str(tmp_path), None, None)) == 3  # all of them
+    assert len(deck_cli._frames(str(tmp_path), None, 2)) == 2
+    assert capsys.readouterr().out == ""
     assert len(deck_cli._frames(str(tmp_path), 3, 2)) == 2
     assert "2 of the 3 frames asked for taken (one in 2: --every)" in capsys.readouterr().out
 
@@ -82,7 +84,8 @@ def test_too_few_cards_found_is_said_with_what_to_do(tmp_path, monkeypatch, caps
     assert main(["deck", "learn", "--source", str(tmp_path / "src"), "--name", "home"]) == 0
     out = capsys.readouterr().out
     assert "Only 0 of the 32 cards found: lay out all 32 face up" in out
-    assert "--replace" in out and "--answers" not in out
+    assert f"hakam deck learn --name home --source {tmp_path / 'src'}\n" in out
+    assert not (tmp_path / "data" / "decks" / ".pending" / "home").exists()  # nothing to answer
 
 
 def test_a_ten_written_t_is_refused_with_how_to_write_it():
