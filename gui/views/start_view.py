@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -26,6 +26,8 @@ from hakam.gui.models import EntryError
 from hakam.gui.start import StartChoice, StartController
 from hakam.gui.views.live_view import to_qimage
 from hakam.gui.views.status_line import StatusLine
+
+BUTTON_PADDING = 2 * 16 + 2 * 2  # the theme's padding and focus border on each side
 
 
 class ClickFrame(QWidget):
@@ -106,6 +108,10 @@ class StartView(QDialog):
         for code, b in zip(("en", "ar"), self.lang_buttons, strict=True):
             b.setCheckable(True)
             b.clicked.connect(lambda _c=False, c=code: self._language(c))
+            b.ensurePolished()  # the theme's font, not the default one
+            bold = QFont(b.font())  # checked, the theme draws it bold: wider than its size hint
+            bold.setBold(True)
+            b.setMinimumWidth(QFontMetrics(bold).horizontalAdvance(b.text()) + BUTTON_PADDING)
             row.addWidget(b)
         root.addLayout(row)
         deck_row = QHBoxLayout()

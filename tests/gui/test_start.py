@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QFont, QFontMetrics
 
 from hakam.gui.match_store import MatchStore
 from hakam.gui.models import EntryError
@@ -78,6 +79,12 @@ def test_a_camera_that_does_not_open_is_said_on_the_start_screen(qtbot, data_dir
     qtbot.addWidget(view)
     assert "camera 3: cannot be opened" in view.message.text()
     assert view.message.kind == "error"
+    view.show()  # the small screen with no picture: the chosen language's button, bold, fits
+    qtbot.waitExposed(view)
+    for b in view.lang_buttons:
+        bold = QFont(b.font())
+        bold.setBold(True)
+        assert b.width() >= QFontMetrics(bold).horizontalAdvance(b.text()) + 32
 
 
 def test_the_deck_started_with_is_offered_again_for_that_camera(data_dir):
