@@ -104,8 +104,12 @@ def _frames(spec: str, count: int | None, every: int | None) -> list:
     return frames
 
 
+class _Terminated(KeyboardInterrupt):
+    """A SIGTERM: it stops a learning as Ctrl+C does (its clean-up runs), then exits 143."""
+
+
 def _stop(signum, frame) -> None:
-    raise KeyboardInterrupt  # a SIGTERM stops a learning as Ctrl+C does: its clean-up runs
+    raise _Terminated
 
 
 def _learn(args: argparse.Namespace) -> int:
@@ -113,7 +117,7 @@ def _learn(args: argparse.Namespace) -> int:
     previous = signal.signal(signal.SIGTERM, _stop)
     try:
         return _learn_deck(args)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         pending = decks_root() / ".pending" / args.name
         if args.again:
             print(f"stopped: deck {args.name} kept as it was", flush=True)
@@ -123,6 +127,8 @@ def _learn(args: argparse.Namespace) -> int:
                   f"{_go_on(args.name, answers, args.replace)})", flush=True)  # fmt: skip
         else:
             print("stopped: nothing learnt", flush=True)
+        if isinstance(exc, _Terminated):
+            return 128 + signal.SIGTERM
         raise
     finally:
         signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
@@ -246,6 +252,9 @@ def _fit_and_save(store, name: str, faces: dict, frames: list, args, detector, s
     from hakam.vision import decks
 
     scenes = decks.LEARN_SCENES if args.scenes is None else args.scenes
+    if scenes < decks.LEARN_SCENES:
+        print(f"--scenes {scenes}: fewer than the {decks.LEARN_SCENES} a deck's figures are "
+              f"measured with; it will read its cards less well", flush=True)  # fmt: skip
     t0 = time.monotonic()
     printed = learning_progress()
 

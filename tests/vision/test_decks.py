@@ -304,7 +304,8 @@ def test_an_older_deck_is_refused_and_learnt_again_from_its_faces(tmp_path, monk
     with pytest.raises(decks.DeckError, match=r"not a hakam-deck/2 deck \(hakam-deck/9\)"):
         store.load("majlis")
     assert main(["deck", "learn", "--name", "majlis", "--again", "--scenes", "8"]) == 0
-    assert "training steps" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "training steps" in out and "--scenes 8: fewer than the 2000" in out
     assert store.load("majlis").samples > 0
 
 
