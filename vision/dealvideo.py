@@ -139,8 +139,9 @@ def load_deck(name: str | None = None) -> tuple[str, dict[str, np.ndarray]]:
 
         if name == "plain":
             raise LookupError
-        decks = art.available_decks(holdout=True) + art.available_decks(holdout=False)
-        if name is not None:  # by name, a design reported apart (arabic) too
+        if name is None:
+            decks = art.available_decks(holdout=True) + art.available_decks(holdout=False)
+        else:  # by name, a design reported apart (arabic) too
             decks = [d for d in art.DECKS if d.name == name and d.available()]
             if not decks:
                 raise LookupError

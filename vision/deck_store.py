@@ -117,9 +117,13 @@ class DeckStore:
         """The frames a deck was learnt from, in order."""
         return read_frames(self.root / check_name(name))
 
+    def waiting_folder(self, name: str) -> Path:
+        """Where the cards found for ``name`` wait for a person's answers (``hakam deck learn
+        --source`` keeps them there; ``--answers`` goes on with them)."""
+        return self.root / ".pending" / name
+
     def waiting(self) -> list[str]:
-        """Names whose cards found wait for a person's answers (``hakam deck learn --source``
-        kept them in ``.pending/NAME``; ``--answers`` goes on with them)."""
+        """Names whose cards found wait for a person's answers (``waiting_folder``)."""
         folder = self.root / ".pending"
         if not folder.is_dir():
             return []
@@ -129,7 +133,7 @@ class DeckStore:
         """Remove the deck (one whose files are damaged too), else the cards of that name
         waiting for answers: which ("deck", "waiting")."""
         for kind, folder in (("deck", self.root / check_name(name)),
-                             ("waiting", self.root / ".pending" / name)):  # fmt: skip
+                             ("waiting", self.waiting_folder(name))):  # fmt: skip
             if folder.is_dir():
                 shutil.rmtree(folder)
                 return kind

@@ -114,11 +114,13 @@ def _stop(signum, frame) -> None:
 
 def _learn(args: argparse.Namespace) -> int:
     """``_learn_deck``; stopped (Ctrl+C, SIGTERM), it says what was kept and what was not."""
+    from hakam.vision.deck_store import DeckStore
+
     previous = signal.signal(signal.SIGTERM, _stop)
     try:
         return _learn_deck(args)
     except KeyboardInterrupt as exc:
-        pending = decks_root() / ".pending" / args.name
+        pending = DeckStore(decks_root()).waiting_folder(args.name)
         if args.again:
             print(f"stopped: deck {args.name} kept as it was", flush=True)
         elif pending.is_dir():
@@ -164,7 +166,7 @@ def _learn_deck(args: argparse.Namespace) -> int:
             detector = _detector(args.threads)
             faces, frames = store.faces(args.name), store.frames(args.name)
             return _fit_and_save(store, args.name, faces, frames, args, detector)
-        pending = store.root / ".pending" / args.name
+        pending = store.waiting_folder(args.name)
         if args.window and not args.source:
             raise UserError("--window shows the cards found: give --source too")
         if args.window and not has_display():
@@ -367,7 +369,7 @@ def _list(args: argparse.Namespace) -> int:
     if not names:
         print("no deck learnt yet (hakam deck learn --source ... --name ...)")
     for name in store.waiting():
-        answers = store.root / ".pending" / name / "proposals.json"
+        answers = store.waiting_folder(name) / "proposals.json"
         print(f"{name}  cards found, waiting for answers ({_go_on(name, answers, name in names)}; "
               f"hakam deck forget {name} drops them)")  # fmt: skip
     for name in names:
