@@ -4,8 +4,9 @@ session's frames kept while a person answers (``hakam deck learn``).
 A deck's folder: ``deck.json`` (format, name, when, the networks it was learnt on, samples,
 cards), ``index.npz`` (its index network's trained layers, ``hakam.vision.fine_tune``),
 ``faces/CARD.png`` (the straightened faces, to learn it again) and ``frame-K.png`` (the frames
-it was learnt from). A deck is written into a fresh folder and put in place after, so a crash
-leaves the old one.
+it was learnt from). A deck is written into a fresh folder and put in place after: a crash or a
+stop while it is written leaves the old one, and one between the two renames that put it in
+place is finished the next time the deck is looked up (``DeckStore.settle``).
 """
 
 from __future__ import annotations
@@ -43,11 +44,14 @@ class DeckStore:
     def names(self) -> list[str]:
         if not self.root.is_dir():
             return []
+        for old in self.root.glob(".*.old"):
+            self.settle(old.name[1:-4])
         return sorted(p.name for p in self.root.iterdir()
                       if DECK_NAME.match(p.name) and (p / "deck.json").is_file())  # fmt: skip
 
     def describe(self, name: str) -> dict:
         folder = self.root / check_name(name)
+        self.settle(name)
         try:
             meta = json.loads((folder / "deck.json").read_text(encoding="utf-8"))
             if not isinstance(meta, dict):
@@ -84,6 +88,31 @@ class DeckStore:
         tmp.rename(final)
         shutil.rmtree(old, ignore_errors=True)
         return final
+
+    def settle(self, name: str) -> None:
+        """Finish a save cut short between its two renames: the old deck moved aside
+        (``.NAME.old``) and the new one whole (``.NAME.tmp``, its ``deck.json`` written last)
+        go in place; else the old one goes back. An old one left beside a deck is removed."""
+        if not DECK_NAME.match(name or ""):
+            return
+        final, tmp, old = (self.root / f for f in (name, f".{name}.tmp", f".{name}.old"))
+        if not old.is_dir():
+            return
+        if not final.exists():
+            (tmp if (tmp / "deck.json").is_file() else old).rename(final)
+        shutil.rmtree(old, ignore_errors=True)
+
+    def saved_as(self, name: str) -> tuple[int, int] | None:
+        """Which save of ``name`` is in place (its ``deck.json``'s inode and time), or None:
+        a deck saved anew since an earlier look reads otherwise. A name no deck can have:
+        None."""
+        if not DECK_NAME.match(name or ""):
+            return None
+        try:
+            st = (self.root / name / "deck.json").stat()
+        except OSError:
+            return None
+        return st.st_ino, st.st_mtime_ns
 
     def load(self, name: str) -> LearnedDeck:
         meta = self.describe(name)

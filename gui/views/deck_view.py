@@ -33,6 +33,9 @@ from hakam.gui.views.live_view import to_qimage
 
 COLUMNS = 6  # fits 1366x768 with the theme's 15-16 pt text
 TILE_W, TILE_H = 120, 168
+# One bar for the whole learning: each stage's share of it (about even on 2 cores: 70 s drawing,
+# 85 s training for the tuning design).
+STAGES = {"scenes": (0, 50), "training": (50, 100)}
 
 
 # ``learn(answers, progress)``: learns and saves the deck from the person's answers, calling
@@ -143,7 +146,7 @@ class DeckView(QDialog):
                     min(height, room.height() - FRAME_ROOM[1]))  # fmt: skip
 
     def _save(self) -> None:
-        if self.learn is None:
+        if self.learn is None or self.learnt is not None:  # nothing to learn, or learnt: close
             self.accept()
             return
         for widget in (*self.choices, self.save):
@@ -165,8 +168,9 @@ class DeckView(QDialog):
             return
         key = "deck_scenes" if p.stage == "scenes" else "deck_training"
         self.problem.setText(self.lang.tr(key, done=p.done, total=p.total, left=round(p.left)))
-        self.bar.setRange(0, p.total)
-        self.bar.setValue(p.done)
+        start, end = STAGES[p.stage]
+        self.bar.setRange(0, 100)
+        self.bar.setValue(start + (end - start) * p.done // max(p.total, 1))
 
     def _ended(self, name: str | None, refused: str) -> None:
         self._timer.stop()
@@ -174,9 +178,14 @@ class DeckView(QDialog):
         self._job = None
         self.bar.setVisible(False)
         self.cancel.setEnabled(True)
-        if name is not None:
+        if name is not None:  # said here until the person closes the window
             self.learnt = name
-            self.accept()
+            self.problem.setText(self.lang.tr("deck_saved", name=name))
+            self._role(self.problem, "ok")
+            self.cancel.setVisible(False)
+            self.save.setText(self.lang.tr("deck_close"))
+            self.save.setEnabled(True)
+            self.save.setFocus()
         elif self.progress.stopped:
             super().reject()
         else:  # refused: said in one line; the answers stay, to correct or to try again
@@ -187,7 +196,11 @@ class DeckView(QDialog):
             self._role(self.problem, "error")
 
     def reject(self) -> None:
-        """*Cancel*, or closing the window; while learning: stop it, then close."""
+        """*Cancel*, or closing the window; while learning: stop it, then close. Once the deck
+        is learnt and saved, closing is *Close*."""
+        if self.learnt is not None:
+            self.accept()
+            return
         if self._job is not None:
             self.progress.stop()
             self.cancel.setEnabled(False)

@@ -116,12 +116,18 @@ def _learn(args: argparse.Namespace) -> int:
     """``_learn_deck``; stopped (Ctrl+C, SIGTERM), it says what was kept and what was not."""
     from hakam.vision.deck_store import DeckStore
 
+    store = DeckStore(decks_root())
+    before = store.saved_as(args.name)
     previous = signal.signal(signal.SIGTERM, _stop)
     try:
         return _learn_deck(args)
     except KeyboardInterrupt as exc:
-        pending = DeckStore(decks_root()).waiting_folder(args.name)
-        if args.again:
+        pending = store.waiting_folder(args.name)
+        store.settle(args.name)
+        if (now := store.saved_as(args.name)) is not None and now != before:
+            print(f"stopped: deck {args.name} was learnt and saved before the stop (read with "
+                  f"it: --deck {args.name})", flush=True)  # fmt: skip
+        elif args.again:
             print(f"stopped: deck {args.name} kept as it was", flush=True)
         elif pending.is_dir():
             answers = args.answers or pending / "proposals.json"
@@ -220,14 +226,17 @@ def _learn_deck(args: argparse.Namespace) -> int:
                     raise UserError(f"deck {args.name}: {exc.strerror or exc}") from None
                 return args.name
 
-            names, learnt = _confirm_in_window(found, args.lang, learn)
+            names, learnt, stopped_by = _confirm_in_window(found, args.lang, learn)
             _write_answers(answers_file, names)
+            if learnt:
+                shutil.rmtree(pending, ignore_errors=True)
+            if stopped_by is not None:  # the window closed by Ctrl+C or SIGTERM: said so
+                raise _Terminated if stopped_by == signal.SIGTERM else KeyboardInterrupt
             if not learnt:
                 print(f"closed: nothing learnt; the cards found wait in {pending} with your "
                       f"answers so far (go on with "
                       f"{_go_on(args.name, answers_file, args.replace)})")  # fmt: skip
                 return 0
-            shutil.rmtree(pending, ignore_errors=True)
             return 0
         else:
             detector = _detector(args.threads)
@@ -299,9 +308,9 @@ def learning_progress():
 _STOPS = (signal.SIGINT, signal.SIGTERM)  # while the window is open: as its Cancel
 
 
-def _confirm_in_window(found: list, language: str, learn) -> tuple[list, bool]:
-    """The person's answers from the window, and whether the deck was learnt and saved there
-    (``learn``, with its progress shown)."""
+def _confirm_in_window(found: list, language: str, learn) -> tuple[list, bool, int | None]:
+    """The person's answers from the window, whether the deck was learnt and saved there
+    (``learn``, with its progress shown), and the signal that closed it (None: the person)."""
     from PySide6.QtCore import QTimer
 
     from hakam.gui.deck_answers import DeckAnswers
@@ -314,16 +323,22 @@ def _confirm_in_window(found: list, language: str, learn) -> tuple[list, bool]:
     view.fit_screen()
     # Ctrl+C or SIGTERM: as Cancel (a learning is stopped, nothing saved). Python sees a signal
     # only when it runs: a timer lets it run while Qt waits.
-    previous = {n: signal.signal(n, lambda *_: view.reject()) for n in _STOPS}  # None: not Python's
+    got: list[int] = []
+
+    def close(signum, frame) -> None:
+        got.append(signum)
+        view.reject()
+
+    previous = {n: signal.signal(n, close) for n in _STOPS}  # None: not Python's
     ticker = QTimer(view)
     ticker.timeout.connect(lambda: None)
     ticker.start(200)
     try:
-        learnt = bool(view.exec()) and view.learnt is not None
+        view.exec()
     finally:
         for n, handler in previous.items():
             signal.signal(n, handler if handler is not None else signal.SIG_DFL)
-    return list(answers.answers), learnt
+    return list(answers.answers), view.learnt is not None, (got[0] if got else None)
 
 
 def _sheet(found: list):

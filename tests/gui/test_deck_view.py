@@ -107,10 +107,25 @@ def test_the_deck_is_learnt_in_the_window_with_its_progress(qtbot):
     qtbot.waitUntil(
         lambda: "Training the deck's index network: step 5 of 10" in view.problem.text()
     )
-    assert view.bar.isVisible() and view.bar.value() == 5 and view.bar.maximum() == 10
+    # One bar for both stages: drawing is its first half, training its second.
+    assert view.bar.isVisible() and view.bar.value() == 75 and view.bar.maximum() == 100
     seen.set()
-    qtbot.waitUntil(lambda: view.result() == DeckView.DialogCode.Accepted)
-    assert view.learnt == "majlis"
+    qtbot.waitUntil(lambda: view.learnt == "majlis")
+    # Saying so in the window, until the person closes it: a table may not see the terminal.
+    assert view.isVisible() and view.problem.text().startswith("Deck majlis learnt and saved")
+    assert view.problem.property("role") == "ok" and not view.cancel.isVisible()
+    assert view.save.text() == "Close" and view.save.isEnabled()
+    qtbot.mouseClick(view.save, Qt.MouseButton.LeftButton)
+    assert view.result() == DeckView.DialogCode.Accepted and not view.isVisible()
+
+
+def test_a_deck_saved_is_kept_however_the_window_is_closed(qtbot):
+    view = _answered(qtbot, lambda answers, progress: "majlis")
+    qtbot.mouseClick(view.save, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.learnt == "majlis")
+    view.close()  # the title bar's X, or Ctrl+C (``reject``), after the save
+    assert not view.isVisible() and view.learnt == "majlis"
+    assert view.result() == DeckView.DialogCode.Accepted
 
 
 def test_learning_can_be_stopped_or_refused_and_the_answers_stay(qtbot):

@@ -28,7 +28,40 @@ found = [SimpleNamespace(proposed="AS", face=np.zeros((176, 126, 3), np.uint8))]
 for s in (signal.SIGINT, signal.SIGTERM):
     before = signal.getsignal(s)
     threading.Timer(0.5, os.kill, (os.getpid(), s)).start()  # from outside Qt, as a terminal
-    print(deck_cli._confirm_in_window(found, "en", learn=None), signal.getsignal(s) == before)
+    names, learnt, by = deck_cli._confirm_in_window(found, "en", learn=None)
+    print(names, learnt, by == s, signal.getsignal(s) == before)
+"""
+
+# The window closed by a signal: the answers kept, then the stop said as for a learning, with the
+# signal's exit status; a deck saved before the stop is said saved.
+WINDOW_STOPPED = """
+import signal, sys
+from types import SimpleNamespace
+import numpy as np
+from hakam.cli import deck as deck_cli
+from hakam.cli import main
+from hakam.cli.common import decks_root
+from hakam.vision import decks
+
+signum, saved = getattr(signal, sys.argv[1]), sys.argv[2] == "saved"
+found = [SimpleNamespace(proposed=c, face=np.zeros((176, 126, 3), np.uint8), frame=0,
+                         box=np.zeros(4), quad=np.zeros((4, 2)), probability=0.9)
+         for c in decks.CARD_NAMES]
+decks.find_cards = lambda frames, detector: found
+deck_cli._detector = lambda threads: None
+deck_cli._frames = lambda *a: [np.zeros((8, 8, 3), np.uint8)]
+deck_cli.has_display = lambda: True
+
+
+def window(found, language, learn):  # answered, maybe learnt, then closed by the signal
+    if saved:
+        (decks_root() / "home").mkdir(parents=True)
+        (decks_root() / "home" / "deck.json").write_text("{}")
+    return ["AS"] * 32, saved, signum
+
+
+deck_cli._confirm_in_window = window
+sys.exit(main(["deck", "learn", "--source", "x", "--name", "home", "--window", "--replace"]))
 """
 
 HEADLESS = """
@@ -54,7 +87,25 @@ def _run(script: str, tmp_path, **env) -> subprocess.CompletedProcess:
 def test_ctrl_c_or_sigterm_in_the_window_is_its_cancel(tmp_path):
     done = _run(WINDOW, tmp_path)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == ["(['AS'], False) True"] * 2  # closed; handlers given back
+    assert done.stdout.splitlines() == ["['AS'] False True True"] * 2  # by it; handlers back
+
+
+@pytest.mark.parametrize(("signame", "code"), [("SIGINT", 130), ("SIGTERM", 143)])
+def test_a_window_closed_by_a_signal_exits_as_stopped(tmp_path, signame, code):
+    path = tmp_path / "script.py"
+    path.write_text(WINDOW_STOPPED)
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HAKAM_DATA_DIR": str(tmp_path)}
+    pending = tmp_path / "decks" / ".pending" / "home"
+    done = subprocess.run([sys.executable, str(path), signame, "answered"], capture_output=True,
+                          text=True, env=env, timeout=120)  # fmt: skip
+    assert done.returncode == code, done.stderr
+    assert f"stopped: nothing learnt; the cards found wait in {pending}" in done.stdout
+    assert (pending / "proposals.json").read_text().count('"AS"') == 32  # the answers kept
+    done = subprocess.run([sys.executable, str(path), signame, "saved"], capture_output=True,
+                          text=True, env=env, timeout=120)  # fmt: skip
+    assert done.returncode == code, done.stderr
+    assert "stopped: deck home was learnt and saved before the stop" in done.stdout
+    assert not pending.exists()
 
 
 def test_a_learning_stopped_headless_says_what_waits(tmp_path):

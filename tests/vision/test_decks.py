@@ -56,6 +56,28 @@ def test_deck_names_are_plain_and_cannot_be_the_pending_folder():
     assert decks.check_name("home-deck_2.b") == "home-deck_2.b"
 
 
+def test_a_save_cut_short_between_its_renames_is_finished_or_undone(tmp_path):
+    """``DeckStore.save`` moves the old deck aside, then puts the new one in place: stopped or
+    killed between the two, the next look finds a deck, the new one where it is whole."""
+    store = deck_store.DeckStore(tmp_path)
+
+    def deck(folder, said):
+        folder.mkdir(parents=True)
+        if said is not None:  # deck.json is written last: without it the folder is not whole
+            (folder / "deck.json").write_text(json.dumps({"said": said}))
+
+    deck(tmp_path / ".home.old", "old")
+    deck(tmp_path / ".home.tmp", "new")
+    assert store.names() == ["home"] and store.describe("home") == {"said": "new"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home"]
+    before = store.saved_as("home")
+    (tmp_path / "home").rename(tmp_path / ".away.old")
+    deck(tmp_path / ".away.tmp", None)
+    assert store.describe("away") == {"said": "new"}  # the old one back: the new is not whole
+    assert store.saved_as("home") is None and store.saved_as("away") == before
+    assert store.saved_as("../x") is None
+
+
 def test_cards_shown_one_at_a_time_at_one_place_are_each_kept(monkeypatch):
     """The generic read proposes every card 7C here: two cards shown in turn at one place stay
     two finds; the first, filmed again (shaken a pixel, noisier), is one."""
@@ -331,8 +353,8 @@ def test_the_window_learns_the_deck_from_the_answers_given_there(spread, tmp_pat
         try:
             learn(names, lambda stage, k, n: told.append((stage, k, n)))
         except UserError:
-            return names, False  # said in the window; the person closes it
-        return names, True
+            return names, False, None  # said in the window; the person closes it
+        return names, True, None
 
     pending = tmp_path / "data" / "decks" / ".pending" / "home"
     argv = ["deck", "learn", "--source", str(tmp_path / "src"), "--name", "home", "--window",
