@@ -134,8 +134,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "deck_stop": ("Stop learning", "أوقف التعلُّم"),
     "deck_stopping": ("Stopping…", "جارٍ الإيقاف…"),
     "deck_saved": (
-        "Deck {name} learnt and saved: choose it on the start screen (or --deck {name}).",
-        "تعلَّمتُ الورق {name} وحفظته: اختره في شاشة البدء (أو ‎--deck {name}).",
+        "Deck {name} learnt and saved: choose it on the table's start screen (hakam table "
+        "--deck {name}).",
+        "تُعلِّم الورق {name} وحُفظ: اختره في شاشة بدء الطاولة (‎hakam table --deck {name}).",
     ),
     "deck_close": ("Close", "إغلاق"),
     "start_deck_standard": ("none: the standard readers", "بلا ورق متعلَّم: القراءة العامة"),

@@ -85,7 +85,11 @@ class DeckStore:
         shutil.rmtree(old, ignore_errors=True)
         if final.exists():
             final.rename(old)
-        tmp.rename(final)
+        try:
+            tmp.rename(final)
+        except FileNotFoundError:  # another process looking the deck up finished the save
+            if not (final / "deck.json").is_file():
+                raise
         shutil.rmtree(old, ignore_errors=True)
         return final
 
@@ -98,9 +102,12 @@ class DeckStore:
         final, tmp, old = (self.root / f for f in (name, f".{name}.tmp", f".{name}.old"))
         if not old.is_dir():
             return
-        if not final.exists():
-            (tmp if (tmp / "deck.json").is_file() else old).rename(final)
-        shutil.rmtree(old, ignore_errors=True)
+        try:  # another process's save may finish it first: then there is nothing to do
+            if not final.exists():
+                (tmp if (tmp / "deck.json").is_file() else old).rename(final)
+            shutil.rmtree(old, ignore_errors=True)
+        except OSError:
+            return
 
     def saved_as(self, name: str) -> tuple[int, int] | None:
         """Which save of ``name`` is in place (its ``deck.json``'s inode and time), or None:
@@ -161,6 +168,7 @@ class DeckStore:
     def forget(self, name: str) -> str:
         """Remove the deck (one whose files are damaged too), else the cards of that name
         waiting for answers: which ("deck", "waiting")."""
+        self.settle(name)
         for kind, folder in (("deck", self.root / check_name(name)),
                              ("waiting", self.waiting_folder(name))):  # fmt: skip
             if folder.is_dir():

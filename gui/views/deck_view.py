@@ -2,7 +2,7 @@
 confirms or corrects each (or drops a find that is no card), and *Save* is offered only when the
 answers are the 32 Baloot cards once each (``hakam deck learn --window``). Given ``learn``, the
 deck is then learnt here, off the window's thread, with its progress and time left shown, and
-can be stopped (nothing saved)."""
+can be stopped (nothing saved); once saved, the window says so until the person closes it."""
 
 from __future__ import annotations
 
@@ -178,14 +178,13 @@ class DeckView(QDialog):
         self._job = None
         self.bar.setVisible(False)
         self.cancel.setEnabled(True)
-        if name is not None:  # said here until the person closes the window
+        if name is not None:
             self.learnt = name
-            self.problem.setText(self.lang.tr("deck_saved", name=name))
-            self._role(self.problem, "ok")
-            self.cancel.setVisible(False)
-            self.save.setText(self.lang.tr("deck_close"))
-            self.save.setEnabled(True)
-            self.save.setFocus()
+            if self.progress.stopped:  # stopped while it was saving: saved, and closed as asked
+                self.accept()
+            else:
+                self.refresh()
+                self.save.setFocus()
         elif self.progress.stopped:
             super().reject()
         else:  # refused: said in one line; the answers stay, to correct or to try again
@@ -242,3 +241,9 @@ class DeckView(QDialog):
         self.save.setEnabled(not parts)
         self.save.setText(lang.tr("deck_save"))
         self.cancel.setText(lang.tr("deck_stop" if self._job is not None else "deck_cancel"))
+        if self.learnt is not None:  # saved: said here until the person closes the window
+            self.problem.setText(lang.tr("deck_saved", name=self.learnt))
+            self._role(self.problem, "ok")
+            self.cancel.setVisible(False)
+            self.save.setText(lang.tr("deck_close"))
+            self.save.setEnabled(True)

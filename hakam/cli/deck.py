@@ -117,6 +117,7 @@ def _learn(args: argparse.Namespace) -> int:
     from hakam.vision.deck_store import DeckStore
 
     store = DeckStore(decks_root())
+    store.settle(args.name)  # a save cut short earlier is not this run's
     before = store.saved_as(args.name)
     previous = signal.signal(signal.SIGTERM, _stop)
     try:
@@ -125,6 +126,8 @@ def _learn(args: argparse.Namespace) -> int:
         pending = store.waiting_folder(args.name)
         store.settle(args.name)
         if (now := store.saved_as(args.name)) is not None and now != before:
+            if not args.again:
+                shutil.rmtree(pending, ignore_errors=True)  # learnt from them: nothing waits
             print(f"stopped: deck {args.name} was learnt and saved before the stop (read with "
                   f"it: --deck {args.name})", flush=True)  # fmt: skip
         elif args.again:
@@ -220,6 +223,7 @@ def _learn_deck(args: argparse.Namespace) -> int:
                     decks.check_cards(names)
                     faces = {n: c.face for c, n in zip(found, names, strict=True) if n is not None}
                     _fit_and_save(store, args.name, faces, frames, args, detector, progress)
+                    shutil.rmtree(pending, ignore_errors=True)  # kept: nothing waits
                 except decks.DeckError as exc:
                     raise UserError(str(exc)) from None
                 except OSError as exc:
@@ -227,16 +231,14 @@ def _learn_deck(args: argparse.Namespace) -> int:
                 return args.name
 
             names, learnt, stopped_by = _confirm_in_window(found, args.lang, learn)
-            _write_answers(answers_file, names)
-            if learnt:
-                shutil.rmtree(pending, ignore_errors=True)
+            if not learnt:
+                _write_answers(answers_file, names)
             if stopped_by is not None:  # the window closed by Ctrl+C or SIGTERM: said so
                 raise _Terminated if stopped_by == signal.SIGTERM else KeyboardInterrupt
             if not learnt:
                 print(f"closed: nothing learnt; the cards found wait in {pending} with your "
                       f"answers so far (go on with "
                       f"{_go_on(args.name, answers_file, args.replace)})")  # fmt: skip
-                return 0
             return 0
         else:
             detector = _detector(args.threads)
@@ -321,7 +323,8 @@ def _confirm_in_window(found: list, language: str, learn) -> tuple[list, bool, i
     answers = DeckAnswers([c.proposed for c in found])
     view = DeckView([c.face for c in found], answers, language, learn=learn)
     view.fit_screen()
-    # Ctrl+C or SIGTERM: as Cancel (a learning is stopped, nothing saved). Python sees a signal
+    # Ctrl+C or SIGTERM: as Cancel or Close (a learning under way is stopped, nothing saved;
+    # the caller then says the stop and exits as stopped). Python sees a signal
     # only when it runs: a timer lets it run while Qt waits.
     got: list[int] = []
 

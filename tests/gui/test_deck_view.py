@@ -128,6 +128,24 @@ def test_a_deck_saved_is_kept_however_the_window_is_closed(qtbot):
     assert view.result() == DeckView.DialogCode.Accepted
 
 
+def test_a_stop_while_the_deck_is_saved_closes_the_window_with_it_saved(qtbot):
+    saving, saved = threading.Event(), threading.Event()
+
+    def learn(answers, progress):
+        progress("training", 10, 10)  # the last step told: then the save, which asks nothing
+        saving.set()
+        saved.wait(5)
+        return "majlis"
+
+    view = _answered(qtbot, learn)
+    qtbot.mouseClick(view.save, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(saving.is_set)
+    view.reject()  # Ctrl+C, SIGTERM or *Stop learning*: too late to stop the save
+    saved.set()
+    qtbot.waitUntil(lambda: not view.isVisible())  # closed as asked, not left waiting
+    assert view.learnt == "majlis" and view.result() == DeckView.DialogCode.Accepted
+
+
 def test_learning_can_be_stopped_or_refused_and_the_answers_stay(qtbot):
     def forever(answers, progress):
         k = 0
