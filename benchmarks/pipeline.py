@@ -240,6 +240,7 @@ def accuracy(args: argparse.Namespace) -> None:
     backend = args.backend
     cards = right = winners_ok = tricks = viol_ok = viol_n = wrong = named = whole = spurious = 0
     withdrawn = renamed = suspected = provisional = asked = proven_false = live = 0
+    told: list[int] = []  # frames at which deals were told the cards are not the deck's
     answers: Counter = Counter()  # with --assist: the table's answers
     per_deck: dict[str, list[int]] = {}  # deck -> [cards right, cards]
     try:
@@ -298,6 +299,7 @@ def accuracy(args: argparse.Namespace) -> None:
         at_end = any(e.get("status") == "suspected" for e in ruled) or (
             bool(scores) and scores[-1].get("status") == "provisional"
         )
+        told += [e["frame"] for e in events if e.get("about") == "deck"]
         asks = waits or at_end
         asked += asks
         live += waits and not at_end  # asked while the deal waited; its end settled it
@@ -327,7 +329,9 @@ def accuracy(args: argparse.Namespace) -> None:
         f"plays renamed when their card was read again {renamed}, "
         f"rulings suspected {suspected} (proven that did not happen {proven_false}), "
         f"provisional scores {provisional}, deals where a person is asked {asked} "
-        f"({live} of them only while the deal waited for a card its end named); "
+        f"({live} of them only while the deal waited for a card its end named), "
+        f"deals told the cards are not the deck's {len(told)}"
+        f"{f' (at frame {min(told)} to {max(told)})' if told else ''}; "
         + ", ".join(f"{d} {r}/{n}" for d, (r, n) in per_deck.items())
         + (
             f"; a person answered {answers['asked']} notices where the deal waited (the notice "

@@ -130,6 +130,7 @@ class Pipeline(  # one responsibility a mixin, each in its module
         if self.out_dir is not None:
             (self.out_dir / "evidence").mkdir(parents=True, exist_ok=True)
         self._emit_list: list[dict[str, Any]] = []
+        self._deck_said = False  # told the cards do not read like the deck chosen
         self._emit(
             event(
                 "deal",
@@ -166,6 +167,7 @@ class Pipeline(  # one responsibility a mixin, each in its module
         t0 = time.perf_counter()
         ruled_out = self.tracker.collected() if self.settings.rule_out_collected else ()
         dets = self.detector.detect(frame.image, ruled_out=ruled_out)
+        self._deck_fits(frame.index)
         if self.roi is not None:
             dets = self.roi.filter(dets)
         t1 = time.perf_counter()
@@ -207,6 +209,16 @@ class Pipeline(  # one responsibility a mixin, each in its module
         self.timings["referee"] += t3 - t2
         self.frames += 1
         return self._drain()
+
+    def _deck_fits(self, now: int) -> None:
+        """Tell the table, once a deal, when the cards do not read like the deck chosen
+        (``hakam.vision.deck_check``): the deal goes on with it, the table chooses."""
+        check = getattr(self.detector, "deck_check", None)
+        if check is not None and check.mismatch and not self._deck_said:
+            self._deck_said = True
+            self._emit(event("uncertain", deal=self.setup.deal, seat=None, trick=None,
+                             card=None, guesses=[], box=[], text=check.said(), about="deck",
+                             frame=now))  # fmt: skip
 
     def collected_all(self, since_s: float) -> bool:
         """The deal is complete and its last trick has been off the table (none of its cards

@@ -244,7 +244,9 @@ class TwoStageDetector:
     (0: the whole-card reader alone, 1: the corners alone). ``margin``: the share of a box's
     sides added around it in the reader's crop (``card_crop``; the strip reader's is wider).
     ``deck``: the deck the table taught whose own index network reads the corners, set by
-    ``with_deck`` (``hakam.vision.decks.LearnedDeck``); None: the shipped one.
+    ``with_deck`` (``hakam.vision.decks.LearnedDeck``); None: the shipped one. With a deck,
+    ``deck_check`` (``hakam.vision.deck_check.DeckCheck``) compares the deck's reads with the
+    shipped index network's on a frame in ``deck_check.EVERY``: whether the cards are the deck's.
     """
 
     name = "two-stage"
@@ -266,17 +268,24 @@ class TwoStageDetector:
         self.find_conf, self.min_prob, self.turns = find_conf, min_prob, turns
         self.corners, self.mix, self.margin = corners, mix, margin
         self.deck = None
+        self.deck_check = None
+        self._shipped_corners = None  # with a deck: the shipped index network's corner reader
+        self._frames, self._check_every = 0, 1  # frames with cards read with the deck
         self.in_sight = Detections.empty()
 
     def with_deck(self, deck) -> TwoStageDetector:
         """The same networks, the corners read by a learned deck's own index network
         (``hakam.vision.decks.LearnedDeck``; ``deck.check_reader`` refuses, in one line, a
         reader it cannot join: no corner reader, other networks, ONNX Runtime)."""
+        from hakam.vision.deck_check import EVERY, DeckCheck  # it reads through this module
+
         deck.check_reader(self)
-        corners = self.corners.with_index(deck.index_reader(self.corners.index))
+        shipped = self._shipped_corners or self.corners
+        corners = shipped.with_index(deck.index_reader(shipped.index))
         mine = TwoStageDetector(self.finder, self.reader, self.find_conf, self.min_prob,
                                 self.turns, corners, self.mix, self.margin)  # fmt: skip
-        mine.deck = deck
+        mine.deck, mine.deck_check, mine._shipped_corners = deck, DeckCheck(deck.name), shipped
+        mine._check_every = EVERY
         return mine
 
     def boxes(self, image: np.ndarray) -> np.ndarray:
@@ -290,6 +299,11 @@ class TwoStageDetector:
             probs = self.reader.read(crops, self.turns)
         if self.corners is not None and self.mix > 0:
             by_corners = self.corners.read(image, np.asarray(boxes))
+            if self.deck_check is not None:  # one frame with cards in _check_every: read twice
+                if self._frames % self._check_every == 0:
+                    shipped = self._shipped_corners.read(image, np.asarray(boxes))
+                    self.deck_check.update(by_corners, shipped)
+                self._frames += 1
             probs = by_corners if probs is None else weighted_product(probs, by_corners, self.mix)
         return probs
 

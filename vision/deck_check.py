@@ -1,0 +1,57 @@
+"""Whether the cards in sight are of the deck chosen (``--deck``, the start screen's deck).
+
+A learnt deck's own index network reads its deck's corners surely; on another design's corners
+it is sure far less often than the shipped index network. A table that chose a deck with Arabic
+indices and plays a standard deck (a deck chosen on an earlier evening, or the camera's saved
+one) is read worse, asked more, and suspected of violations that did not happen
+(benchmarks/README.md, "a wrong deck"). So on a frame in ``EVERY`` the boxes the deck read are
+read by the shipped index network too, and the two are compared box by box: a box only the
+shipped network reads surely speaks against the deck, one only the deck reads surely for it.
+Once the boxes against it reach ``LEAST`` and ``RATIO`` times those for it, the table is told.
+
+The constants are chosen on designs that are not evaluation sets: the tuning design's scenes
+(its own deck, and decks of other designs, over it) and scenes of three training designs read
+with a deck learnt from one of them and with the tuning design's and the Arabic design's decks
+(docs/experiments/2026-12-05-learning-a-deck.md, "Is this the deck chosen?").
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hakam.vision.corners import BALOOT_CARDS
+
+SURE = 0.9  # a read this sure of one Baloot card is sure (the corner reader's own TRIM_BELOW)
+EVERY = 10  # frames: one in this many is read by both networks
+LEAST = 40  # boxes against the deck before anything is said
+RATIO = 3.0  # ... and this many times the boxes for it
+
+
+class DeckCheck:
+    """Counts, over the frames it is given, the boxes that speak for and against the deck
+    ``name``; ``update`` says when they first show it is not the deck on the table."""
+
+    def __init__(self, name: str, least: int = LEAST, ratio: float = RATIO) -> None:
+        self.name, self.least, self.ratio = name, least, ratio
+        self.for_deck = self.against = 0
+        self.mismatch = False
+
+    def update(self, deck: np.ndarray, shipped: np.ndarray) -> bool:
+        """One frame's reads of the same boxes (rows), by the deck's index network and by the
+        shipped one; True the first time the counts show the cards are not the deck's."""
+        deck_sure = deck[:, :BALOOT_CARDS].max(axis=1) >= SURE
+        shipped_sure = shipped[:, :BALOOT_CARDS].max(axis=1) >= SURE
+        self.for_deck += int((deck_sure & ~shipped_sure).sum())
+        self.against += int((shipped_sure & ~deck_sure).sum())
+        if self.mismatch:
+            return False
+        self.mismatch = self.against >= self.least and self.against >= self.ratio * self.for_deck
+        return self.mismatch
+
+    def said(self) -> str:
+        """What the table is told."""
+        return (
+            f"these cards do not read like deck {self.name} (the standard readers are sure of "
+            f"{self.against} cards it is not, it of {self.for_deck} they are not): if the table "
+            f"plays another deck, choose it or the standard readers (the start screen, --deck)"
+        )
