@@ -29,9 +29,12 @@ class CachedDetector:
 
     name = "cached"
 
-    def __init__(self, reads: list[tuple[np.ndarray, ...]], conf: float, boxes: bool = False):
+    def __init__(self, reads: list[tuple[np.ndarray, ...]], conf: float, boxes: bool = False,
+                 told: tuple[int, str] | None = None):  # fmt: skip
         self.reads, self.conf, self.frame, self.boxes = reads, conf, 0, boxes
         self.in_sight = Detections.empty()  # as ``TwoStageDetector``: collected cards in sight
+        # A deck's reads: the frame where the deck was found not to fit, and what was told.
+        self.deck_check = None if told is None else _ToldAt(self, *told)
 
     def detect(self, image: np.ndarray, ruled_out: Collection[int] = ()) -> Detections:
         read = self.reads[self.frame]
@@ -42,6 +45,19 @@ class CachedDetector:
         xyxy, conf, cls = read
         keep = conf >= self.conf
         return drop_ruled_out(Detections(xyxy[keep], conf[keep], cls[keep]), ruled_out)
+
+
+class _ToldAt:
+    """A deck check replayed: its notice told (``tell``) once the replay reaches its frame."""
+
+    def __init__(self, replay: CachedDetector, frame: int, text: str) -> None:
+        self.replay, self.at, self.text = replay, frame, text
+
+    def tell(self) -> str | None:
+        if self.text is None or self.replay.frame <= self.at:
+            return None
+        text, self.text = self.text, None
+        return text
 
 
 def answer_as_the_table(

@@ -212,7 +212,7 @@ def deal_input(args: argparse.Namespace, seed: int, violation: bool, deck: str |
         if path.exists():
             data = pickle.loads(path.read_bytes())
             min_prob = naming_threshold(args.backend, args.models_dir, args.threads)
-            det = CachedDetector(data["reads"], min_prob, boxes=True)
+            det = CachedDetector(data["reads"], min_prob, boxes=True, told=data.get("deck_told"))
             return data, det, [np.zeros((1, 1, 3), np.uint8)] * len(data["reads"])
     r = render_deal(seed, violation=violation, deck=deck, size=args.deal_size)
     truth = {
@@ -229,10 +229,15 @@ def deal_input(args: argparse.Namespace, seed: int, violation: bool, deck: str |
     det = make(args.backend, args.models_dir, args.threads)
     if path is None or not isinstance(det, TwoStageDetector):
         return truth, det, r.frames
-    data = {**truth, "reads": [det.read(img) for img in r.frames], "min_prob": det.min_prob}
+    reads, told = [], None  # with a deck: the frame it was found not to fit, and the notice
+    for k, img in enumerate(r.frames):
+        reads.append(det.read(img))
+        text = None if det.deck_check is None else det.deck_check.tell()
+        told = (k, text) if text is not None else told
+    data = {**truth, "reads": reads, "min_prob": det.min_prob, "deck_told": told}
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(pickle.dumps(data))
-    return data, CachedDetector(data["reads"], det.min_prob, boxes=True), r.frames
+    return data, CachedDetector(reads, det.min_prob, boxes=True, told=told), r.frames
 
 
 def accuracy(args: argparse.Namespace) -> None:

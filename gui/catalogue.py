@@ -72,12 +72,12 @@ CATALOGUE: tuple[tuple[str, str], ...] = (
     (r"(\w+): the highest raise", "{0}: أعلى دبل"),
     # --- the camera and the video (the start dialog, the status bar) ----------------------
     (r"(.+): the deal waits for the camera", "{0}: الجولة تنتظر الكاميرا"),
-    (r"these cards do not read like deck (\S+) \(the standard readers are sure of (\d+) cards it "
-     r"is not, it of (\d+) they are not\): if the table plays another deck, choose it or the "
-     r"standard readers \(the start screen, --deck\)",
-     "هذه الأوراق لا تُقرأ كأوراق {0} (القراءة العامة متأكدة من {1} ورقة لا يتأكد منها، وهو "
-     "متأكد من {2} لا تتأكد منها): إن كانت الطاولة تلعب بورق آخر فاختره أو القراءة العامة "
-     "(شاشة البدء، ‎--deck)"),
+    (r"these cards do not read like deck (?P<name>\S+) \(the standard readers were sure in "
+     r"(\d+) reads where it was not, it in (\d+) where they were not\): if the table plays "
+     r"another deck, choose it on the start screen, or none for the standard readers",
+     "هذه الأوراق لا تبدو من الورق {0} (القراءة العامة متأكدة في {1} قراءة لم يتأكد فيها، وهو "
+     "متأكد في {2} لم تتأكد فيها): إن كانت الطاولة تلعب بورق آخر فاختره في شاشة البدء، أو اختر "
+     "«بلا ورق متعلَّم» للقراءة العامة"),
     (r"(.+): back, the deal goes on", "{0}: عادت، والجولة مستمرة"),
     (r"camera (\d+): cannot be opened \(no such device or it is busy\)",
      "الكاميرا {0}: لا تُفتح (غير موجودة أو مشغولة)"),

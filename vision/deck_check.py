@@ -7,7 +7,8 @@ one) is read worse, asked more, and suspected of violations that did not happen
 (benchmarks/README.md, "a wrong deck"). So on a frame in ``EVERY`` the boxes the deck read are
 read by the shipped index network too, and the two are compared box by box: a box only the
 shipped network reads surely speaks against the deck, one only the deck reads surely for it.
-Once the boxes against it reach ``LEAST`` and ``RATIO`` times those for it, the table is told.
+Once the boxes against it reach ``LEAST`` and ``RATIO`` times those for it, the table is told,
+once (``DeckCheck.tell``); the deal goes on as read, and the table chooses.
 
 The constants are chosen on designs that are not evaluation sets: the tuning design's scenes
 (its own deck, and decks of other designs, over it) and scenes of three training designs read
@@ -28,13 +29,15 @@ RATIO = 3.0  # ... and this many times the boxes for it
 
 
 class DeckCheck:
-    """Counts, over the frames it is given, the boxes that speak for and against the deck
-    ``name``; ``update`` says when they first show it is not the deck on the table."""
+    """Counts, over the frames it is given, the reads that speak for and against the deck
+    ``name``; ``update`` says when they first show it is not the deck on the table, ``tell``
+    gives the table's notice once (the check lives as long as its reader: a match at a table)."""
 
     def __init__(self, name: str, least: int = LEAST, ratio: float = RATIO) -> None:
         self.name, self.least, self.ratio = name, least, ratio
         self.for_deck = self.against = 0
         self.mismatch = False
+        self._told = False
 
     def update(self, deck: np.ndarray, shipped: np.ndarray) -> bool:
         """One frame's reads of the same boxes (rows), by the deck's index network and by the
@@ -48,10 +51,20 @@ class DeckCheck:
         self.mismatch = self.against >= self.least and self.against >= self.ratio * self.for_deck
         return self.mismatch
 
+    def tell(self) -> str | None:
+        """The notice for the table (``said``) the first time it is asked after the counts
+        showed the cards are not the deck's; else None."""
+        if not self.mismatch or self._told:
+            return None
+        self._told = True
+        return self.said()
+
     def said(self) -> str:
-        """What the table is told."""
+        """What the table is told. The counts are reads: a card read surely on ten frames
+        checked counts ten."""
         return (
-            f"these cards do not read like deck {self.name} (the standard readers are sure of "
-            f"{self.against} cards it is not, it of {self.for_deck} they are not): if the table "
-            f"plays another deck, choose it or the standard readers (the start screen, --deck)"
+            f"these cards do not read like deck {self.name} (the standard readers were sure in "
+            f"{self.against} reads where it was not, it in {self.for_deck} where they were not): "
+            f"if the table plays another deck, choose it on the start screen, or none for the "
+            f"standard readers"
         )

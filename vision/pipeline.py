@@ -130,7 +130,6 @@ class Pipeline(  # one responsibility a mixin, each in its module
         if self.out_dir is not None:
             (self.out_dir / "evidence").mkdir(parents=True, exist_ok=True)
         self._emit_list: list[dict[str, Any]] = []
-        self._deck_said = False  # told the cards do not read like the deck chosen
         self._emit(
             event(
                 "deal",
@@ -211,13 +210,13 @@ class Pipeline(  # one responsibility a mixin, each in its module
         return self._drain()
 
     def _deck_fits(self, now: int) -> None:
-        """Tell the table, once a deal, when the cards do not read like the deck chosen
-        (``hakam.vision.deck_check``): the deal goes on with it, the table chooses."""
+        """Tell the table when the cards do not read like the deck chosen, once for as long as
+        the reader lives (``hakam.vision.deck_check``): the deal goes on, the table chooses."""
         check = getattr(self.detector, "deck_check", None)
-        if check is not None and check.mismatch and not self._deck_said:
-            self._deck_said = True
+        text = None if check is None else check.tell()
+        if text is not None:
             self._emit(event("uncertain", deal=self.setup.deal, seat=None, trick=None,
-                             card=None, guesses=[], box=[], text=check.said(), about="deck",
+                             card=None, guesses=[], box=[], text=text, about="deck",
                              frame=now))  # fmt: skip
 
     def collected_all(self, since_s: float) -> bool:

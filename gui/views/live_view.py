@@ -453,6 +453,8 @@ class LiveView(QWidget):
         title = lang.tr("notices")
         if live.refusal:  # the pipeline did not take the last answer: why, in one line
             title += "\n" + lang.tr("refused", text=say(lang, live.refusal))
+        if live.deck_advice:  # the cards do not read like the deck chosen
+            title += "\n" + say(lang, live.deck_advice)
         self.notices_title.setText(title)
         self.notices.clear()
         for n in live.open_notices():

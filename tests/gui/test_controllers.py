@@ -338,6 +338,19 @@ def test_uncertain_read_is_corrected_with_one_click(data_dir):
     assert stored[0]["status"] == "corrected" and stored[0]["data"]["card"] == "10H"
 
 
+def test_the_deck_advice_is_said_not_asked(data_dir):
+    """The cards do not read like the deck chosen: a line for the table, no notice to tap (a
+    tap would send a card for the seat on turn), nothing stored to decide."""
+    live = live_in_trick_one()
+    text = ("these cards do not read like deck majlis (the standard readers were sure in 40 "
+            "reads where it was not, it in 2 where they were not): if the table plays another "
+            "deck, choose it on the start screen, or none for the standard readers")  # fmt: skip
+    live.on_event({"event": "uncertain", "deal": 1, "seat": None, "trick": None, "text": text,
+                   "about": "deck", "frame": 12})  # fmt: skip
+    assert live.deck_advice == text and live.open_notices() == []
+    assert MatchStore().warnings(live.sheet.match_id) == []
+
+
 @pytest.mark.parametrize(
     "by, status",
     [("elimination", "eliminated"), ("rules", "deduced"), ("reader", "read_unsurely"),

@@ -368,3 +368,23 @@ def test_a_trick_asked_that_a_correction_settled_is_asked_no_more(qtbot, data_di
     assert asked.status == "open"
     w.live.on_event({**score, "asked": []})
     assert asked.status == "settled" and not w.live.open_notices()
+
+
+def test_the_deck_advice_is_a_line_of_the_window_not_a_notice(qtbot, data_dir):
+    # A deal read with a deck its cards do not fit (``hakam.vision.deck_check``): the window
+    # says so under the notices, in the window's language; nothing to tap, nothing asked.
+    events = swapped_deal({})[2]
+    text = ("these cards do not read like deck baloot (the standard readers were sure in 40 "
+            "reads where it was not, it in 2 where they were not): if the table plays another "
+            "deck, choose it on the start screen, or none for the standard readers")  # fmt: skip
+    advice = {"type": "uncertain", "event": "uncertain", "deal": 1, "seat": None, "trick": None,
+              "text": text, "about": "deck", "frame": 3}  # fmt: skip
+    w = window_on(qtbot, [*events, advice])
+    assert text in w.live_view.notices_title.text()
+    assert not [n for n in w.live.notices if n.text == text]
+    arabic = MainWindow(MatchStore(), "ar")
+    qtbot.addWidget(arabic)
+    arabic.feed_item(FeedItem(None, events=[*events, advice]))
+    assert "هذه الأوراق لا تبدو من الورق \u2066baloot\u2069" in (
+        arabic.live_view.notices_title.text()
+    )

@@ -3,13 +3,15 @@ gives once (``hakam.vision.deck_check``)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from hakam.vision.dealvideo import render_deal
-from hakam.vision.deck_check import LEAST, RATIO, DeckCheck
+from hakam.vision.deck_check import EVERY, LEAST, RATIO, DeckCheck
 from hakam.vision.oracle import LabelDetector
 from hakam.vision.pipeline import Pipeline, run_frames
-from hakam.vision.reader import READER_CLASSES
+from hakam.vision.reader import READER_CLASSES, TwoStageDetector
 from hakam.vision.settings import DealSetup
 from hakam.vision.sources import ArraySource
 
@@ -29,9 +31,10 @@ def test_the_boxes_only_the_shipped_network_reads_surely_speak_against_the_deck(
     assert (check.for_deck, check.against) == (1, 1)
     against = reads(*[False] * (LEAST - 2))
     assert not check.update(against, reads(*[True] * (LEAST - 2)))  # LEAST - 1: not yet
-    assert check.update(reads(False), reads(True))  # LEAST against, 1 for: said, once
+    assert check.update(reads(False), reads(True))  # LEAST against, 1 for: found, once
     assert check.mismatch and not check.update(reads(False), reads(True))
     assert check.said().startswith("these cards do not read like deck majlis (the standard")
+    assert check.tell() == check.said() and check.tell() is None  # told once
 
 
 def test_the_notice_is_said_in_arabic():
@@ -41,8 +44,13 @@ def test_the_notice_is_said_in_arabic():
     check.update(reads(*[False] * LEAST), reads(*[True] * LEAST))
     assert known(check.said()), check.said()
     said = arabic(check.said())  # the deck's name kept apart, left to right
-    assert said.startswith(f"هذه الأوراق لا تُقرأ كأوراق \u2066majlis\u2069 (القراءة العامة "
-                           f"متأكدة من {LEAST} ورقة")  # fmt: skip
+    assert said.startswith(f"هذه الأوراق لا تبدو من الورق \u2066majlis\u2069 (القراءة العامة "
+                           f"متأكدة في {LEAST} قراءة")  # fmt: skip
+    # A deck's name is said as written, even one that is a word of the game or a card.
+    for name in ("baloot", "AS", "sun.2", "my-deck_1"):
+        named = DeckCheck(name)
+        named.update(reads(*[False] * LEAST), reads(*[True] * LEAST))
+        assert known(named.said()) and f"\u2066{name}\u2069" in arabic(named.said()), name
 
 
 def test_a_deck_that_reads_its_share_surely_is_never_said_wrong():
@@ -51,23 +59,30 @@ def test_a_deck_that_reads_its_share_surely_is_never_said_wrong():
     check.update(reads(*[True] * for_it), reads(*[False] * for_it))
     check.update(reads(*[False] * 2 * LEAST), reads(*[True] * 2 * LEAST))
     assert check.against < RATIO * check.for_deck and not check.mismatch
+    assert check.tell() is None
 
 
-class _WrongDeck(LabelDetector):
-    """The oracle's reads, and a deck check that has found the cards are not the deck's."""
+class _Deck(LabelDetector):
+    """The oracle's reads, and a deck check given ``against`` boxes only the shipped network
+    reads surely and ``for_it`` only the deck does."""
 
-    def __init__(self, labels) -> None:
+    def __init__(self, labels, against: int, for_it: int) -> None:
         super().__init__(labels)
         self.deck_check = DeckCheck("majlis")
-        self.deck_check.update(reads(*[False] * LEAST), reads(*[True] * LEAST))
+        sure = [True] * against + [False] * for_it
+        self.deck_check.update(reads(*[not s for s in sure]), reads(*sure))
 
 
-def test_a_deal_tells_the_table_once_when_the_cards_are_not_the_deck_chosen():
+def _deal(clip, det, deal: int = 1):
+    setup = dataclasses.replace(DealSetup.from_record(clip.deal.record), deal=deal)
+    pipe = Pipeline(setup, det, calibration=clip.calibration)
+    return run_frames(pipe, ArraySource(clip.frames, clip.fps))
+
+
+def test_a_match_tells_the_table_once_when_the_cards_are_not_the_deck_chosen():
     clip = render_deal(3, tricks=1)
-    setup = DealSetup.from_record(clip.deal.record)
-    det = _WrongDeck(clip.labels)
-    events = run_frames(Pipeline(setup, det, calibration=clip.calibration),
-                        ArraySource(clip.frames, clip.fps))  # fmt: skip
+    det = _Deck(clip.labels, against=LEAST, for_it=1)
+    events = _deal(clip, det)
     told = [e for e in events if e.get("about") == "deck"]
     assert len(told) == 1 and told[0]["type"] == "uncertain" and told[0]["seat"] is None
     assert told[0]["text"] == det.deck_check.said() and told[0]["frame"] == 0
@@ -75,8 +90,59 @@ def test_a_deal_tells_the_table_once_when_the_cards_are_not_the_deck_chosen():
     assert [e["card"] for e in events if e["type"] == "play"] == [
         str(c) for _, _, c in clip.deal.plays[:4]
     ]
-    # A deck that fits says nothing.
-    det.deck_check = DeckCheck("majlis")
-    events = run_frames(Pipeline(setup, det, calibration=clip.calibration),
-                        ArraySource(clip.frames, clip.fps))  # fmt: skip
-    assert not [e for e in events if e.get("about") == "deck"]
+    # The next deal of the match, read by the same reader: not told again.
+    assert not [e for e in _deal(clip, det, deal=2) if e.get("about") == "deck"]
+    # A deck its cards fit says nothing, though as many reads speak against it.
+    fits = _Deck(clip.labels, against=LEAST, for_it=LEAST)
+    assert not [e for e in _deal(clip, fits) if e.get("about") == "deck"]
+
+
+class _Corners:
+    """A corner reader that reads every box surely (``sure``) or not, counting its reads."""
+
+    def __init__(self, sure: bool, index: str = "shipped") -> None:
+        self.sure, self.index, self.reads = sure, index, 0
+
+    def read(self, image, boxes) -> np.ndarray:
+        self.reads += 1
+        return reads(*[self.sure] * len(boxes))
+
+    def with_index(self, index) -> _Corners:
+        return _Corners(True, index)
+
+
+class _Finder:
+    def find(self, image, conf) -> np.ndarray:
+        return np.float32([[10, 10, 60, 90], [100, 10, 150, 90]])
+
+
+class _Reader:
+    size = 32
+
+    def read(self, crops, turns) -> np.ndarray:
+        return np.full((len(crops), READER_CLASSES), 1 / READER_CLASSES, np.float32)
+
+
+class _Learnt:
+    name = "majlis"
+
+    def check_reader(self, detector) -> None:
+        pass
+
+    def index_reader(self, index) -> str:
+        return f"majlis over {index}"
+
+
+def test_one_frame_with_cards_in_every_is_read_by_both_networks():
+    shipped = _Corners(sure=False)
+    generic = TwoStageDetector(_Finder(), _Reader(), corners=shipped, mix=0.5)
+    reading = generic.with_deck(_Learnt())
+    assert reading.corners.index == "majlis over shipped" and generic.deck_check is None
+    image = np.zeros((120, 160, 3), np.uint8)
+    for _ in range(2 * EVERY + 1):
+        reading.read(image)
+    assert shipped.reads == 3 and reading.corners.reads == 2 * EVERY + 1  # frames 1, 11, 21
+    assert (reading.deck_check.for_deck, reading.deck_check.against) == (6, 0)  # 2 boxes each
+    # A deck chosen again over a deck's reader is read against the shipped network still.
+    again = reading.with_deck(_Learnt())
+    assert again._shipped_corners is shipped and again.corners.index == "majlis over shipped"

@@ -168,8 +168,7 @@ def test_a_spread_is_found_straightened_learnt_kept_and_read(spread, detector, t
     assert reading.reader is detector.reader and reading.corners.outline is detector.corners.outline
     # The first frame is read by the shipped index network too: whether the cards are the deck's.
     assert reading._shipped_corners is detector.corners and reading._frames == 1
-    check = reading.deck_check
-    assert check.name == "arabic" and check.for_deck + check.against <= len(boxes)
+    assert reading.deck_check.name == "arabic" and detector.deck_check is None
     assert reading.with_deck(again)._shipped_corners is detector.corners
     assert detector.corners.index is not reading.corners.index  # the generic reading as it was
     # Networks other than those it was learnt with: refused in one line, nothing read.
