@@ -210,13 +210,17 @@ class CornerReader:
         unit = self.outline.logits(crops)
         return np.stack([crop_to_quad(u, b) for u, b in zip(unit, boxes, strict=True)])
 
-    def read(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    def read(
+        self, image: np.ndarray, boxes: np.ndarray, quads: np.ndarray | None = None
+    ) -> np.ndarray:
+        """Each box's probabilities by its corners; ``quads``: the boxes' corners drawn already
+        (``quads``) by this outline network, for a second index network to read."""
         if self.index is None:
             raise ValueError("this corner reader has no index network")
         boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
         if not len(boxes):
             return np.zeros((0, READER_CLASSES), np.float32)
-        probs = self._read_quads(image, self.quads(image, boxes))
+        probs = self._read_quads(image, self.quads(image, boxes) if quads is None else quads)
         if not self.trim:
             return probs
         unsure = np.flatnonzero(probs[:, :BALOOT_CARDS].max(axis=1) < self.trim_below)

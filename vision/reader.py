@@ -298,12 +298,15 @@ class TwoStageDetector:
             crops = [card_crop(image, b, self.reader.size, self.margin) for b in boxes]
             probs = self.reader.read(crops, self.turns)
         if self.corners is not None and self.mix > 0:
-            by_corners = self.corners.read(image, np.asarray(boxes))
-            if self.deck_check is not None:  # one frame with cards in _check_every: read twice
-                if self._frames % self._check_every == 0:
-                    shipped = self._shipped_corners.read(image, np.asarray(boxes))
-                    self.deck_check.update(by_corners, shipped)
-                self._frames += 1
+            boxes = np.asarray(boxes)
+            if self.deck_check is not None and self._frames % self._check_every == 0:
+                # One frame with cards in _check_every: its corners read by both networks.
+                quads = self.corners.quads(image, boxes)
+                by_corners = self.corners.read(image, boxes, quads)
+                self.deck_check.update(by_corners, self._shipped_corners.read(image, boxes, quads))
+            else:
+                by_corners = self.corners.read(image, boxes)
+            self._frames += self.deck_check is not None
             probs = by_corners if probs is None else weighted_product(probs, by_corners, self.mix)
         return probs
 
