@@ -72,12 +72,6 @@ CATALOGUE: tuple[tuple[str, str], ...] = (
     (r"(\w+): the highest raise", "{0}: أعلى دبل"),
     # --- the camera and the video (the start dialog, the status bar) ----------------------
     (r"(.+): the deal waits for the camera", "{0}: الجولة تنتظر الكاميرا"),
-    (r"these cards do not read like deck (?P<name>\S+) \(the standard readers were sure in "
-     r"(\d+) reads where it was not, it in (\d+) where they were not\): if the table plays "
-     r"another deck, choose it on the start screen, or none for the standard readers",
-     "هذه الأوراق لا تبدو من الورق {0} (القراءة العامة متأكدة في {1} قراءة لم يتأكد فيها، وهو "
-     "متأكد في {2} لم تتأكد فيها): إن كانت الطاولة تلعب بورق آخر فاختره في شاشة البدء، أو اختر "
-     "«بلا ورق متعلَّم» للقراءة العامة"),
     (r"(.+): back, the deal goes on", "{0}: عادت، والجولة مستمرة"),
     (r"camera (\d+): cannot be opened \(no such device or it is busy\)",
      "الكاميرا {0}: لا تُفتح (غير موجودة أو مشغولة)"),

@@ -766,9 +766,9 @@ class LiveController(Observable):
         # yet (a refusal opens the one it names again; taking it forgets it).
         self._answered: dict[int, Notice | Warning] = {}
         self.refusal: str | None = None  # why the pipeline did not take the last answer
-        # The cards do not read like the deck chosen (``hakam.vision.deck_check``): advice for
-        # the table, said until the match ends; nothing to answer, nothing waits on it.
-        self.deck_advice: str | None = None
+        # The deck chosen whose cards these do not read like (``hakam.vision.deck_check``):
+        # advice for the table, said until the match ends; nothing to answer, nothing waits.
+        self.misfit_deck: str | None = None
         self.listening = False  # a camera run takes corrections (the window's feed is on)
         self.table: dict[str, Any] | None = None
         self.warnings: list[Warning] = []
@@ -1000,7 +1000,7 @@ class LiveController(Observable):
 
     def _on_uncertain(self, e: Uncertain) -> None:
         if e.extra.get("about") == "deck":  # advice, not a read to correct: no notice to tap
-            self.deck_advice = str(e.text)
+            self.misfit_deck = str(e.extra.get("deck") or "?")
             return
         deal = self._deal_no(e)
         data = {"seat": e.seat, "text": e.text, "trick": e.trick}

@@ -139,6 +139,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "تُعلِّم الورق {name} وحُفظ: اختره في شاشة بدء الطاولة (‎hakam table --deck {name}).",
     ),
     "deck_close": ("Close", "إغلاق"),
+    "deck_misfit": (
+        "The cards on the table do not read like deck {name}: if the table plays another deck, "
+        "choose it on the start screen (or none: the standard readers).",
+        "الأوراق على الطاولة لا تبدو من الورق {name}: إن كانت الطاولة تلعب بورق آخر فاختره في "
+        "شاشة البدء (أو «بلا ورق متعلَّم»: القراءة العامة).",
+    ),
     "start_deck_standard": ("none: the standard readers", "بلا ورق متعلَّم: القراءة العامة"),
     "start_continue": (
         "Go on with match {match}: {deals} deals played, {a}-{b}",

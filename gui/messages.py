@@ -63,11 +63,7 @@ def _ltr(text: str) -> str:
 
 
 def _filled(found: re.Match[str], text: str) -> str:
-    """``text`` with the groups put in, each in Arabic (``_part``), but a group named ``name``
-    (a deck's name: "baloot", "AS") as written, left to right."""
-    kept = {i for n, i in found.re.groupindex.items() if n.startswith("name")}
-    return text.format(*("" if g is None else _ltr(g) if k in kept else _part(g)
-                         for k, g in enumerate(found.groups(), 1)))  # fmt: skip
+    return text.format(*("" if g is None else _part(g) for g in found.groups()))
 
 
 def _played(text: str) -> str | None:

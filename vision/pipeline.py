@@ -217,7 +217,7 @@ class Pipeline(  # one responsibility a mixin, each in its module
         if text is not None:
             self._emit(event("uncertain", deal=self.setup.deal, seat=None, trick=None,
                              card=None, guesses=[], box=[], text=text, about="deck",
-                             frame=now))  # fmt: skip
+                             deck=check.name, frame=now))  # fmt: skip
 
     def collected_all(self, since_s: float) -> bool:
         """The deal is complete and its last trick has been off the table (none of its cards

@@ -298,6 +298,12 @@ class LiveView(QWidget):
         # The banner goes under the picture, not over it: it covers no seat and no card.
         self.banner = Banner(live, lang)
         left.addWidget(self.banner)
+        # The cards do not read like the deck chosen: under the picture, where it has room.
+        self.deck_line = QLabel()
+        self.deck_line.setWordWrap(True)
+        self.deck_line.setProperty("role", "error")
+        self.deck_line.setVisible(False)
+        left.addWidget(self.deck_line)
         side = QVBoxLayout()
         self.contract = QLabel()
         self.contract.setProperty("role", "title")
@@ -450,11 +456,15 @@ class LiveView(QWidget):
             if w.status == "open":
                 item.setForeground(QColor("#ff6b6b"))
             self.warnings.addItem(item)
+        misfit = live.misfit_deck
+        self.deck_line.setText(
+            lang.tr("deck_misfit", name=f"\u2066{misfit}\u2069") if misfit else ""
+        )
+        if self.deck_line.isHidden() == bool(misfit):  # a change lays the view out again
+            self.deck_line.setVisible(bool(misfit))
         title = lang.tr("notices")
         if live.refusal:  # the pipeline did not take the last answer: why, in one line
             title += "\n" + lang.tr("refused", text=say(lang, live.refusal))
-        if live.deck_advice:  # the cards do not read like the deck chosen
-            title += "\n" + say(lang, live.deck_advice)
         self.notices_title.setText(title)
         self.notices.clear()
         for n in live.open_notices():

@@ -346,8 +346,8 @@ def test_the_deck_advice_is_said_not_asked(data_dir):
             "reads where it was not, it in 2 where they were not): if the table plays another "
             "deck, choose it on the start screen, or none for the standard readers")  # fmt: skip
     live.on_event({"event": "uncertain", "deal": 1, "seat": None, "trick": None, "text": text,
-                   "about": "deck", "frame": 12})  # fmt: skip
-    assert live.deck_advice == text and live.open_notices() == []
+                   "about": "deck", "deck": "majlis", "frame": 12})  # fmt: skip
+    assert live.misfit_deck == "majlis" and live.open_notices() == []
     assert MatchStore().warnings(live.sheet.match_id) == []
 
 

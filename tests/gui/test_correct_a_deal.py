@@ -372,19 +372,27 @@ def test_a_trick_asked_that_a_correction_settled_is_asked_no_more(qtbot, data_di
 
 def test_the_deck_advice_is_a_line_of_the_window_not_a_notice(qtbot, data_dir):
     # A deal read with a deck its cards do not fit (``hakam.vision.deck_check``): the window
-    # says so under the notices, in the window's language; nothing to tap, nothing asked.
+    # says so under the picture, whole, in its language; nothing to tap, nothing asked.
     events = swapped_deal({})[2]
     text = ("these cards do not read like deck baloot (the standard readers were sure in 40 "
             "reads where it was not, it in 2 where they were not): if the table plays another "
             "deck, choose it on the start screen, or none for the standard readers")  # fmt: skip
     advice = {"type": "uncertain", "event": "uncertain", "deal": 1, "seat": None, "trick": None,
-              "text": text, "about": "deck", "frame": 3}  # fmt: skip
-    w = window_on(qtbot, [*events, advice])
-    assert text in w.live_view.notices_title.text()
+              "text": text, "about": "deck", "deck": "baloot", "frame": 3}  # fmt: skip
+    w = window_on(qtbot, events)
+    w.resize(1366, 768)
+    w.show()
+    assert w.live_view.deck_line.isHidden()
+    w.feed_item(FeedItem(None, events=[advice]))
+    line = w.live_view.deck_line
+    assert line.isVisible() and line.text().startswith(
+        "The cards on the table do not read like deck \u2066baloot\u2069: if the table plays"
+    )
+    qtbot.waitUntil(lambda: line.height() >= line.heightForWidth(line.width()))  # not cut
     assert not [n for n in w.live.notices if n.text == text]
     arabic = MainWindow(MatchStore(), "ar")
     qtbot.addWidget(arabic)
     arabic.feed_item(FeedItem(None, events=[*events, advice]))
-    assert "هذه الأوراق لا تبدو من الورق \u2066baloot\u2069" in (
-        arabic.live_view.notices_title.text()
+    assert arabic.live_view.deck_line.text().startswith(
+        "الأوراق على الطاولة لا تبدو من الورق \u2066baloot\u2069"
     )
