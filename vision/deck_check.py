@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from hakam.vision.corners import BALOOT_CARDS
-
 SURE = 0.9  # a read this sure of one Baloot card is sure (the corner reader's own TRIM_BELOW)
 EVERY = 10  # frames: one in this many is read by both networks
 LEAST = 40  # boxes against the deck before anything is said
@@ -42,8 +40,8 @@ class DeckCheck:
     def update(self, deck: np.ndarray, shipped: np.ndarray) -> bool:
         """One frame's reads of the same boxes (rows), by the deck's index network and by the
         shipped one; True the first time the counts show the cards are not the deck's."""
-        deck_sure = deck[:, :BALOOT_CARDS].max(axis=1) >= SURE
-        shipped_sure = shipped[:, :BALOOT_CARDS].max(axis=1) >= SURE
+        deck_sure = deck[:, :-1].max(axis=1) >= SURE  # the last class: not a Baloot card
+        shipped_sure = shipped[:, :-1].max(axis=1) >= SURE
         self.for_deck += int((deck_sure & ~shipped_sure).sum())
         self.against += int((shipped_sure & ~deck_sure).sum())
         if self.mismatch:

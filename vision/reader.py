@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from hakam.engine.cards import CARD_NAMES
+from hakam.vision.deck_check import EVERY, DeckCheck
 from hakam.vision.detections import Detections
 
 OTHER = len(CARD_NAMES)  # the class "not a Baloot card face"
@@ -270,22 +271,19 @@ class TwoStageDetector:
         self.deck = None
         self.deck_check = None
         self._shipped_corners = None  # with a deck: the shipped index network's corner reader
-        self._frames, self._check_every = 0, 1  # frames with cards read with the deck
+        self._frames = 0  # frames with cards read with the deck
         self.in_sight = Detections.empty()
 
     def with_deck(self, deck) -> TwoStageDetector:
         """The same networks, the corners read by a learned deck's own index network
         (``hakam.vision.decks.LearnedDeck``; ``deck.check_reader`` refuses, in one line, a
         reader it cannot join: no corner reader, other networks, ONNX Runtime)."""
-        from hakam.vision.deck_check import EVERY, DeckCheck  # it reads through this module
-
         deck.check_reader(self)
         shipped = self._shipped_corners or self.corners
         corners = shipped.with_index(deck.index_reader(shipped.index))
         mine = TwoStageDetector(self.finder, self.reader, self.find_conf, self.min_prob,
                                 self.turns, corners, self.mix, self.margin)  # fmt: skip
         mine.deck, mine.deck_check, mine._shipped_corners = deck, DeckCheck(deck.name), shipped
-        mine._check_every = EVERY
         return mine
 
     def boxes(self, image: np.ndarray) -> np.ndarray:
@@ -299,8 +297,8 @@ class TwoStageDetector:
             probs = self.reader.read(crops, self.turns)
         if self.corners is not None and self.mix > 0:
             boxes = np.asarray(boxes)
-            if self.deck_check is not None and self._frames % self._check_every == 0:
-                # One frame with cards in _check_every: its corners read by both networks.
+            if self.deck_check is not None and self._frames % EVERY == 0:
+                # One frame with cards in EVERY: its corners read by both networks.
                 quads = self.corners.quads(image, boxes)
                 by_corners = self.corners.read(image, boxes, quads)
                 self.deck_check.update(by_corners, self._shipped_corners.read(image, boxes, quads))
