@@ -210,7 +210,7 @@ class DealSetupView(QWidget):
         try:
             fn(*args)
         except EntryError as exc:
-            self.message.say(say(self.lang, str(exc)), "error")
+            self.message.say(lambda lang, why=str(exc): say(lang, why), "error", self.lang)
             return False
         return True
 
@@ -240,10 +240,10 @@ class DealSetupView(QWidget):
     def record(self) -> None:
         if self.setup.table_mode and self.setup.editing is None:
             if self._do(self.setup.start_deal):
-                self.message.say(self.lang.tr("deal_started"), "saved")
+                self.message.say(lambda lang: lang.tr("deal_started"), "saved", self.lang)
             return
         if self._do(self.setup.record):
-            self.message.say(self.lang.tr("saved"), "saved")
+            self.message.say(lambda lang: lang.tr("saved"), "saved", self.lang)
 
     def call(self, call: str) -> None:
         self._do(self.setup.call, call)
@@ -266,6 +266,7 @@ class DealSetupView(QWidget):
     def refresh(self) -> None:
         s, lang = self.setup, self.lang
         phase = s.phase
+        self.message.retranslate(lang)
         if s.message:
             self.message.say(say(lang, s.message), "error")
         elif self.message.kind == "error":  # the refusal was put right

@@ -175,6 +175,7 @@ class ScoreSheetView(QWidget):
 
     def refresh(self) -> None:
         lang = self.lang
+        self.message.retranslate(lang)
         self.table.setHorizontalHeaderLabels([lang.tr(k) for k, _ in COLUMNS])
         for b, key in (
             (self.edit_button, "edit"), (self.delete_button, "delete"), (self.undo_button, "undo"),
@@ -247,16 +248,16 @@ class ScoreSheetView(QWidget):
         try:
             self.sheet.delete(index)
         except EntryError as exc:
-            self.message.say(say(self.lang, str(exc)), "error")
+            self.message.say(lambda lang, why=str(exc): say(lang, why), "error", self.lang)
             return
-        self.message.say(self.lang.tr("deleted", n=index + 1), "saved")
+        self.message.say(lambda lang: lang.tr("deleted", n=index + 1), "saved", self.lang)
 
     def undo(self) -> None:
         action = self.sheet.undo()
         if action:
             self.message.say(self.lang.tr("undone", action=action), "saved")
         else:
-            self.message.say(self.lang.tr("nothing_to_undo"), "info")
+            self.message.say(lambda lang: lang.tr("nothing_to_undo"), "info", self.lang)
 
     def new_match(self) -> None:
         self.sheet.new_match(self.sheet.next_dealer)
@@ -286,9 +287,9 @@ class ScoreSheetView(QWidget):
                 out = write_text(path, html) if kind == "html" else print_pdf(html, Path(path))
         except OSError as exc:
             why = f"export: cannot write {path} ({exc.strerror or exc})"
-            self.message.say(say(self.lang, why), "error")
+            self.message.say(lambda lang: say(lang, why), "error", self.lang)
             return None
-        self.message.say(self.lang.tr("exported", path=str(out)), "saved")
+        self.message.say(lambda lang: lang.tr("exported", path=str(out)), "saved", self.lang)
         return out
 
 

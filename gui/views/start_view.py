@@ -159,12 +159,13 @@ class StartView(QDialog):
         except Exception as exc:  # a camera that does not open: said, nothing changed
             self.frame.show_frame(None)
             why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            self.message.say(say(self.lang, why), "error")
+            self.message.say(lambda lang: say(lang, why), "error", self.lang)
         self.refresh()
 
     def _language(self, code: str) -> None:
         self.start.set_language(code)
         self.lang = Language(code)
+        self.message.retranslate(self.lang)
         self.refresh()
 
     def _deck(self, index: int) -> None:
@@ -188,7 +189,7 @@ class StartView(QDialog):
         try:
             self.choice = self.start.start()
         except EntryError as exc:
-            self.message.say(say(self.lang, str(exc)), "error")
+            self.message.say(lambda lang, why=str(exc): say(lang, why), "error", self.lang)
             return
         self.accept()
 

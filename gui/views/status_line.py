@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from PySide6.QtWidgets import QLabel
 
 KINDS = ("error", "saved", "info")
@@ -15,15 +18,23 @@ class StatusLine(QLabel):
         super().__init__(parent)
         self.setWordWrap(True)
         self.kind = "info"
+        self._make: Callable[[Any], str] | None = None
         self.setProperty("role", "status")
         self._restyle()
 
-    def say(self, text: str, kind: str = "info") -> None:
+    def say(self, text: str | Callable[[Any], str], kind: str = "info", lang: Any = None) -> None:
+        """``text``, or ``text(lang)``: then said again in another language (``retranslate``)."""
         if kind not in KINDS:
             raise ValueError(f"status kind {kind!r}: one of {', '.join(KINDS)}")
         self.kind = kind
+        self._make = text if callable(text) else None
         self._restyle()
-        self.setText(text)
+        self.setText(text(lang) if callable(text) else text)
+
+    def retranslate(self, lang: Any) -> None:
+        """The line in ``lang`` (the window's language changed), where it was said so."""
+        if self._make is not None:
+            self.setText(self._make(lang))
 
     def clear_line(self) -> None:
         self.say("", "info")

@@ -290,3 +290,22 @@ def test_the_deal_decoders_notices_are_in_the_catalogue():
     ):
         assert known(text), text
         assert "reads" not in arabic(text) and "A♠" in arabic(text)
+
+
+def test_a_panels_last_word_is_said_again_in_the_language_chosen_after_it(qtbot):
+    # Seen in a walk-through: "The camera referees this deal" stayed in Arabic once the window
+    # was switched to English. A line said as ``text(lang)`` is said again; a plain one stays.
+    from hakam.gui.i18n import Language
+    from hakam.gui.views.main_window import make_app
+    from hakam.gui.views.status_line import StatusLine
+
+    make_app()
+    line = StatusLine()
+    qtbot.addWidget(line)
+    line.say(lambda lang: lang.tr("deal_started"), "saved", Language("ar"))
+    assert line.text() == "الكاميرا تحكم هذه الجولة"
+    line.retranslate(Language("en"))
+    assert line.text() == "The camera referees this deal" and line.kind == "saved"
+    line.say("as it is", "info")
+    line.retranslate(Language("ar"))
+    assert line.text() == "as it is"
