@@ -30,10 +30,11 @@ class CachedDetector:
     name = "cached"
 
     def __init__(self, reads: list[tuple[np.ndarray, ...]], conf: float, boxes: bool = False,
-                 told: tuple[int, str] | None = None):  # fmt: skip
+                 told: tuple[int, str, str] | None = None):  # fmt: skip
         self.reads, self.conf, self.frame, self.boxes = reads, conf, 0, boxes
         self.in_sight = Detections.empty()  # as ``TwoStageDetector``: collected cards in sight
-        # A deck's reads: the frame where the deck was found not to fit, and what was told.
+        # A deck's reads: the frame where the deck was found not to fit, what was told, and
+        # the deck's name.
         self.deck_check = None if told is None else _ToldAt(self, *told)
 
     def detect(self, image: np.ndarray, ruled_out: Collection[int] = ()) -> Detections:
@@ -50,8 +51,8 @@ class CachedDetector:
 class _ToldAt:
     """A deck check replayed: its notice told (``tell``) once the replay reaches its frame."""
 
-    def __init__(self, replay: CachedDetector, frame: int, text: str) -> None:
-        self.replay, self.at, self.text = replay, frame, text
+    def __init__(self, replay: CachedDetector, frame: int, text: str, name: str) -> None:
+        self.replay, self.at, self.text, self.name = replay, frame, text, name
 
     def tell(self) -> str | None:
         if self.text is None or self.replay.frame <= self.at:

@@ -233,7 +233,7 @@ def deal_input(args: argparse.Namespace, seed: int, violation: bool, deck: str |
     for k, img in enumerate(r.frames):
         reads.append(det.read(img))
         text = None if det.deck_check is None else det.deck_check.tell()
-        told = (k, text) if text is not None else told
+        told = (k, text, det.deck_check.name) if text is not None else told
     data = {**truth, "reads": reads, "min_prob": det.min_prob, "deck_told": told}
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(pickle.dumps(data))

@@ -214,7 +214,7 @@ class CornerReader:
         self, image: np.ndarray, boxes: np.ndarray, quads: np.ndarray | None = None
     ) -> np.ndarray:
         """Each box's probabilities by its corners; ``quads``: the boxes' corners drawn already
-        (``quads``) by this outline network, for a second index network to read."""
+        by this outline network (``quads``), for a second index network to read."""
         if self.index is None:
             raise ValueError("this corner reader has no index network")
         boxes = np.asarray(boxes, np.float32).reshape(-1, 4)

@@ -1,14 +1,15 @@
 """Whether the cards in sight are of the deck chosen (``--deck``, the start screen's deck).
 
-A learnt deck's own index network reads its deck's corners surely; on another design's corners
-it is sure far less often than the shipped index network. A table that chose a deck with Arabic
-indices and plays a standard deck (a deck chosen on an earlier evening, or the camera's saved
-one) is read worse, asked more, and suspected of violations that did not happen
-(benchmarks/README.md, "a wrong deck"). So on a frame in ``EVERY`` the boxes the deck read are
-read by the shipped index network too, and the two are compared box by box: a box only the
-shipped network reads surely speaks against the deck, one only the deck reads surely for it.
+A learnt deck's own index network reads its deck's corners surely; on another standard design's
+corners it is sure far less often than the shipped index network. A table that chose a deck with
+Arabic indices and plays a standard deck (a deck chosen on an earlier evening, or the camera's
+saved one) is read worse, asked more, and suspected of violations that did not happen
+(benchmarks/README.md, "A deck chosen wrongly"). So on a frame in ``EVERY`` the boxes the deck
+read are read by the shipped index network too, and the two are compared box by box: a box only
+the shipped network reads surely speaks against the deck, one only the deck reads surely for it.
 Once the boxes against it reach ``LEAST`` and ``RATIO`` times those for it, the table is told,
-once (``DeckCheck.tell``); the deal goes on as read, and the table chooses.
+once (``DeckCheck.tell``); the deal goes on as read, and the table chooses. A standard deck
+chosen over Arabic-index cards is not told: the shipped network is seldom sure of those either.
 
 The constants are chosen on designs that are not evaluation sets: the tuning design's scenes
 (its own deck, and decks of other designs, over it) and scenes of three training designs read
@@ -20,8 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
-SURE = 0.9  # a read this sure of one Baloot card is sure (the corner reader's own TRIM_BELOW)
-EVERY = 10  # frames: one in this many is read by both networks
+SURE = 0.9  # a read this sure of one Baloot card is sure (kept equal to corners.TRIM_BELOW)
+EVERY = 10  # frames with cards: one in this many is read by both networks
 LEAST = 40  # boxes against the deck before anything is said
 RATIO = 3.0  # ... and this many times the boxes for it
 

@@ -166,7 +166,7 @@ class Pipeline(  # one responsibility a mixin, each in its module
         t0 = time.perf_counter()
         ruled_out = self.tracker.collected() if self.settings.rule_out_collected else ()
         dets = self.detector.detect(frame.image, ruled_out=ruled_out)
-        self._deck_fits(frame.index)
+        self._tell_deck_misfit(frame.index, frame.time)
         if self.roi is not None:
             dets = self.roi.filter(dets)
         t1 = time.perf_counter()
@@ -209,7 +209,7 @@ class Pipeline(  # one responsibility a mixin, each in its module
         self.frames += 1
         return self._drain()
 
-    def _deck_fits(self, now: int) -> None:
+    def _tell_deck_misfit(self, now: int, at: float) -> None:
         """Tell the table when the cards do not read like the deck chosen, once for as long as
         the reader lives (``hakam.vision.deck_check``): the deal goes on, the table chooses."""
         check = getattr(self.detector, "deck_check", None)
@@ -217,7 +217,7 @@ class Pipeline(  # one responsibility a mixin, each in its module
         if text is not None:
             self._emit(event("uncertain", deal=self.setup.deal, seat=None, trick=None,
                              card=None, guesses=[], box=[], text=text, about="deck",
-                             deck=check.name, frame=now))  # fmt: skip
+                             deck=check.name, frame=now, time=round(at, 3)))  # fmt: skip
 
     def collected_all(self, since_s: float) -> bool:
         """The deal is complete and its last trick has been off the table (none of its cards

@@ -304,7 +304,8 @@ class TwoStageDetector:
                 self.deck_check.update(by_corners, self._shipped_corners.read(image, boxes, quads))
             else:
                 by_corners = self.corners.read(image, boxes)
-            self._frames += self.deck_check is not None
+            if self.deck_check is not None:
+                self._frames += 1
             probs = by_corners if probs is None else weighted_product(probs, by_corners, self.mix)
         return probs
 

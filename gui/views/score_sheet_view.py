@@ -255,7 +255,7 @@ class ScoreSheetView(QWidget):
     def undo(self) -> None:
         action = self.sheet.undo()
         if action:
-            self.message.say(self.lang.tr("undone", action=action), "saved")
+            self.message.say(lambda lang: lang.tr("undone", action=action), "saved", self.lang)
         else:
             self.message.say(lambda lang: lang.tr("nothing_to_undo"), "info", self.lang)
 

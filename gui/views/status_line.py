@@ -26,6 +26,8 @@ class StatusLine(QLabel):
         """``text``, or ``text(lang)``: then said again in another language (``retranslate``)."""
         if kind not in KINDS:
             raise ValueError(f"status kind {kind!r}: one of {', '.join(KINDS)}")
+        if callable(text) and lang is None:
+            raise ValueError("status text(lang): give the language it is said in")
         self.kind = kind
         self._make = text if callable(text) else None
         self._restyle()
