@@ -361,6 +361,10 @@ class DealSetupController(Observable):
             self._fail(f"dealer: seat {self._table_dealer} deals this deal (the deal passes "
                        "to the right)")  # fmt: skip
         editing = self.editing
+        if editing is None and not self.sheet.sheet.deals and dealer != self.sheet.next_dealer:
+            # The match's first deal: its dealer is the sheet's first (the header's "next
+            # dealer" said seat 0 while seat 2 dealt, seen in a walk-through).
+            self.sheet.set_first_dealer(dealer)
         self._reset(dealer)
         self.editing = editing
         if self.camera_open_card:

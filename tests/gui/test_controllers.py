@@ -146,6 +146,7 @@ def test_setup_offers_only_the_engines_calls_and_records_the_deal(data_dir):
     setup = DealSetupController(sheet)
     assert setup.phase == "open" and setup.dealer == 0
     setup.set_dealer(3)
+    assert sheet.next_dealer == 3  # the match's first deal: the header says who deals it
     setup.set_open_card("9H")
     assert setup.turn == 0
     assert setup.legal_calls() == ["pass", "hokum", "sun"]  # no Ashkal for the first speaker
