@@ -1309,6 +1309,11 @@ class LiveController(Observable):
             fn(event)
         return event
 
+    def hide_deck_advice(self) -> None:
+        """The table has read the deck advice (it chose the deck it meant): said no more."""
+        self.misfit_deck = None
+        self.notify()
+
     def dismiss(self, wid: int) -> None:
         """The table overrules the warning: the deal is scored as played if nothing else."""
         self._decide(self._warning(wid), "dismissed")

@@ -139,6 +139,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "تُعلِّم الورق {name} وحُفظ: اختره في شاشة بدء الطاولة (‎hakam table --deck {name}).",
     ),
     "deck_close": ("Close", "إغلاق"),
+    "hide": ("Hide", "إخفاء"),
     "deck_misfit": (
         "The cards on the table do not read like deck {name}: if the table plays another deck, "
         "choose it on the start screen (or none: the standard readers).",

@@ -3,6 +3,8 @@ and seat directions, the current trick, whose turn it is, the contract, and the 
 
 from __future__ import annotations
 
+from html import escape
+
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPen, QPolygonF
@@ -303,6 +305,8 @@ class LiveView(QWidget):
         self.deck_line.setWordWrap(True)
         self.deck_line.setProperty("role", "error")
         self.deck_line.setVisible(False)
+        self.deck_line.setTextFormat(Qt.TextFormat.RichText)
+        self.deck_line.linkActivated.connect(lambda _: live.hide_deck_advice())
         left.addWidget(self.deck_line)
         side = QVBoxLayout()
         self.contract = QLabel()
@@ -457,9 +461,9 @@ class LiveView(QWidget):
                 item.setForeground(QColor("#ff6b6b"))
             self.warnings.addItem(item)
         misfit = live.misfit_deck
-        self.deck_line.setText(
-            lang.tr("deck_misfit", name=f"\u2066{misfit}\u2069") if misfit else ""
-        )
+        said = lang.tr("deck_misfit", name=f"\u2066{escape(misfit)}\u2069") if misfit else ""
+        link = f'<a href="hide" style="color: {theme.ACCENT};">{lang.tr("hide")}</a>'
+        self.deck_line.setText(f"{said} {link}" if misfit else "")
         if self.deck_line.isHidden() == bool(misfit):  # a change lays the view out again
             self.deck_line.setVisible(bool(misfit))
         title = lang.tr("notices")

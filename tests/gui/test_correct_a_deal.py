@@ -390,6 +390,8 @@ def test_the_deck_advice_is_a_line_of_the_window_not_a_notice(qtbot, data_dir):
     )
     qtbot.waitUntil(lambda: line.height() >= line.heightForWidth(line.width()))  # not cut
     assert not [n for n in w.live.notices if n.text == text]
+    line.linkActivated.emit("hide")  # the table read it: said no more
+    assert line.isHidden() and w.live.misfit_deck is None
     arabic = MainWindow(MatchStore(), "ar")
     qtbot.addWidget(arabic)
     arabic.feed_item(FeedItem(None, events=[*events, advice]))
