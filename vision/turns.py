@@ -201,7 +201,10 @@ class TurnHolding:
         if p < NAME_P:
             return False
         self._name_unread(card, seat, self._now, "reads", p, place=(since, end))
-        trick, p = self.plays[-1].trick, self.plays[-1].probability  # at most BESIDE_P beside
+        # Its play, not the last one: a trick with a card out of turn is put back in turn
+        # order once the card is named (``_rereferee``).
+        named = next(play for play in self.plays if play.card == card)
+        trick, p = named.trick, named.probability  # at most BESIDE_P beside
         self._say(
             seat,
             f"{CARD_NAMES[card]} named for seat {seat} in trick {trick} by its sure reads there "

@@ -348,6 +348,24 @@ def test_a_card_the_vote_missed_is_named_by_its_sure_reads_before_a_person_is_as
             assert plays == [] and waits
 
 
+def test_a_card_named_by_its_reads_in_a_trick_with_a_card_out_of_turn():
+    # Seat 3's 9S is played out of turn (seat 1's turn, held past ``hold_s``); seat 1's 8S is
+    # read surely on one frame in three, and named by those reads when seat 2's 7S waits. The
+    # trick is put back in turn order, 9S after 8S: the notice still names 8S's trick and
+    # likelihood (it crashed, taking the last play's, seen in a deal read with a wrong deck).
+    qs, s9, s7 = lying("QS", 0), lying("9S", 3), lying("7S", 2)
+    unsure, sure = lying("8S", 1, sure=False), lying("8S", 1)
+    steps = [([qs], 20), ([qs, s9], 40)] + [([qs, s9, unsure], 2), ([qs, s9, sure], 1)] * 3
+    steps += [([qs, s9, unsure, s7], 80)]
+    pipe, events = run_labels(scripted(steps), settings=PipelineSettings(read_open_card=False))
+    order = [(CARD_NAMES[p.card], p.seat) for p in pipe.plays]
+    assert order == [("QS", 0), ("8S", 1), ("9S", 3), ("7S", 2)]
+    (named,) = [p for p in of(events, "play") if p["card"] == "8S"]
+    (said,) = [e for e in of(events, "uncertain") if "by its sure reads" in e["text"]]
+    assert said["trick"] == 1 and said["guesses"] == ["8S"]
+    assert f"(likelihood {named['probability']:.2f};" in said["text"]
+
+
 def test_a_card_played_over_a_lying_card_is_named_by_its_reads_there():
     # Seat 0's QS lies in the middle; seat 1's 8C lands over it (IoU 0.65), both read surely
     # every frame. The tracker takes 8C for a ghost of QS and never accepts it, but its reads
