@@ -30,11 +30,11 @@ class CachedDetector:
     name = "cached"
 
     def __init__(self, reads: list[tuple[np.ndarray, ...]], conf: float, boxes: bool = False,
-                 told: tuple[int, str, str] | None = None):  # fmt: skip
+                 told: tuple | None = None):  # fmt: skip
         self.reads, self.conf, self.frame, self.boxes = reads, conf, 0, boxes
         self.in_sight = Detections.empty()  # as ``TwoStageDetector``: collected cards in sight
-        # A deck's reads: the frame where the deck was found not to fit, what was told, and
-        # the deck's name.
+        # A checked reader's reads: the frame where the cards were found to read more like
+        # another reader, what was told, the reader chosen and the other (``_ToldAt``).
         self.deck_check = None if told is None else _ToldAt(self, *told)
 
     def detect(self, image: np.ndarray, ruled_out: Collection[int] = ()) -> Detections:
@@ -49,10 +49,13 @@ class CachedDetector:
 
 
 class _ToldAt:
-    """A deck check replayed: its notice told (``tell``) once the replay reaches its frame."""
+    """A deck check replayed: its notice told (``tell``) once the replay reaches its frame.
+    ``name``: the deck chosen, ``like``: the one the cards read more like (None: the standard
+    readers; a cache kept before the check named it has none)."""
 
-    def __init__(self, replay: CachedDetector, frame: int, text: str, name: str) -> None:
-        self.replay, self.at, self.text, self.name = replay, frame, text, name
+    def __init__(self, replay: CachedDetector, frame: int, text: str, name: str | None,
+                 like: str | None = None) -> None:  # fmt: skip
+        self.replay, self.at, self.text, self.name, self.like = replay, frame, text, name, like
 
     def tell(self) -> str | None:
         if self.text is None or self.replay.frame <= self.at:

@@ -82,14 +82,19 @@ def make(name: str, models_dir: Path | None = None, threads: int = 0, conf: floa
     """``openvino`` is the one-stage detector, ``openvino+reader`` the two-stage one;
     ``openvino+reader@416`` runs the finder at 416 on the long side; ``openvino+reader=DIR``
     takes the models (and their shipped settings) from DIR, e.g. an older export;
-    ``openvino+reader:NAME`` reads with the deck NAME learnt on this machine (``hakam deck``)."""
-    name, _, deck = name.partition(":")
-    if deck:
+    ``openvino+reader:NAME`` reads with the deck NAME learnt on this machine (``hakam deck``),
+    checked against the standard readers; ``openvino+reader:NAME/A,B`` against the decks A and
+    B learnt here too, ``openvino+reader:/A,B`` the standard readers against A and B
+    (``hakam.vision.deck_check``)."""
+    name, colon, deck = name.partition(":")
+    if colon:
         from hakam.cli.common import with_deck
         from hakam.errors import UserError
 
+        deck, _, others = deck.partition("/")
         try:
-            return with_deck(make(name, models_dir, threads, conf), deck)
+            found = make(name, models_dir, threads, conf)
+            return with_deck(found, deck or None, [o for o in others.split(",") if o])
         except UserError as exc:
             raise DetectorError(str(exc)) from None
     name, _, folder = name.partition("=")
@@ -229,15 +234,26 @@ def deal_input(args: argparse.Namespace, seed: int, violation: bool, deck: str |
     det = make(args.backend, args.models_dir, args.threads)
     if path is None or not isinstance(det, TwoStageDetector):
         return truth, det, r.frames
-    reads, told = [], None  # with a deck: the frame it was found not to fit, and the notice
+    reads, told = [], None  # checked: the frame the cards read like another reader, the notice
     for k, img in enumerate(r.frames):
         reads.append(det.read(img))
         text = None if det.deck_check is None else det.deck_check.tell()
-        told = (k, text, det.deck_check.name) if text is not None else told
+        check = det.deck_check
+        told = (k, text, check.name, check.like) if text is not None else told
     data = {**truth, "reads": reads, "min_prob": det.min_prob, "deck_told": told}
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(pickle.dumps(data))
     return data, CachedDetector(reads, det.min_prob, boxes=True, told=told), r.frames
+
+
+def _told(told: list[tuple[int, str | None]]) -> str:
+    """Where and what deals were told (``hakam.vision.deck_check``): frames, readers named."""
+    if not told:
+        return ""
+    frames = [f for f, _ in told]
+    named = Counter("standard" if like is None else like for _, like in told)
+    like = ", ".join(f"{name} {n}" for name, n in named.most_common())
+    return f" (at frame {min(frames)} to {max(frames)}; like {like})"
 
 
 def accuracy(args: argparse.Namespace) -> None:
@@ -245,7 +261,7 @@ def accuracy(args: argparse.Namespace) -> None:
     backend = args.backend
     cards = right = winners_ok = tricks = viol_ok = viol_n = wrong = named = whole = spurious = 0
     withdrawn = renamed = suspected = provisional = asked = proven_false = live = 0
-    told: list[int] = []  # frames at which deals were told the cards are not the deck's
+    told: list[tuple[int, str | None]] = []  # deals told the cards read like another: frame, which
     answers: Counter = Counter()  # with --assist: the table's answers
     per_deck: dict[str, list[int]] = {}  # deck -> [cards right, cards]
     try:
@@ -304,7 +320,7 @@ def accuracy(args: argparse.Namespace) -> None:
         at_end = any(e.get("status") == "suspected" for e in ruled) or (
             bool(scores) and scores[-1].get("status") == "provisional"
         )
-        told += [e["frame"] for e in events if e.get("about") == "deck"]
+        told += [(e["frame"], e.get("like")) for e in events if e.get("about") == "deck"]
         asks = waits or at_end
         asked += asks
         live += waits and not at_end  # asked while the deal waited; its end settled it
@@ -335,8 +351,7 @@ def accuracy(args: argparse.Namespace) -> None:
         f"rulings suspected {suspected} (proven that did not happen {proven_false}), "
         f"provisional scores {provisional}, deals where a person is asked {asked} "
         f"({live} of them only while the deal waited for a card its end named), "
-        f"deals told the cards are not the deck's {len(told)}"
-        f"{f' (at frame {min(told)} to {max(told)})' if told else ''}; "
+        f"deals told the cards read more like another deck {len(told)}{_told(told)}; "
         + ", ".join(f"{d} {r}/{n}" for d, (r, n) in per_deck.items())
         + (
             f"; a person answered {answers['asked']} notices where the deal waited (the notice "

@@ -729,6 +729,15 @@ class DealLog:
 
 
 @dataclass(frozen=True, slots=True)
+class DeckAdvice:
+    """The cards read more like ``like`` than like ``chosen`` (each a learnt deck's name, or
+    None: the standard readers; ``hakam.vision.deck_check``)."""
+
+    chosen: str | None
+    like: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class Detection:
     """One card read in a frame: what the detector says it is, where, and whose it is."""
 
@@ -770,9 +779,10 @@ class LiveController(Observable):
         # yet (a refusal opens the one it names again; taking it forgets it).
         self._answered: dict[int, Notice | Warning] = {}
         self.refusal: str | None = None  # why the pipeline did not take the last answer
-        # The deck chosen whose cards these do not read like (``hakam.vision.deck_check``):
-        # advice for the table, said until the match ends; nothing to answer, nothing waits.
-        self.misfit_deck: str | None = None
+        # The cards read more like another deck than the one chosen (``hakam.vision.
+        # deck_check``): advice for the table, said until it is hidden or the match ends;
+        # nothing to answer, nothing waits.
+        self.deck_advice: DeckAdvice | None = None
         self.listening = False  # a camera run takes corrections (the window's feed is on)
         self.table: dict[str, Any] | None = None
         self.warnings: list[Warning] = []
@@ -1004,7 +1014,10 @@ class LiveController(Observable):
 
     def _on_uncertain(self, e: Uncertain) -> None:
         if e.extra.get("about") == "deck":  # advice, not a read to correct: no notice to tap
-            self.misfit_deck = str(e.extra.get("deck") or "?")
+            chosen, like = e.extra.get("deck"), e.extra.get("like")
+            self.deck_advice = DeckAdvice(
+                None if chosen is None else str(chosen), None if like is None else str(like)
+            )
             return
         deal = self._deal_no(e)
         data = {"seat": e.seat, "text": e.text, "trick": e.trick}
@@ -1311,7 +1324,7 @@ class LiveController(Observable):
 
     def hide_deck_advice(self) -> None:
         """The table has read the deck advice (it chose the deck it meant): said no more."""
-        self.misfit_deck = None
+        self.deck_advice = None
         self.notify()
 
     def dismiss(self, wid: int) -> None:

@@ -1,58 +1,92 @@
-"""Whether the cards in sight are of the deck chosen (``--deck``, the start screen's deck).
+"""Whether the cards in sight are of the deck chosen, or read more like another one.
 
-A learnt deck's own index network reads its deck's corners surely; on another standard design's
-corners it is sure far less often than the shipped index network. A table that chose a deck with
-Arabic indices and plays a standard deck (a deck chosen on an earlier evening, or the camera's
-saved one) is read worse, asked more, and suspected of violations that did not happen
-(benchmarks/README.md, "A deck chosen wrongly"). So on a frame in ``EVERY`` the boxes the deck
-read are read by the shipped index network too, and the two are compared box by box: a box only
-the shipped network reads surely speaks against the deck, one only the deck reads surely for it.
-Once the boxes against it reach ``LEAST`` and ``RATIO`` times those for it, the table is told,
-once (``DeckCheck.tell``); the deal goes on as read, and the table chooses. A standard deck
-chosen over Arabic-index cards is not told: the shipped network is seldom sure of those either.
+The readers a table can choose: the standard ones (the shipped index network), or a deck learnt
+here (``hakam deck learn``), whose own index network reads its deck's corners surely and other
+designs' far less often. A table that chose a deck with Arabic indices and plays a standard deck
+(a deck chosen on an earlier evening, or the camera's saved one) is read worse, asked more, and
+suspected of violations that did not happen (benchmarks/README.md, "A deck chosen wrongly"); so
+is a table that learnt its Arabic-index deck and did not choose it.
+
+So the reader chosen is compared with each other reader there is (the standard one and every
+other deck learnt here), one at a time, on one frame with cards in ``EVERY`` each: the same
+boxes read by both, box by box. A box only the other reads surely speaks against the choice,
+one only the chosen reads surely for it. Once the boxes against it reach ``LEAST`` and
+``RATIO`` times those for it, the table is told, once (``DeckCheck.tell``), which reader the
+cards read more like; the deal goes on as read, and the table chooses.
 
 The constants are chosen on designs that are not evaluation sets: the tuning design's scenes
-(its own deck, and decks of other designs, over it) and scenes of three training designs read
-with a deck learnt from one of them and with the tuning design's and the Arabic design's decks
+(Arabic indices, drawn by the generator) and scenes of three training designs, read with each
+reader and decks learnt from the tuning design, a training design and the hold-out designs
 (docs/experiments/2026-12-05-learning-a-deck.md, "Is this the deck chosen?").
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
 SURE = 0.9  # a read this sure of one Baloot card is sure (kept equal to corners.TRIM_BELOW)
-EVERY = 10  # frames with cards: one in this many is read by both networks
-LEAST = 40  # boxes against the deck before anything is said
+EVERY = 10  # frames with cards: each other reader reads one in this many
+LEAST = 40  # boxes against the choice before anything is said
 RATIO = 3.0  # ... and this many times the boxes for it
 
 
-class DeckCheck:
-    """Counts, over the frames it is given, the reads that speak for and against the deck
-    ``name``; ``update`` says when they first show it is not the deck on the table, ``tell``
-    gives the table's notice once (the check lives as long as its reader: a match at a table)."""
+def reader_name(deck: str | None) -> str:
+    """A reader as the table's notice names it."""
+    return "the standard readers" if deck is None else f"deck {deck}"
 
-    def __init__(self, name: str, least: int = LEAST, ratio: float = RATIO) -> None:
+
+class DeckCheck:
+    """Counts, for each reader in ``others`` (a learnt deck's name; None: the standard readers),
+    the reads that speak for and against the reader chosen (``name``; None: the standard ones);
+    ``update`` says when they first show the cards read more like one of the others, ``tell``
+    gives the table's notice once (the check lives as long as its reader: a match at a table).
+    """
+
+    def __init__(
+        self,
+        name: str | None,
+        others: Iterable[str | None],
+        least: int = LEAST,
+        ratio: float = RATIO,
+    ) -> None:
         self.name, self.least, self.ratio = name, least, ratio
-        self.for_deck = self.against = 0
+        self.others = [o for o in dict.fromkeys(others) if o != name]
+        self.for_chosen = dict.fromkeys(self.others, 0)  # reads only the choice is sure of
+        self.against = dict.fromkeys(self.others, 0)  # reads only the other reader is sure of
         self.mismatch = False
+        self.like: str | None = None  # with ``mismatch``: the reader the cards read more like
         self._told = False
 
-    def update(self, deck: np.ndarray, shipped: np.ndarray) -> bool:
-        """One frame's reads of the same boxes (rows), by the deck's index network and by the
-        shipped one; True the first time the counts show the cards are not the deck's."""
-        deck_sure = deck[:, :-1].max(axis=1) >= SURE  # the last class: not a Baloot card
-        shipped_sure = shipped[:, :-1].max(axis=1) >= SURE
-        self.for_deck += int((deck_sure & ~shipped_sure).sum())
-        self.against += int((shipped_sure & ~deck_sure).sum())
+    def due(self, frame: int) -> list[str | None]:
+        """The other readers that read frame ``frame`` (counted among the frames with cards):
+        each reads one in ``EVERY``, spread so that one frame seldom has more than one."""
+        return [o for k, o in enumerate(self.others) if (frame - k) % EVERY == 0]
+
+    def update(self, chosen: np.ndarray, other: str | None, theirs: np.ndarray) -> bool:
+        """One frame's reads of the same boxes (rows), by the chosen reader and by ``other``;
+        True the first time the counts show the cards read more like another reader."""
+        chosen_sure = chosen[:, :-1].max(axis=1) >= SURE  # the last class: not a Baloot card
+        other_sure = theirs[:, :-1].max(axis=1) >= SURE
+        self.for_chosen[other] += int((chosen_sure & ~other_sure).sum())
+        self.against[other] += int((other_sure & ~chosen_sure).sum())
         if self.mismatch:
             return False
-        self.mismatch = self.against >= self.least and self.against >= self.ratio * self.for_deck
-        return self.mismatch
+        passed = [o for o in self.others if self._passes(o)]
+        if not passed:
+            return False
+        self.mismatch = True
+        self.like = max(passed, key=lambda o: self.against[o] - self.for_chosen[o])
+        return True
+
+    def _passes(self, other: str | None) -> bool:
+        against = self.against[other]
+        return against >= self.least and against >= self.ratio * self.for_chosen[other]
 
     def tell(self) -> str | None:
         """The notice for the table (``said``) the first time it is asked after the counts
-        showed the cards are not the deck's; else None."""
+        showed the cards read more like another reader; else None."""
         if not self.mismatch or self._told:
             return None
         self._told = True
@@ -61,9 +95,17 @@ class DeckCheck:
     def said(self) -> str:
         """What the table is told. The counts are reads: a card read surely on ten frames
         checked counts ten."""
+        like, chosen = reader_name(self.like), reader_name(self.name)
+        counts = (
+            f"{self.against[self.like]} reads sure by {like} and not by {chosen}, "
+            f"{self.for_chosen[self.like]} the other way round"
+        )
+        if self.like is None:
+            return (
+                f"these cards do not read like {chosen} ({counts}): if the table plays another "
+                "deck, choose it on the start screen, or none for the standard readers"
+            )
         return (
-            f"these cards do not read like deck {self.name} (the standard readers were sure in "
-            f"{self.against} reads where it was not, it in {self.for_deck} where they were not): "
-            f"if the table plays another deck, choose it on the start screen, or none for the "
-            f"standard readers"
+            f"these cards read more like {like} than {chosen} ({counts}): if the table plays "
+            f"{like}, choose it on the start screen"
         )

@@ -210,14 +210,16 @@ class Pipeline(  # one responsibility a mixin, each in its module
         return self._drain()
 
     def _tell_deck_misfit(self, now: int, at: float) -> None:
-        """Tell the table when the cards do not read like the deck chosen, once for as long as
-        the reader lives (``hakam.vision.deck_check``): the deal goes on, the table chooses."""
+        """Tell the table when the cards read more like another deck than the one chosen (or
+        the standard readers), once for as long as the reader lives
+        (``hakam.vision.deck_check``): the deal goes on, the table chooses."""
         check = getattr(self.detector, "deck_check", None)
         text = None if check is None else check.tell()
         if text is not None:
             self._emit(event("uncertain", deal=self.setup.deal, seat=None, trick=None,
                              card=None, guesses=[], box=[], text=text, about="deck",
-                             deck=check.name, frame=now, time=round(at, 3)))  # fmt: skip
+                             deck=check.name, like=check.like, frame=now,
+                             time=round(at, 3)))  # fmt: skip
 
     def collected_all(self, since_s: float) -> bool:
         """The deal is complete and its last trick has been off the table (none of its cards

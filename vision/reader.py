@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from hakam.engine.cards import CARD_NAMES
-from hakam.vision.deck_check import EVERY, DeckCheck
+from hakam.vision.deck_check import DeckCheck
 from hakam.vision.detections import Detections
 
 OTHER = len(CARD_NAMES)  # the class "not a Baloot card face"
@@ -245,9 +245,10 @@ class TwoStageDetector:
     (0: the whole-card reader alone, 1: the corners alone). ``margin``: the share of a box's
     sides added around it in the reader's crop (``card_crop``; the strip reader's is wider).
     ``deck``: the deck the table taught whose own index network reads the corners, set by
-    ``with_deck`` (``hakam.vision.decks.LearnedDeck``); None: the shipped one. With a deck,
-    ``deck_check`` (``hakam.vision.deck_check.DeckCheck``) compares the deck's reads with the
-    shipped index network's on a frame in ``deck_check.EVERY``: whether the cards are the deck's.
+    ``with_deck`` (``hakam.vision.decks.LearnedDeck``); None: the shipped one. ``deck_check``
+    (``hakam.vision.deck_check.DeckCheck``), set by ``with_deck`` too, compares the reads with
+    each other reader's (the shipped index network, other learnt decks) on a frame in
+    ``deck_check.EVERY``: whether the cards read more like another deck.
     """
 
     name = "two-stage"
@@ -271,19 +272,30 @@ class TwoStageDetector:
         self.deck = None
         self.deck_check = None
         self._shipped_corners = None  # with a deck: the shipped index network's corner reader
-        self._frames = 0  # frames with cards read with the deck
+        self._others: dict = {}  # the readers the check compares with, by deck name (None: shipped)
+        self._frames = 0  # frames with cards read while checking
         self.in_sight = Detections.empty()
 
-    def with_deck(self, deck) -> TwoStageDetector:
-        """The same networks, the corners read by a learned deck's own index network
-        (``hakam.vision.decks.LearnedDeck``; ``deck.check_reader`` refuses, in one line, a
-        reader it cannot join: no corner reader, other networks, ONNX Runtime)."""
-        deck.check_reader(self)
+    def with_deck(self, deck, others: Sequence = ()) -> TwoStageDetector:
+        """The same networks, the corners read by the learned deck ``deck``'s own index network
+        (``hakam.vision.decks.LearnedDeck``; None: the shipped one), checked against the other
+        readers: the shipped index network where a deck is chosen, and the learned decks
+        ``others`` (``deck.check_reader`` refuses, in one line, a reader a deck cannot join: no
+        corner reader, other networks, ONNX Runtime)."""
+        chosen = None if deck is None else deck.name
+        for d in [deck, *others]:
+            if d is not None:
+                d.check_reader(self)
         shipped = self._shipped_corners or self.corners
-        corners = shipped.with_index(deck.index_reader(shipped.index))
+        corners = shipped if deck is None else shipped.with_index(deck.index_reader(shipped.index))
+        readers = {None: shipped} if deck is not None else {}
+        for d in others:
+            if d.name != chosen and d.name not in readers:
+                readers[d.name] = shipped.with_index(d.index_reader(shipped.index))
         mine = TwoStageDetector(self.finder, self.reader, self.find_conf, self.min_prob,
                                 self.turns, corners, self.mix, self.margin)  # fmt: skip
-        mine.deck, mine.deck_check, mine._shipped_corners = deck, DeckCheck(deck.name), shipped
+        mine.deck, mine._shipped_corners, mine._others = deck, shipped, readers
+        mine.deck_check = DeckCheck(chosen, list(readers)) if readers else None
         return mine
 
     def boxes(self, image: np.ndarray) -> np.ndarray:
@@ -297,15 +309,18 @@ class TwoStageDetector:
             probs = self.reader.read(crops, self.turns)
         if self.corners is not None and self.mix > 0:
             boxes = np.asarray(boxes)
-            if self.deck_check is not None and self._frames % EVERY == 0:
-                # One frame with cards in EVERY: its corners read by both networks.
-                quads = self.corners.quads(image, boxes)
-                by_corners = self.corners.read(image, boxes, quads)
-                self.deck_check.update(by_corners, self._shipped_corners.read(image, boxes, quads))
-            else:
-                by_corners = self.corners.read(image, boxes)
+            due = [] if self.deck_check is None else self.deck_check.due(self._frames)
             if self.deck_check is not None:
                 self._frames += 1
+            if due:
+                # Each other reader reads one frame with cards in EVERY: the same corners.
+                quads = self.corners.quads(image, boxes)
+                by_corners = self.corners.read(image, boxes, quads)
+                for other in due:
+                    theirs = self._others[other].read(image, boxes, quads)
+                    self.deck_check.update(by_corners, other, theirs)
+            else:
+                by_corners = self.corners.read(image, boxes)
             probs = by_corners if probs is None else weighted_product(probs, by_corners, self.mix)
         return probs
 

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from hakam.gui.controllers import LiveController, Notice, Warning, all_cards
+from hakam.gui.controllers import DeckAdvice, LiveController, Notice, Warning, all_cards
 from hakam.gui.feed import PLAY_AREA
 from hakam.gui.i18n import Language
 from hakam.gui.messages import say, violation
@@ -215,6 +215,20 @@ class Banner(QFrame):
 
 
 TITLE_ROOM = 120  # px beside a title bar's text: the window manager's icon and buttons
+
+
+def deck_advice(lang: Language, advice: DeckAdvice) -> str:
+    """The deck advice in ``lang``, rich text: the decks' names escaped and kept left to right
+    in a line of either direction."""
+
+    def name(deck: str | None) -> str:
+        return f"\u2066{escape(deck or '')}\u2069"
+
+    if advice.like is None:
+        return lang.tr("deck_misfit", name=name(advice.chosen))
+    if advice.chosen is None:
+        return lang.tr("deck_unchosen", like=name(advice.like))
+    return lang.tr("deck_misfit_like", name=name(advice.chosen), like=name(advice.like))
 
 
 def fit_title(dialog: QDialog, title: str) -> None:
@@ -460,12 +474,11 @@ class LiveView(QWidget):
             if w.status == "open":
                 item.setForeground(QColor("#ff6b6b"))
             self.warnings.addItem(item)
-        misfit = live.misfit_deck
-        said = lang.tr("deck_misfit", name=f"\u2066{escape(misfit)}\u2069") if misfit else ""
+        advice = live.deck_advice
         link = f'<a href="hide" style="color: {theme.ACCENT};">{lang.tr("hide")}</a>'
-        self.deck_line.setText(f"{said} {link}" if misfit else "")
-        if self.deck_line.isHidden() == bool(misfit):  # a change lays the view out again
-            self.deck_line.setVisible(bool(misfit))
+        self.deck_line.setText(f"{deck_advice(lang, advice)} {link}" if advice else "")
+        if self.deck_line.isHidden() == bool(advice):  # a change lays the view out again
+            self.deck_line.setVisible(bool(advice))
         title = lang.tr("notices")
         if live.refusal:  # the pipeline did not take the last answer: why, in one line
             title += "\n" + lang.tr("refused", text=say(lang, live.refusal))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -104,20 +105,44 @@ def decks_root() -> Path:
     return data_dir() / "decks"
 
 
-def with_deck(detector: Any, name: str | None) -> Any:
-    """``detector`` reading with the learnt deck ``name`` (None: as it is)."""
-    if not name:
-        return detector
+def with_deck(detector: Any, name: str | None, others: Sequence[str] | None = None) -> Any:
+    """``detector`` reading with the learnt deck ``name`` (None: the standard readers), and
+    telling the table when the cards read more like another reader (``hakam.vision.
+    deck_check``): the standard one, and the learnt decks ``others`` (None: every deck learnt
+    here that this reader can read with; one that cannot, learnt with other networks, is
+    left out)."""
     from hakam.vision.deck_store import DeckStore
     from hakam.vision.decks import DeckError
 
+    store = DeckStore(decks_root())
     try:
-        deck = DeckStore(decks_root()).load(name)
+        deck = store.load(name) if name else None
         if not hasattr(detector, "with_deck"):
+            if deck is None:
+                return detector
             raise DeckError(f"--deck {name}: reads with the two-stage reader (the shipped one)")
-        return detector.with_deck(deck)
+        if others is None:
+            kept = [_readable(store, other, detector) for other in store.names()]
+        else:
+            kept = [store.load(other) for other in others]
+        kept = [d for d in kept if d is not None and d.name != name]
+        if deck is None and not kept:
+            return detector
+        return detector.with_deck(deck, kept)
     except DeckError as exc:
         raise UserError(str(exc)) from None
+
+
+def _readable(store: Any, name: str, detector: Any) -> Any:
+    """The learnt deck ``name``, or None where ``detector`` cannot read with it."""
+    from hakam.vision.decks import DeckError
+
+    try:
+        deck = store.load(name)
+        deck.check_reader(detector)
+    except DeckError:
+        return None
+    return deck
 
 
 def add_publish_args(parser: Any) -> None:

@@ -11,6 +11,7 @@ from hakam.engine.scoring import score_deal
 from hakam.gui import match_store
 from hakam.gui.controllers import (
     DealSetupController,
+    DeckAdvice,
     DisputeController,
     LiveController,
     RaiseOption,
@@ -343,12 +344,12 @@ def test_the_deck_advice_is_said_not_asked(data_dir):
     """The cards do not read like the deck chosen: a line for the table, no notice to tap (a
     tap would send a card for the seat on turn), nothing stored to decide."""
     live = live_in_trick_one()
-    text = ("these cards do not read like deck majlis (the standard readers were sure in 40 "
-            "reads where it was not, it in 2 where they were not): if the table plays another "
-            "deck, choose it on the start screen, or none for the standard readers")  # fmt: skip
+    text = ("these cards read more like deck majlis than the standard readers (40 reads sure "
+            "by deck majlis and not by the standard readers, 2 the other way round): if the "
+            "table plays deck majlis, choose it on the start screen")  # fmt: skip
     live.on_event({"event": "uncertain", "deal": 1, "seat": None, "trick": None, "text": text,
-                   "about": "deck", "deck": "majlis", "frame": 12})  # fmt: skip
-    assert live.misfit_deck == "majlis" and live.open_notices() == []
+                   "about": "deck", "deck": None, "like": "majlis", "frame": 12})  # fmt: skip
+    assert live.deck_advice == DeckAdvice(None, "majlis") and live.open_notices() == []
     assert MatchStore().warnings(live.sheet.match_id) == []
 
 

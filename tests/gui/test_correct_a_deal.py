@@ -391,10 +391,22 @@ def test_the_deck_advice_is_a_line_of_the_window_not_a_notice(qtbot, data_dir):
     qtbot.waitUntil(lambda: line.height() >= line.heightForWidth(line.width()))  # not cut
     assert not [n for n in w.live.notices if n.text == text]
     line.linkActivated.emit("hide")  # the table read it: said no more
-    assert line.isHidden() and w.live.misfit_deck is None
+    assert line.isHidden() and w.live.deck_advice is None
     arabic = MainWindow(MatchStore(), "ar")
     qtbot.addWidget(arabic)
     arabic.feed_item(FeedItem(None, events=[*events, advice]))
     assert arabic.live_view.deck_line.text().startswith(
         "الأوراق على الطاولة لا تبدو من الورق \u2066baloot\u2069"
+    )
+    # The standard readers chosen, and a deck learnt here reads the cards better: named.
+    unchosen = {**advice, "deck": None, "like": "a<b"}
+    w.feed_item(FeedItem(None, events=[unchosen]))
+    assert line.isVisible() and line.text().startswith(
+        "The cards on the table read better with deck \u2066a&lt;b\u2069, learnt here, than "
+        "with the standard readers"
+    )
+    w.feed_item(FeedItem(None, events=[{**advice, "like": "majlis"}]))  # a deck over a deck
+    assert line.text().startswith(
+        "The cards on the table read more like deck \u2066majlis\u2069 than deck "
+        "\u2066baloot\u2069: if the table plays deck \u2066majlis\u2069, choose it"
     )

@@ -25,16 +25,51 @@ def reads(*sure: bool) -> np.ndarray:
 
 
 def test_the_boxes_only_the_shipped_network_reads_surely_speak_against_the_deck():
-    check = DeckCheck("majlis")
+    check = DeckCheck("majlis", [None])
     # Box 1 both sure, box 2 only the deck, box 3 only the shipped network, box 4 neither.
-    assert not check.update(reads(True, True, False, False), reads(True, False, True, False))
-    assert (check.for_deck, check.against) == (1, 1)
+    assert not check.update(reads(True, True, False, False), None, reads(True, False, True, False))
+    assert (check.for_chosen[None], check.against[None]) == (1, 1)
     against = reads(*[False] * (LEAST - 2))
-    assert not check.update(against, reads(*[True] * (LEAST - 2)))  # LEAST - 1: not yet
-    assert check.update(reads(False), reads(True))  # LEAST against, 1 for: found, once
-    assert check.mismatch and not check.update(reads(False), reads(True))
-    assert check.said().startswith("these cards do not read like deck majlis (the standard")
+    assert not check.update(against, None, reads(*[True] * (LEAST - 2)))  # LEAST - 1: not yet
+    assert check.update(reads(False), None, reads(True))  # LEAST against, 1 for: found, once
+    assert check.mismatch and check.like is None
+    assert not check.update(reads(False), None, reads(True))
+    assert check.said().startswith(
+        "these cards do not read like deck majlis (41 reads sure by the standard readers and "
+        "not by deck majlis, 1 the other way round): if the table plays another deck"
+    )
     assert check.tell() == check.said() and check.tell() is None  # told once
+
+
+def test_each_other_reader_is_counted_apart_and_the_one_the_cards_read_like_is_named():
+    check = DeckCheck(None, ["arabic", "paris", None, "arabic"])  # the choice and twice: once
+    assert check.others == ["arabic", "paris"]
+    sure, unsure = reads(*[True] * LEAST), reads(*[False] * LEAST)
+    assert not check.update(unsure[1:], "paris", sure[1:])  # LEAST - 1 against: not yet
+    assert not check.update(reads(*[True] * 20), "arabic", reads(*[False] * 20))  # for the choice
+    assert not check.update(unsure, "arabic", sure)  # 40 against, 20 for: not 3 times
+    assert check.update(reads(False), "paris", reads(True))  # paris: 40 against, 0 for
+    assert check.like == "paris" and check.tell() == (
+        "these cards read more like deck paris than the standard readers (40 reads sure by "
+        "deck paris and not by the standard readers, 0 the other way round): if the table "
+        "plays deck paris, choose it on the start screen"
+    )
+    # Of the readers past the line at once, the one farthest past it is named.
+    both = DeckCheck("majlis", [None, "arabic"])
+    both.update(unsure, None, sure)
+    assert both.like is None
+    both = DeckCheck("majlis", ["arabic", None])
+    both.update(reads(*[False] * 50), "arabic", reads(*[True] * 50))
+    assert both.like == "arabic"
+
+
+def test_the_other_readers_read_frames_spread_out():
+    check = DeckCheck("majlis", [None, "arabic", "paris"])
+    due = [check.due(k) for k in range(2 * EVERY)]
+    assert due[0] == [None] and due[1] == ["arabic"] and due[2] == ["paris"]
+    assert due[EVERY] == [None] and sum(map(len, due)) == 6  # each one frame in EVERY
+    many = DeckCheck(None, [f"d{k}" for k in range(EVERY + 1)])
+    assert many.due(0) == ["d0", f"d{EVERY}"]  # more readers than EVERY: two on a frame
 
 
 class _Deck(LabelDetector):
@@ -43,9 +78,9 @@ class _Deck(LabelDetector):
 
     def __init__(self, labels, against: int, for_it: int) -> None:
         super().__init__(labels)
-        self.deck_check = DeckCheck("majlis")
+        self.deck_check = DeckCheck("majlis", [None])
         sure = [True] * against + [False] * for_it
-        self.deck_check.update(reads(*[not s for s in sure]), reads(*sure))
+        self.deck_check.update(reads(*[not s for s in sure]), None, reads(*sure))
 
 
 def _deal(clip, det, deal: int = 1):
@@ -61,7 +96,7 @@ def test_a_match_tells_the_table_once_when_the_cards_are_not_the_deck_chosen():
     told = [e for e in events if e.get("about") == "deck"]
     assert len(told) == 1 and told[0]["type"] == "uncertain" and told[0]["seat"] is None
     assert told[0]["text"] == det.deck_check.said() and told[0]["frame"] == 0
-    assert told[0]["deck"] == "majlis"
+    assert told[0]["deck"] == "majlis" and told[0]["like"] is None
     # The deal goes on, read as before: the table chooses.
     assert [e["card"] for e in events if e["type"] == "play"] == [
         str(c) for _, _, c in clip.deal.plays[:4]
@@ -103,13 +138,14 @@ class _Reader:
 
 
 class _Learnt:
-    name = "majlis"
+    def __init__(self, name: str = "majlis") -> None:
+        self.name = name
 
     def check_reader(self, detector) -> None:
         pass
 
     def index_reader(self, index) -> str:
-        return f"majlis over {index}"
+        return f"{self.name} over {index}"
 
 
 def test_one_frame_with_cards_in_every_is_read_by_both_networks():
@@ -121,7 +157,25 @@ def test_one_frame_with_cards_in_every_is_read_by_both_networks():
     for _ in range(2 * EVERY + 1):
         reading.read(image)
     assert shipped.reads == 3 and reading.corners.reads == 2 * EVERY + 1  # frames 1, 11, 21
-    assert (reading.deck_check.for_deck, reading.deck_check.against) == (6, 0)  # 2 boxes each
+    check = reading.deck_check
+    assert (check.for_chosen[None], check.against[None]) == (6, 0)  # 2 boxes each
     # A deck chosen again over a deck's reader is read against the shipped network still.
     again = reading.with_deck(_Learnt())
     assert again._shipped_corners is shipped and again.corners.index == "majlis over shipped"
+
+
+def test_the_standard_readers_are_checked_against_the_decks_learnt_here():
+    shipped = _Corners(sure=False)
+    generic = TwoStageDetector(_Finder(), _Reader(), corners=shipped, mix=0.5)
+    reading = generic.with_deck(None, [_Learnt("arabic"), _Learnt("paris")])
+    assert reading.corners is shipped and reading.deck_check.others == ["arabic", "paris"]
+    image = np.zeros((120, 160, 3), np.uint8)
+    for _ in range(EVERY * LEAST // 2):  # each deck sure of 2 boxes a frame it reads
+        reading.read(image)
+    check = reading.deck_check
+    assert check.against == {"arabic": LEAST, "paris": LEAST} and check.like == "arabic"
+    assert reading._others["paris"].index == "paris over shipped"
+    # The deck chosen is not read against itself; the standard readers are read against it.
+    chosen = generic.with_deck(_Learnt("arabic"), [_Learnt("arabic"), _Learnt("paris")])
+    assert chosen.deck_check.name == "arabic" and chosen.deck_check.others == [None, "paris"]
+    assert generic.with_deck(None).deck_check is None  # nothing to compare with

@@ -16,9 +16,11 @@ import numpy as np
 import pytest
 
 from hakam.cli import main
+from hakam.cli.common import with_deck
 from hakam.datasets import arabic_deck, art
 from hakam.datasets.spread import labelled_names, learning_spread
 from hakam.engine.cards import CARD_NAMES
+from hakam.errors import UserError
 from hakam.vision import deck_store, decks, fine_tune
 from hakam.vision.detector import make_detector
 from hakam.vision.reader import READER_CLASSES
@@ -372,3 +374,27 @@ def test_the_window_learns_the_deck_from_the_answers_given_there(spread, tmp_pat
     assert main([*argv, "--replace"]) == 0
     assert (tmp_path / "data" / "decks" / "home" / "deck.json").is_file() and not pending.exists()
     assert told[0] == ("scenes", 1, 10) and told[-1][0] == "training"
+
+
+def test_a_run_is_checked_against_every_deck_learnt_here_that_it_can_read_with(
+    detector, tmp_path, monkeypatch
+):
+    """``hakam run`` and ``hakam table`` (``with_deck``): the standard readers, or the deck
+    chosen, are checked against each other deck learnt here; a deck learnt with other
+    networks is left out, not refused (it is not the one chosen)."""
+    monkeypatch.setenv("HAKAM_DATA_DIR", str(tmp_path))
+    store = deck_store.DeckStore(tmp_path / "decks")
+    assert with_deck(detector, None) is detector  # nothing learnt: read as it is
+    shipped = fine_tune.IndexTail.from_model(decks.index_onnx(detector.corners.index.path))
+    faces = {card: np.full((decks.FACE_H, decks.FACE_W, 3), 255, np.uint8) for card in CARD_NAMES}
+    for name, networks in [("majlis", decks.networks_of(detector)),
+                           ("diwan", decks.networks_of(detector)),
+                           ("old", {"outline": "0", "index": "0"})]:  # fmt: skip
+        store.save(decks.LearnedDeck(name, shipped, networks), faces, [])
+    standard = with_deck(detector, None)
+    assert standard.deck is None and standard.deck_check.others == ["diwan", "majlis"]
+    chosen = with_deck(detector, "majlis")
+    assert chosen.deck.name == "majlis" and chosen.deck_check.others == [None, "diwan"]
+    assert with_deck(detector, "majlis", []).deck_check.others == [None]  # as asked
+    with pytest.raises(UserError, match="deck old: learnt with other networks"):
+        with_deck(detector, "old")  # the deck chosen: refused in one line
