@@ -83,18 +83,19 @@ def make(name: str, models_dir: Path | None = None, threads: int = 0, conf: floa
     ``openvino+reader@416`` runs the finder at 416 on the long side; ``openvino+reader=DIR``
     takes the models (and their shipped settings) from DIR, e.g. an older export;
     ``openvino+reader:NAME`` reads with the deck NAME learnt on this machine (``hakam deck``),
-    checked against the standard readers; ``openvino+reader:NAME/A,B`` against the decks A and
-    B learnt here too, ``openvino+reader:/A,B`` the standard readers against A and B
-    (``hakam.vision.deck_check``)."""
+    checked against the standard readers; ``openvino+reader:NAME/A/B`` against the decks A and
+    B learnt here too, ``openvino+reader:/A/B`` the standard readers against A and B
+    (``hakam.vision.deck_check``; with ``--deals``, ``A,B`` too)."""
     name, colon, deck = name.partition(":")
     if colon:
         from hakam.cli.common import with_deck
         from hakam.errors import UserError
 
         deck, _, others = deck.partition("/")
+        others = others.replace(",", "/")
         try:
             found = make(name, models_dir, threads, conf)
-            return with_deck(found, deck or None, [o for o in others.split(",") if o])
+            return with_deck(found, deck or None, [o for o in others.split("/") if o])
         except UserError as exc:
             raise DetectorError(str(exc)) from None
     name, _, folder = name.partition("=")
@@ -212,7 +213,7 @@ def deal_input(args: argparse.Namespace, seed: int, violation: bool, deck: str |
     if args.cache and args.backend != "oracle":
         w, h = args.deal_size
         at = "" if (w, h) == (640, 480) else f"-{w}x{h}"
-        name = f"deal-{seed}-{deck}-{args.backend.replace('/', '_')}{at}.pkl"
+        name = f"deal-{seed}-{deck}-{args.backend.replace('/', '~')}{at}.pkl"  # not in a name
         path = Path(args.cache) / name
         if path.exists():
             data = pickle.loads(path.read_bytes())

@@ -780,8 +780,8 @@ class LiveController(Observable):
         self._answered: dict[int, Notice | Warning] = {}
         self.refusal: str | None = None  # why the pipeline did not take the last answer
         # The cards read more like another deck than the one chosen (``hakam.vision.
-        # deck_check``): advice for the table, said until it is hidden or the match ends;
-        # nothing to answer, nothing waits.
+        # deck_check``): advice for the table, said until the table hides it (the check tells
+        # once for as long as its reader lives); nothing to answer, nothing waits.
         self.deck_advice: DeckAdvice | None = None
         self.listening = False  # a camera run takes corrections (the window's feed is on)
         self.table: dict[str, Any] | None = None

@@ -155,8 +155,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "deck_unchosen": (
         "The cards on the table read better with deck {like}, learnt here, than with the "
         "standard readers: if the table plays it, choose it on the start screen.",
-        "الأوراق على الطاولة تُقرأ بالورق {like} المتعلَّم هنا أفضل من القراءة العامة: إن كانت "
-        "الطاولة تلعب به فاختره في شاشة البدء.",
+        "الأوراق على الطاولة تُقرأ بالورق {like} المتعلَّم هنا أفضل منها بالقراءة العامة: إن "
+        "كانت الطاولة تلعب به فاختره في شاشة البدء.",
     ),
     "start_deck_standard": ("none: the standard readers", "بلا ورق متعلَّم: القراءة العامة"),
     "start_continue": (

@@ -97,15 +97,23 @@ class DeckCheck:
         checked counts ten."""
         like, chosen = reader_name(self.like), reader_name(self.name)
         counts = (
-            f"{self.against[self.like]} reads sure by {like} and not by {chosen}, "
-            f"{self.for_chosen[self.like]} the other way round"
+            f"{self.against[self.like]} reads {like} {_was(self.like)} sure of and {chosen} "
+            f"{_was(self.name)} not, {self.for_chosen[self.like]} the other way round"
         )
         if self.like is None:
             return (
                 f"these cards do not read like {chosen} ({counts}): if the table plays another "
-                "deck, choose it on the start screen, or none for the standard readers"
+                "deck, read with it (the start screen's deck, or --deck NAME), or with none for "
+                "the standard readers"
             )
-        return (
-            f"these cards read more like {like} than {chosen} ({counts}): if the table plays "
-            f"{like}, choose it on the start screen"
+        advice = (
+            f"if the table plays deck {self.like}, read with it (the start screen's deck, or "
+            f"--deck {self.like})"
         )
+        if self.name is None:
+            return f"these cards read better with {like} than with {chosen} ({counts}): {advice}"
+        return f"these cards read more like {like} than {chosen} ({counts}): {advice}"
+
+
+def _was(deck: str | None) -> str:
+    return "were" if deck is None else "was"

@@ -287,6 +287,12 @@ class LearnedDeck:
                 f"deck {self.name}: learnt with other networks than these; learn it again "
                 f"(`hakam deck learn --again --name {self.name}`)"
             )
+        self._fits(index_onnx(detector.corners.index.path))
+
+    def _fits(self, onnx: Path) -> None:
+        shapes = [p.shape for p in IndexTail.from_model(onnx).params()]
+        if [p.shape for p in self.tail.params()] != shapes:
+            raise DeckError(f"deck {self.name}: cannot be read (its index.npz has other shapes)")
 
     def index_reader(self, index):
         """The deck's index network, in place of ``index`` (the shipped one's ``CardReader``):
@@ -294,9 +300,7 @@ class LearnedDeck:
         from hakam.vision.reader import CardReader
 
         onnx = index_onnx(index.path)
-        shapes = [p.shape for p in IndexTail.from_model(onnx).params()]
-        if [p.shape for p in self.tail.params()] != shapes:
-            raise DeckError(f"deck {self.name}: cannot be read (its index.npz has other shapes)")
+        self._fits(onnx)
         return CardReader(onnx, "openvino", index.threads, self.tail.patch)
 
 

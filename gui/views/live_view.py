@@ -222,7 +222,7 @@ def deck_advice(lang: Language, advice: DeckAdvice) -> str:
     in a line of either direction."""
 
     def name(deck: str | None) -> str:
-        return f"\u2066{escape(deck or '')}\u2069"
+        return f"\u2066{escape(deck or '?')}\u2069"
 
     if advice.like is None:
         return lang.tr("deck_misfit", name=name(advice.chosen))

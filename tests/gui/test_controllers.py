@@ -344,9 +344,10 @@ def test_the_deck_advice_is_said_not_asked(data_dir):
     """The cards do not read like the deck chosen: a line for the table, no notice to tap (a
     tap would send a card for the seat on turn), nothing stored to decide."""
     live = live_in_trick_one()
-    text = ("these cards read more like deck majlis than the standard readers (40 reads sure "
-            "by deck majlis and not by the standard readers, 2 the other way round): if the "
-            "table plays deck majlis, choose it on the start screen")  # fmt: skip
+    text = ("these cards read better with deck majlis than with the standard readers (40 "
+            "reads deck majlis was sure of and the standard readers were not, 2 the other way "
+            "round): if the table plays deck majlis, read with it (the start screen's deck, or "
+            "--deck majlis)")  # fmt: skip
     live.on_event({"event": "uncertain", "deal": 1, "seat": None, "trick": None, "text": text,
                    "about": "deck", "deck": None, "like": "majlis", "frame": 12})  # fmt: skip
     assert live.deck_advice == DeckAdvice(None, "majlis") and live.open_notices() == []

@@ -35,8 +35,8 @@ def test_the_boxes_only_the_shipped_network_reads_surely_speak_against_the_deck(
     assert check.mismatch and check.like is None
     assert not check.update(reads(False), None, reads(True))
     assert check.said().startswith(
-        "these cards do not read like deck majlis (41 reads sure by the standard readers and "
-        "not by deck majlis, 1 the other way round): if the table plays another deck"
+        "these cards do not read like deck majlis (41 reads the standard readers were sure of "
+        "and deck majlis was not, 1 the other way round): if the table plays another deck"
     )
     assert check.tell() == check.said() and check.tell() is None  # told once
 
@@ -50,9 +50,9 @@ def test_each_other_reader_is_counted_apart_and_the_one_the_cards_read_like_is_n
     assert not check.update(unsure, "arabic", sure)  # 40 against, 20 for: not 3 times
     assert check.update(reads(False), "paris", reads(True))  # paris: 40 against, 0 for
     assert check.like == "paris" and check.tell() == (
-        "these cards read more like deck paris than the standard readers (40 reads sure by "
-        "deck paris and not by the standard readers, 0 the other way round): if the table "
-        "plays deck paris, choose it on the start screen"
+        "these cards read better with deck paris than with the standard readers (40 reads "
+        "deck paris was sure of and the standard readers were not, 0 the other way round): if "
+        "the table plays deck paris, read with it (the start screen's deck, or --deck paris)"
     )
     # Of the readers past the line at once, the one farthest past it is named.
     both = DeckCheck("majlis", [None, "arabic"])
@@ -60,7 +60,10 @@ def test_each_other_reader_is_counted_apart_and_the_one_the_cards_read_like_is_n
     assert both.like is None
     both = DeckCheck("majlis", ["arabic", None])
     both.update(reads(*[False] * 50), "arabic", reads(*[True] * 50))
-    assert both.like == "arabic"
+    assert both.like == "arabic" and both.said().startswith(
+        "these cards read more like deck arabic than deck majlis (50 reads deck arabic was sure "
+        "of and deck majlis was not, 0 the other way round)"
+    )
 
 
 def test_the_other_readers_read_frames_spread_out():
@@ -76,11 +79,11 @@ class _Deck(LabelDetector):
     """The oracle's reads, and a deck check given ``against`` boxes only the shipped network
     reads surely and ``for_it`` only the deck does."""
 
-    def __init__(self, labels, against: int, for_it: int) -> None:
+    def __init__(self, labels, against: int, for_it: int, chosen="majlis", other=None) -> None:
         super().__init__(labels)
-        self.deck_check = DeckCheck("majlis", [None])
+        self.deck_check = DeckCheck(chosen, [other])
         sure = [True] * against + [False] * for_it
-        self.deck_check.update(reads(*[not s for s in sure]), None, reads(*sure))
+        self.deck_check.update(reads(*[not s for s in sure]), other, reads(*sure))
 
 
 def _deal(clip, det, deal: int = 1):
@@ -103,6 +106,10 @@ def test_a_match_tells_the_table_once_when_the_cards_are_not_the_deck_chosen():
     ]
     # The next deal of the match, read by the same reader: not told again.
     assert not [e for e in _deal(clip, det, deal=2) if e.get("about") == "deck"]
+    # The standard readers chosen, a deck learnt here surer: the event names both.
+    learnt = _Deck(clip.labels, against=LEAST, for_it=0, chosen=None, other="arabic")
+    (told,) = [e for e in _deal(clip, learnt) if e.get("about") == "deck"]
+    assert (told["deck"], told["like"]) == (None, "arabic") and "with deck arabic" in told["text"]
     # A deck its cards fit says nothing, though as many reads speak against it.
     fits = _Deck(clip.labels, against=LEAST, for_it=LEAST)
     assert not [e for e in _deal(clip, fits) if e.get("about") == "deck"]

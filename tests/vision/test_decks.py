@@ -398,3 +398,8 @@ def test_a_run_is_checked_against_every_deck_learnt_here_that_it_can_read_with(
     assert with_deck(detector, "majlis", []).deck_check.others == [None]  # as asked
     with pytest.raises(UserError, match="deck old: learnt with other networks"):
         with_deck(detector, "old")  # the deck chosen: refused in one line
+    other = fine_tune.IndexTail(shipped.w, shipped.b, shipped.fw[:, :8], shipped.fb)
+    store.save(decks.LearnedDeck("cut", other, decks.networks_of(detector)), faces, [])
+    assert with_deck(detector, None).deck_check.others == ["diwan", "majlis"]  # left out
+    with pytest.raises(UserError, match=r"deck 'cut': cannot be read \(linear layer of another"):
+        with_deck(detector, "cut")
