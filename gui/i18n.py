@@ -149,14 +149,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "deck_misfit_like": (
         "The cards on the table read more like deck {like} than deck {name}: if the table plays "
         "deck {like}, choose it on the start screen.",
-        "الأوراق على الطاولة تبدو من الورق {like} أكثر منها من الورق {name}: إن كانت الطاولة "
-        "تلعب بالورق {like} فاختره في شاشة البدء.",
+        "الأوراق على الطاولة أقرب إلى الورق {like} منها إلى الورق {name}: إن كانت الطاولة تلعب "
+        "بالورق {like} فاختره في شاشة البدء.",
     ),
     "deck_unchosen": (
         "The cards on the table read better with deck {like}, learnt here, than with the "
         "standard readers: if the table plays it, choose it on the start screen.",
-        "الأوراق على الطاولة تُقرأ بالورق {like} المتعلَّم هنا أفضل منها بالقراءة العامة: إن "
-        "كانت الطاولة تلعب به فاختره في شاشة البدء.",
+        "الأوراق على الطاولة تُقرأ بالورق {like} المتعلَّم هنا أدقَّ من القراءة العامة: إن كانت "
+        "الطاولة تلعب به فاختره في شاشة البدء.",
     ),
     "start_deck_standard": ("none: the standard readers", "بلا ورق متعلَّم: القراءة العامة"),
     "start_continue": (

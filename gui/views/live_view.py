@@ -298,6 +298,9 @@ class SeatPicker(QDialog):
         self.accept()
 
 
+LIST_MIN_H = 48  # the side column's lists at their least: about one row
+
+
 class LiveView(QWidget):
     """Video with the banner on top; beside it the contract, the trick, and the warning lists."""
 
@@ -346,6 +349,9 @@ class LiveView(QWidget):
         self.notices.itemClicked.connect(
             lambda item: self.correct(item.data(Qt.ItemDataRole.UserRole))
         )
+        for lst in (self.warnings, self.notices):
+            # A list scrolls; the trick's text above cannot (at 1366x768 its last lines were cut).
+            lst.setMinimumHeight(LIST_MIN_H)
         for w in (self.contract, self.turn, self.trick, self.warnings_title):
             side.addWidget(w)
         side.addWidget(self.warnings, 1)

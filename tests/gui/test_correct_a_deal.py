@@ -389,6 +389,10 @@ def test_the_deck_advice_is_a_line_of_the_window_not_a_notice(qtbot, data_dir):
         "The cards on the table do not read like deck \u2066baloot\u2069: if the table plays"
     )
     qtbot.waitUntil(lambda: line.height() >= line.heightForWidth(line.width()))  # not cut
+    trick = w.live_view.trick  # nor the trick beside it, the lists shrinking first
+    assert trick.text().startswith("Trick 8") and trick.height() >= trick.heightForWidth(
+        trick.width()
+    )
     assert not [n for n in w.live.notices if n.text == text]
     line.linkActivated.emit("hide")  # the table read it: said no more
     assert line.isHidden() and w.live.deck_advice is None
@@ -409,4 +413,8 @@ def test_the_deck_advice_is_a_line_of_the_window_not_a_notice(qtbot, data_dir):
     assert line.text().startswith(
         "The cards on the table read more like deck \u2066majlis\u2069 than deck "
         "\u2066baloot\u2069: if the table plays deck \u2066majlis\u2069, choose it"
+    )
+    arabic.feed_item(FeedItem(None, events=[{**advice, "like": "majlis"}]))
+    assert arabic.live_view.deck_line.text().startswith(
+        "الأوراق على الطاولة أقرب إلى الورق \u2066majlis\u2069 منها إلى الورق \u2066baloot\u2069"
     )
