@@ -211,10 +211,16 @@ class CornerReader:
         return np.stack([crop_to_quad(u, b) for u, b in zip(unit, boxes, strict=True)])
 
     def read(
-        self, image: np.ndarray, boxes: np.ndarray, quads: np.ndarray | None = None
+        self,
+        image: np.ndarray,
+        boxes: np.ndarray,
+        quads: np.ndarray | None = None,
+        trimmed: dict[int, np.ndarray] | None = None,
     ) -> np.ndarray:
         """Each box's probabilities by its corners; ``quads``: the boxes' corners drawn already
-        by this outline network (``quads``), for a second index network to read."""
+        by this outline network (``quads``), for a second index network to read. ``trimmed``:
+        the corners drawn from box k's trimmed boxes, by k, for the readers of the same boxes
+        with the same outline network to share: those missing are drawn and added."""
         if self.index is None:
             raise ValueError("this corner reader has no index network")
         boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
@@ -226,8 +232,13 @@ class CornerReader:
         unsure = np.flatnonzero(probs[:, :BALOOT_CARDS].max(axis=1) < self.trim_below)
         if not len(unsure):
             return probs
-        tried = np.concatenate([trimmed_boxes(b, self.trim)[1:] for b in boxes[unsure]])
-        again = self._read_quads(image, self.quads(image, tried))
+        trimmed = {} if trimmed is None else trimmed
+        todo = [int(k) for k in unsure if int(k) not in trimmed]
+        if todo:
+            tried = np.concatenate([trimmed_boxes(b, self.trim)[1:] for b in boxes[todo]])
+            drawn = self.quads(image, tried).reshape(len(todo), TRIMS - 1, 4, 2)
+            trimmed.update(zip(todo, drawn, strict=True))
+        again = self._read_quads(image, np.concatenate([trimmed[int(k)] for k in unsure]))
         again = again.reshape(len(unsure), TRIMS - 1, -1)
         probs[unsure] = surest_reads(np.concatenate([probs[unsure, None], again], axis=1))
         return probs

@@ -8,7 +8,8 @@ suspected of violations that did not happen (benchmarks/README.md, "A deck chose
 is a table that learnt its Arabic-index deck and did not choose it.
 
 So the reader chosen is compared with each other reader there is (the standard one and every
-other deck learnt here), one at a time, on one frame with cards in ``EVERY`` each: the same
+other deck learnt here), one at a time, on one frame with cards in ``EVERY`` each (in more
+where there are more than ``READS`` others: what the check costs stays bounded): the same
 boxes read by both, box by box. A box only the other reads surely speaks against the choice,
 one only the chosen reads surely for it. Once the boxes against it reach ``LEAST`` and
 ``RATIO`` times those for it, the table is told, once (``DeckCheck.tell``), which reader the
@@ -27,7 +28,8 @@ from collections.abc import Iterable
 import numpy as np
 
 SURE = 0.9  # a read this sure of one Baloot card is sure (kept equal to corners.TRIM_BELOW)
-EVERY = 10  # frames with cards: each other reader reads one in this many
+EVERY = 10  # frames with cards: each other reader reads one in this many, or in more ...
+READS = 2  # ... so that the other readers read no more than this many frames in EVERY
 LEAST = 40  # boxes against the choice before anything is said
 RATIO = 3.0  # ... and this many times the boxes for it
 
@@ -61,8 +63,12 @@ class DeckCheck:
 
     def due(self, frame: int) -> list[str | None]:
         """The other readers that read frame ``frame`` (counted among the frames with cards):
-        each reads one in ``EVERY``, spread so that one frame seldom has more than one."""
-        return [o for k, o in enumerate(self.others) if (frame - k) % EVERY == 0]
+        each reads one in ``EVERY``, or one in more where there are more than ``READS`` others
+        (a read of another design's cards, drawn again from trimmed boxes, costs about a
+        third of a frame's reading), spread evenly over the frames."""
+        n = len(self.others)
+        period = max(EVERY, -(-EVERY * n // READS))
+        return [o for k, o in enumerate(self.others) if (frame - k * period // n) % period == 0]
 
     def update(self, chosen: np.ndarray, other: str | None, theirs: np.ndarray) -> bool:
         """One frame's reads of the same boxes (rows), by the chosen reader and by ``other``;

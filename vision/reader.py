@@ -237,6 +237,16 @@ class CardReader:
         return probs.reshape(turns, len(crops), -1).mean(0)
 
 
+def checked_reads(chosen, others: dict, image: np.ndarray, boxes: np.ndarray):
+    """``boxes`` read by the ``chosen`` corner reader and by each of ``others`` (corner readers
+    with its outline network, by name), as the deck check compares them
+    (``hakam.vision.deck_check``): the chosen one's probabilities, and the others' by name.
+    The outlines are drawn once, those of trimmed boxes too (``CornerReader.read``)."""
+    quads, trimmed = chosen.quads(image, boxes), {}
+    mine = chosen.read(image, boxes, quads, trimmed)
+    return mine, {name: r.read(image, boxes, quads, trimmed) for name, r in others.items()}
+
+
 class TwoStageDetector:
     """Finder boxes (class ignored) named by the reader; same ``detect`` as the one-stage model.
 
@@ -314,11 +324,10 @@ class TwoStageDetector:
                 self._frames += 1
             if due:
                 # Each other reader reads one frame with cards in EVERY: the same corners.
-                quads = self.corners.quads(image, boxes)
-                by_corners = self.corners.read(image, boxes, quads)
-                for other in due:
-                    theirs = self._others[other].read(image, boxes, quads)
-                    self.deck_check.update(by_corners, other, theirs)
+                others = {other: self._others[other] for other in due}
+                by_corners, theirs = checked_reads(self.corners, others, image, boxes)
+                for other, probs in theirs.items():
+                    self.deck_check.update(by_corners, other, probs)
             else:
                 by_corners = self.corners.read(image, boxes)
             probs = by_corners if probs is None else weighted_product(probs, by_corners, self.mix)

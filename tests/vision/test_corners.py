@@ -261,3 +261,9 @@ def test_a_card_read_surely_from_its_box_as_found_is_not_drawn_again():
     got = Reader().read(img, boxes)
     assert got[:, 3].min() > 0.9  # both read: the second from a trimmed box
     assert drawn == [2, TRIMS - 1]  # only the unsure card's four trims were drawn again
+    # A second index network reading the same boxes: the trimmed outlines drawn once, shared.
+    shared: dict = {}
+    first = Reader().read(img, boxes, trimmed=shared)
+    again = Reader().read(img, boxes, trimmed=shared)
+    assert np.array_equal(first, got) and np.array_equal(again, got)
+    assert drawn == [2, TRIMS - 1, 2, TRIMS - 1, 2] and list(shared) == [1]
