@@ -8,9 +8,9 @@ suspected of violations that did not happen (benchmarks/README.md, "A deck chose
 is a table that learnt its Arabic-index deck and did not choose it.
 
 So the reader chosen is compared with each other reader there is (the standard one and every
-other deck learnt here), one at a time, on one frame with cards in ``EVERY`` each (in more
-where there are more than ``READS`` others: what the check costs stays bounded): the same
-boxes read by both, box by box. A box only the other reads surely speaks against the choice,
+other deck learnt here), one at a time, on one frame with cards in ``EVERY`` each (fewer once
+the counts speak for the choice against it: ``DeckCheck.due``): the same boxes read by both,
+box by box. A box only the other reads surely speaks against the choice,
 one only the chosen reads surely for it. Once the boxes against it reach ``LEAST`` and
 ``RATIO`` times those for it, the table is told, once (``DeckCheck.tell``), which reader the
 cards read more like; the deal goes on as read, and the table chooses.
@@ -28,8 +28,8 @@ from collections.abc import Iterable
 import numpy as np
 
 SURE = 0.9  # a read this sure of one Baloot card is sure (kept equal to corners.TRIM_BELOW)
-EVERY = 10  # frames with cards: each other reader reads one in this many, or in more ...
-READS = 2  # ... so that the other readers read no more than this many frames in EVERY
+EVERY = 10  # frames with cards: each other reader reads one in this many ...
+SETTLED = 5  # ... and this many times fewer once the counts speak for the choice against it
 LEAST = 40  # boxes against the choice before anything is said
 RATIO = 3.0  # ... and this many times the boxes for it
 
@@ -63,12 +63,19 @@ class DeckCheck:
 
     def due(self, frame: int) -> list[str | None]:
         """The other readers that read frame ``frame`` (counted among the frames with cards):
-        each reads one in ``EVERY``, or one in more where there are more than ``READS`` others
-        (a read of another design's cards, drawn again from trimmed boxes, costs about a
-        third of a frame's reading), spread evenly over the frames."""
-        n = len(self.others)
-        period = max(EVERY, -(-EVERY * n // READS))
-        return [o for k, o in enumerate(self.others) if (frame - k * period // n) % period == 0]
+        each one in ``EVERY``, spread over the frames; one the counts already speak for the
+        choice against (``LEAST`` for, ``RATIO`` times those against), ``SETTLED`` times fewer;
+        none once the table was told. A read of another design's cards is mostly unsure and
+        drawn again from trimmed boxes, a third of a frame's reading: the readers that cannot
+        change the outcome soon cost little."""
+        if self.mismatch:
+            return []
+        return [o for k, o in enumerate(self.others)
+                if (frame - k) % (EVERY * SETTLED if self._settled(o) else EVERY) == 0]  # fmt: skip
+
+    def _settled(self, other: str | None) -> bool:
+        chosen = self.for_chosen[other]
+        return chosen >= self.least and chosen >= self.ratio * self.against[other]
 
     def update(self, chosen: np.ndarray, other: str | None, theirs: np.ndarray) -> bool:
         """One frame's reads of the same boxes (rows), by the chosen reader and by ``other``;
