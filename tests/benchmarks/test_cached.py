@@ -34,16 +34,3 @@ def test_a_replayed_notice_names_the_reader_the_cards_read_like():
     assert (det.deck_check.name, det.deck_check.like) == (None, "arabic")
     old = CachedDetector([nothing] * 2, 0.25, boxes=True, told=(0, "not the deck", "majlis"))
     assert (old.deck_check.name, old.deck_check.like) == ("majlis", None)  # kept before "like"
-
-
-def test_a_benchmark_backend_names_the_deck_and_the_decks_it_is_checked_against(monkeypatch):
-    import benchmarks.pipeline as bench
-    import hakam.cli.common as common
-
-    asked = []
-    monkeypatch.setattr(common, "with_deck", lambda det, deck, others: asked.append((deck, others)))
-    monkeypatch.setattr(bench, "make_detector", lambda *a, **k: "generic")
-    for deck in ("kennard", "kennard/arabic/paris", "/arabic/paris", "kennard/arabic,paris"):
-        bench.make(f"openvino+reader:{deck}")
-    assert asked == [("kennard", []), ("kennard", ["arabic", "paris"]),
-                     (None, ["arabic", "paris"]), ("kennard", ["arabic", "paris"])]  # fmt: skip
