@@ -257,8 +257,8 @@ class TwoStageDetector:
     ``deck``: the deck the table taught whose own index network reads the corners, set by
     ``with_deck`` (``hakam.vision.decks.LearnedDeck``); None: the shipped one. ``deck_check``
     (``hakam.vision.deck_check.DeckCheck``), set by ``with_deck`` too, compares the reads with
-    each other reader's (the shipped index network, other learnt decks) on a frame in
-    ``deck_check.EVERY``: whether the cards read more like another deck.
+    each other reader's (the shipped index network, other learnt decks) on the frames
+    ``DeckCheck.due`` names: whether the cards read more like another deck.
     """
 
     name = "two-stage"
@@ -323,11 +323,11 @@ class TwoStageDetector:
             if self.deck_check is not None:
                 self._frames += 1
             if due:
-                # Each other reader reads one frame with cards in EVERY: the same corners.
+                # The other readers due (``DeckCheck.due``) read the same corners.
                 others = {other: self._others[other] for other in due}
                 by_corners, theirs = checked_reads(self.corners, others, image, boxes)
-                for other, probs in theirs.items():
-                    self.deck_check.update(by_corners, other, probs)
+                for other, read in theirs.items():
+                    self.deck_check.update(by_corners, other, read)
             else:
                 by_corners = self.corners.read(image, boxes)
             probs = by_corners if probs is None else weighted_product(probs, by_corners, self.mix)

@@ -267,3 +267,15 @@ def test_a_card_read_surely_from_its_box_as_found_is_not_drawn_again():
     again = Reader().read(img, boxes, trimmed=shared)
     assert np.array_equal(first, got) and np.array_equal(again, got)
     assert drawn == [2, TRIMS - 1, 2, TRIMS - 1, 2] and list(shared) == [1]
+
+    class Never:  # an index network sure of nothing: every box drawn again
+        def logits(self, patches) -> np.ndarray:
+            return np.zeros((len(patches), READER_CLASSES), np.float32)
+
+    class Unsure(Reader):
+        def __init__(self) -> None:
+            super().__init__()
+            self.index = Never()
+
+    Unsure().read(img, boxes, trimmed=shared)
+    assert drawn[-2:] == [2, TRIMS - 1] and sorted(shared) == [0, 1]  # only box 0's added
