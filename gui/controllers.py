@@ -736,6 +736,11 @@ class DeckAdvice:
     chosen: str | None
     like: str | None
 
+    def said(self) -> str:
+        """The advice in a line: the deck chosen and the one the cards read like ('-': the
+        standard readers)."""
+        return f"{self.chosen or '-'} > {self.like or '-'}"
+
 
 @dataclass(frozen=True, slots=True)
 class Detection:
@@ -780,8 +785,8 @@ class LiveController(Observable):
         self._answered: dict[int, Notice | Warning] = {}
         self.refusal: str | None = None  # why the pipeline did not take the last answer
         # The cards read more like another deck than the one chosen (``hakam.vision.
-        # deck_check``): advice for the table, said until the table hides it (the check tells
-        # once for as long as its reader lives); nothing to answer, nothing waits.
+        # deck_check``): advice for the table, said until the table hides it, then no more in
+        # the match, a restart included; nothing to answer, nothing waits.
         self.deck_advice: DeckAdvice | None = None
         self.listening = False  # a camera run takes corrections (the window's feed is on)
         self.table: dict[str, Any] | None = None
@@ -1015,9 +1020,13 @@ class LiveController(Observable):
     def _on_uncertain(self, e: Uncertain) -> None:
         if e.extra.get("about") == "deck":  # advice, not a read to correct: no notice to tap
             chosen, like = e.extra.get("deck"), e.extra.get("like")
-            self.deck_advice = DeckAdvice(
+            advice = DeckAdvice(
                 None if chosen is None else str(chosen), None if like is None else str(like)
             )
+            if self.sheet.store.setting(self._hidden_key()) is None:
+                # Once the table hid the advice, it is not said again in this match (a restart
+                # replays the event log, and a new reader tells it again).
+                self.deck_advice = advice
             return
         deal = self._deal_no(e)
         data = {"seat": e.seat, "text": e.text, "trick": e.trick}
@@ -1323,9 +1332,15 @@ class LiveController(Observable):
         return event
 
     def hide_deck_advice(self) -> None:
-        """The table has read the deck advice (it chose the deck it meant): said no more."""
+        """The table has read the deck advice (it chose the deck it meant): said no more in
+        this match, a restart included."""
+        if self.deck_advice is not None:
+            self.sheet.store.set_setting(self._hidden_key(), self.deck_advice.said())
         self.deck_advice = None
         self.notify()
+
+    def _hidden_key(self) -> str:
+        return f"deck_advice_hidden|{self.sheet.match_id}"
 
     def dismiss(self, wid: int) -> None:
         """The table overrules the warning: the deal is scored as played if nothing else."""

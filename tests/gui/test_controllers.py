@@ -352,6 +352,22 @@ def test_the_deck_advice_is_said_not_asked(data_dir):
                    "about": "deck", "deck": None, "like": "majlis", "frame": 12})  # fmt: skip
     assert live.deck_advice == DeckAdvice(None, "majlis") and live.open_notices() == []
     assert MatchStore().warnings(live.sheet.match_id) == []
+    # Hidden, it is not said again in this match: not after a restart, not by a new reader.
+    advice = {"event": "uncertain", "deal": 1, "seat": None, "trick": None, "text": text,
+              "about": "deck", "deck": None, "like": "majlis", "frame": 12}  # fmt: skip
+    live.hide_deck_advice()
+    again = LiveController(ScoreSheetController(MatchStore(), live.sheet.match_id))
+    again.on_event(advice)
+    assert again.deck_advice is None
+    again.on_event({**advice, "like": "diwan"})  # nor other advice: the table has read it
+    assert again.deck_advice is None
+    assert MatchStore().setting(f"deck_advice_hidden|{live.sheet.match_id}") == "- > majlis"
+    other = sheet_ctl()
+    other.new_match()
+    assert other.match_id != live.sheet.match_id
+    fresh = LiveController(other)  # another match: said
+    fresh.on_event(advice)
+    assert fresh.deck_advice == DeckAdvice(None, "majlis")
 
 
 @pytest.mark.parametrize(

@@ -394,8 +394,6 @@ def test_the_deck_advice_is_a_line_of_the_window_not_a_notice(qtbot, data_dir):
         trick.width()
     )
     assert not [n for n in w.live.notices if n.text == text]
-    line.linkActivated.emit("hide")  # the table read it: said no more
-    assert line.isHidden() and w.live.deck_advice is None
     arabic = MainWindow(MatchStore(), "ar")
     qtbot.addWidget(arabic)
     arabic.feed_item(FeedItem(None, events=[*events, advice]))
@@ -418,3 +416,9 @@ def test_the_deck_advice_is_a_line_of_the_window_not_a_notice(qtbot, data_dir):
     assert arabic.live_view.deck_line.text().startswith(
         "الأوراق على الطاولة أقرب إلى الورق \u2066majlis\u2069 منها إلى الورق \u2066baloot\u2069"
     )
+    line.linkActivated.emit("hide")  # the table read it: said no more, in this match
+    assert line.isHidden() and w.live.deck_advice is None
+    again = MainWindow(MatchStore(), "en")  # the window after a restart: the log replayed
+    qtbot.addWidget(again)
+    again.feed_item(FeedItem(None, events=[*events, advice, {**advice, "like": "majlis"}]))
+    assert again.live_view.deck_line.isHidden()
