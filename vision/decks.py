@@ -24,6 +24,7 @@ data folder (``hakam.vision.deck_store``). The constants are chosen on a tuning 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -214,7 +215,25 @@ def fingerprint(path: Path) -> str:
     p = Path(path)
     if p.is_dir():
         p = sorted(p.glob("*.bin"))[0]
-    return hashlib.sha256(p.read_bytes()).hexdigest()[:16]
+    return _hashed(str(p), _stamp(p))
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    """What says a file changed: its time and size (a run checks each deck learnt here against
+    the same networks: each is read once, not once a deck)."""
+    st = path.stat()
+    return st.st_mtime_ns, st.st_size
+
+
+@functools.lru_cache(maxsize=8)
+def _hashed(path: str, stamp: tuple[int, int]) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=4)
+def _tail_shapes(onnx: str, stamp: tuple[int, int]) -> tuple[tuple[int, ...], ...]:
+    """The shapes of the layers a deck's training replaces, in the index network ``onnx``."""
+    return tuple(p.shape for p in IndexTail.from_model(onnx).params())
 
 
 def index_onnx(path: Path) -> Path:
@@ -290,8 +309,8 @@ class LearnedDeck:
         self._fits(index_onnx(detector.corners.index.path))
 
     def _fits(self, onnx: Path) -> None:
-        shapes = [p.shape for p in IndexTail.from_model(onnx).params()]
-        if [p.shape for p in self.tail.params()] != shapes:
+        shapes = _tail_shapes(str(onnx), _stamp(Path(onnx)))
+        if tuple(p.shape for p in self.tail.params()) != shapes:
             raise DeckError(f"deck {self.name}: cannot be read (its index.npz has other shapes)")
 
     def index_reader(self, index):
