@@ -238,8 +238,8 @@ def deal_input(args: argparse.Namespace, seed: int, violation: bool, deck: str |
     reads, told = [], None  # checked: the frame the cards read like another reader, the notice
     for k, img in enumerate(r.frames):
         reads.append(det.read(img))
-        text = None if det.deck_check is None else det.deck_check.tell()
         check = det.deck_check
+        text = None if check is None else check.tell()
         told = (k, text, check.name, check.like) if text is not None else told
     data = {**truth, "reads": reads, "min_prob": det.min_prob, "deck_told": told}
     path.parent.mkdir(parents=True, exist_ok=True)
