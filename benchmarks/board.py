@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -143,6 +144,7 @@ def run(tables: int = 200, seconds: float = 60.0, every: float = 3.0, restart_at
         board.terminate()
         board.wait(10)
         broker.stop()
+        shutil.rmtree(work, ignore_errors=True)  # the broker's store and the tables' outboxes
     lost = set(sent_ids) - set(page["seen"])
     lags = page["lags"]
     report: dict[str, Any] = {
