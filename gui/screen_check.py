@@ -15,6 +15,7 @@ past the screen's edges, a button out of sight that no panel scrolls to, a label
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -148,6 +149,8 @@ def check(out: Path, language: str, table: bool = False) -> list[str]:
         found += [f"{name}: {p}" for p in problems(w)]
     w.stop_feed()
     w.close()
+    store.close()
+    shutil.rmtree(data, ignore_errors=True)  # its match store: a check keeps only screenshots
     return found
 
 
