@@ -1,6 +1,7 @@
-"""The window fits the screen of a laptop (1366x768, 1280x720, at 100% scale) and of a portrait
-tablet (800x1280): in English and Arabic, every tab and every step of the New deal panel keeps
-the window within the screen, and every button is in sight or in a panel that scrolls to it."""
+"""The window fits the screen of a laptop (1366x768, 1280x720, at 100% scale), a netbook
+(1024x600) and a portrait tablet (800x1280): in English and Arabic, every tab and every step of
+the New deal panel keeps the window within the screen, and every button is in sight or in a panel
+that scrolls to it."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from hakam.gui.models import manual_entry
 from hakam.gui.screen_check import states
 from hakam.gui.views.main_window import MainWindow, make_app
 
-SIZES = [(1366, 768), (1280, 720), (800, 1280)]  # laptops, and a portrait tablet
+SIZES = [(1366, 768), (1280, 720), (1024, 600), (800, 1280)]  # laptops, a netbook, a tablet
 
 
 def rect_in(widget: QWidget, window: QWidget) -> QRect:
