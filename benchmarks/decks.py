@@ -3,8 +3,10 @@
 For each design: its 32 cards are laid out once (``hakam.datasets.spread``, 1920x1080, another
 camera, light and cloth than the scenes scored), ``find_cards`` finds and straightens them, a
 person's confirmation is played by the spread's labels (a find on no card is dropped), and
-``learn_deck`` learns the deck (its own index network). Then the design's scenes are read
-twice, side by side: by the generic readers, and by the same readers with the learned deck.
+``learn_deck`` learns the deck (its own index network and its calibration of the whole-card
+reader's reads). Then the design's scenes are read three times, side by side: by the generic
+readers, by the same readers with the learned deck's index network but the whole-card reader's
+reads as read (decks learnt before the calibration), and with the whole learned deck.
 Printed: cards found in the spread, proposals right, learning time, and for each reading the
 share of scenes read exactly, precision, recall, and milliseconds a frame (the reading alone),
 with their ratio.
@@ -16,12 +18,17 @@ of it here: the constants of ``hakam.vision.decks`` are chosen on it. A hold-out
 ``--holdout-designs arabic``), given as ``--data DIR/holdout``; never tuned on.
 
     python benchmarks/decks.py --design tuning
-    python benchmarks/decks.py --design kennard --data /tmp/ho400/holdout
+    python benchmarks/decks.py --design kennard --data /tmp/ho400/holdout --keep kennard
+    python benchmarks/decks.py --design kennard --data /tmp/ho400/holdout --deck kennard
+
+``--deck NAME`` scores a deck kept here, learnt before, without learning it again (a change to how
+a deck is read, on the same deck).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import time
 from pathlib import Path
@@ -31,12 +38,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from hakam.cli.common import decks_root
 from hakam.cli.deck import learning_progress
 from hakam.datasets import arabic_deck, art
 from hakam.datasets.spread import labelled_names, learning_spread
 from hakam.engine.cards import CARD_NAMES
 from hakam.training import evaluation as ev
 from hakam.vision import decks
+from hakam.vision.deck_store import DeckStore
 from hakam.vision.detector import make_detector
 from hakam.vision.reader import name_boxes
 
@@ -82,24 +91,9 @@ def holdout_scenes(folder: Path, design: str):
             yield str(p), img, truth, boxes
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--design", required=True)
-    ap.add_argument("--data", type=Path, help="a hold-out split folder (images/, labels/, meta/)")
-    ap.add_argument("--scenes", type=int, default=decks.LEARN_SCENES, help="learning scenes")
-    ap.add_argument("--seed", type=int, default=0,
-                    help="the learning scenes' seed (a deck is learnt from seed 0)")  # fmt: skip
-    ap.add_argument("--keep", metavar="NAME",
-                    help="keep the learnt deck as NAME here (hakam deck list)")  # fmt: skip
-    ap.add_argument("--tuning-scenes", type=int, default=TUNING_SCENES,
-                    help="tuning-design scenes scored")  # fmt: skip
-    args = ap.parse_args(argv)
-    if args.design != "tuning" and args.data is None:
-        ap.error("--data: the hold-out scenes of a hold-out design")
-    if args.keep and not decks.DECK_NAME.match(args.keep):
-        ap.error(f"--keep {args.keep}: 1 to 40 letters, digits, '_', '.' or '-'")
-    generic = make_detector()
-    images = design_images(args.design)
+def learnt(args: argparse.Namespace, generic, images: dict[str, np.ndarray]):
+    """The design's deck learnt from its spread as ``hakam deck learn`` does (None: the spread's
+    cards were not all found), kept as ``--keep``."""
     t0 = time.perf_counter()
     faces: dict[str, np.ndarray] = {}
     for look, seed in enumerate(SPREAD_SEEDS, 1):
@@ -116,27 +110,59 @@ def main(argv: list[str] | None = None) -> int:
             break
     if len(faces) < 32:
         print(f"{32 - len(faces)} cards never found: the deck cannot be learnt")
-        return 1
-
+        return None
     deck = decks.learn_deck(args.design, faces, generic, args.scenes, args.seed,
                             progress=learning_progress())  # fmt: skip
-    learnt = time.perf_counter() - t0
-    print(f"learnt in {learnt:.1f} s from {deck.samples} corner samples", flush=True)
+    print(f"learnt in {time.perf_counter() - t0:.1f} s from {deck.samples} corner samples",
+          flush=True)  # fmt: skip
     if args.keep:
-        from hakam.cli.common import decks_root
-        from hakam.vision.deck_store import DeckStore
-
         deck.name = args.keep
         print(f"kept in {DeckStore(decks_root()).save(deck, faces)} (replacing any deck of "
               f"that name)", flush=True)  # fmt: skip
+    return deck
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--design", required=True)
+    ap.add_argument("--data", type=Path, help="a hold-out split folder (images/, labels/, meta/)")
+    ap.add_argument("--scenes", type=int, default=decks.LEARN_SCENES, help="learning scenes")
+    ap.add_argument("--seed", type=int, default=0,
+                    help="the learning scenes' seed (a deck is learnt from seed 0)")  # fmt: skip
+    ap.add_argument("--keep", metavar="NAME",
+                    help="keep the learnt deck as NAME here (hakam deck list)")  # fmt: skip
+    ap.add_argument("--deck", metavar="NAME",
+                    help="score the deck NAME kept here instead of learning one")  # fmt: skip
+    ap.add_argument("--tuning-scenes", type=int, default=TUNING_SCENES,
+                    help="tuning-design scenes scored")  # fmt: skip
+    args = ap.parse_args(argv)
+    if args.deck and args.keep:
+        ap.error("--deck scores a deck kept here; --keep keeps one learnt: one or the other")
+    if args.design != "tuning" and args.data is None:
+        ap.error("--data: the hold-out scenes of a hold-out design")
+    if args.keep and not decks.DECK_NAME.match(args.keep):
+        ap.error(f"--keep {args.keep}: 1 to 40 letters, digits, '_', '.' or '-'")
+    generic = make_detector()
+    images = design_images(args.design)
+    if args.deck:
+        try:
+            deck = DeckStore(decks_root()).load(args.deck)
+        except decks.DeckError as exc:
+            ap.error(str(exc))
+        print(f"{args.design}: read with deck {args.deck}, learnt {deck.learnt_at}", flush=True)
+    else:
+        deck = learnt(args, generic, images)
+        if deck is None:
+            return 1
     with_deck = generic.with_deck(deck)
+    uncalibrated = generic.with_deck(dataclasses.replace(deck, calibration=None))
     scenes = (tuning_scenes(images, args.tuning_scenes) if args.design == "tuning"
               else holdout_scenes(args.data, args.design))  # fmt: skip
-    results: dict[str, list] = {"generic": [], "deck": []}
-    spent = {"generic": 0.0, "deck": 0.0}
+    turns = [("generic", generic), ("deck, reads as read", uncalibrated), ("deck", with_deck)]
+    results: dict[str, list] = {kind: [] for kind, _ in turns}
+    spent = dict.fromkeys(results, 0.0)
     for k, (path, img, truth, boxes) in enumerate(scenes):
-        turns = [("generic", generic), ("deck", with_deck)]
-        for kind, det in turns[:: 1 if k % 2 else -1]:  # each reading first on every other frame
+        for kind, det in turns[k % 3 :] + turns[: k % 3]:  # each reading first in turn
             t = time.perf_counter()
             found_boxes, probs = det.read(img)
             spent[kind] += time.perf_counter() - t
@@ -150,7 +176,10 @@ def main(argv: list[str] | None = None) -> int:
         s = ev.set_metrics(results[kind], THRESHOLD, True)
         print(f"| {kind} | {s['exact']:.3f} | {s['precision']:.3f} | {s['recall']:.3f} | "
               f"{1000 * spent[kind] / n:.1f} |")  # fmt: skip
-    print(f"time a frame, deck / generic: {spent['deck'] / spent['generic']:.3f}")
+    print(
+        f"time a frame, deck / generic: {spent['deck'] / spent['generic']:.3f}; deck / deck "
+        f"with the whole-card reader's reads as read: {spent['deck'] / spent[turns[1][0]]:.3f}"
+    )
     return 0
 
 

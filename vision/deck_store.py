@@ -3,6 +3,8 @@ session's frames kept while a person answers (``hakam deck learn``).
 
 A deck's folder: ``deck.json`` (format, name, when, the networks it was learnt on, samples,
 cards), ``index.npz`` (its index network's trained layers, ``hakam.vision.fine_tune``),
+``calibration.npz`` (of the whole-card reader's reads, ``hakam.vision.calibration``; a deck
+learnt before that has none and names no whole-card reader in its networks),
 ``faces/CARD.png`` (the straightened faces, to learn it again) and ``frame-K.png`` (the frames
 it was learnt from). A deck is written into a fresh folder and put in place after: a crash or a
 stop while it is written leaves the old one, and one between the two renames that put it in
@@ -21,6 +23,7 @@ import cv2
 import numpy as np
 
 from hakam.engine.cards import CARD_NAMES
+from hakam.vision.calibration import Calibration
 from hakam.vision.decks import (
     DECK_FORMAT,
     DECK_NAME,
@@ -76,8 +79,13 @@ class DeckStore:
         for k, frame in enumerate(frames):
             _write_image(tmp / f"frame-{k}.png", frame)
         np.savez(tmp / "index.npz", **deck.tail.arrays())
+        networks = dict(deck.networks)
+        if deck.calibration is not None:
+            np.savez(tmp / "calibration.npz", **deck.calibration.arrays())
+        else:  # its reads as they are, whatever the whole-card reader
+            networks.pop("reader", None)
         meta = {"format": DECK_FORMAT, "name": deck.name, "learnt_at": deck.learnt_at,
-                "networks": deck.networks, "samples": deck.samples,
+                "networks": networks, "samples": deck.samples,
                 "cards": sorted(faces, key=CARD_NAMES.index), "frames": len(frames)}  # fmt: skip
         (tmp / "deck.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
         final = self.root / deck.name
@@ -130,13 +138,18 @@ class DeckStore:
             )
         if meta.get("format") != DECK_FORMAT:
             raise DeckError(f"deck {name!r}: not a {DECK_FORMAT} deck ({meta.get('format')})")
+        networks = dict(meta.get("networks", {}))
+        calibration = None
         try:
             with np.load(self.root / name / "index.npz") as arrays:
                 tail = IndexTail.from_arrays(arrays)
+            if "reader" in networks:  # learnt with the whole-card reader's calibration
+                with np.load(self.root / name / "calibration.npz") as arrays:
+                    calibration = Calibration.from_arrays(arrays)
         except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
             raise DeckError(f"deck {name!r}: cannot be read ({exc})") from None
-        return LearnedDeck(name, tail, dict(meta.get("networks", {})), meta.get("learnt_at", ""),
-                           int(meta.get("samples", 0)))  # fmt: skip
+        return LearnedDeck(name, tail, networks, meta.get("learnt_at", ""),
+                           int(meta.get("samples", 0)), calibration)  # fmt: skip
 
     def faces(self, name: str) -> dict[str, np.ndarray]:
         """The straightened faces a deck was learnt from (to learn it again)."""

@@ -13,9 +13,12 @@ The generic readers know the designs they were trained on and read an unseen des
    corners of each card there, as the outline network draws them on the finder's boxes and as
    the labels give them moved a little, teach the index network that deck's indices: its last
    layers are trained on them from the shipped weights (``hakam.vision.fine_tune``), and a box
-   on no card teaches "not a Baloot card".
+   on no card teaches "not a Baloot card". The whole-card reader's reads of the same boxes
+   fit the deck's ``Calibration`` of that reader (``hakam.vision.calibration``): which cards
+   its reads are on this deck.
 3. ``TwoStageDetector.with_deck``: the deck's own index network reads the corners in place of
-   the shipped one; the whole-card reader and the mix of the two reads stay as they are.
+   the shipped one, and the whole-card reader's reads are calibrated; the mix of the two reads
+   stays as it is.
 
 Everything runs on OpenVINO and numpy: no torch. A learned deck lives in ``decks/NAME/`` under the
 data folder (``hakam.vision.deck_store``). The constants are chosen on a tuning design
@@ -32,6 +35,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -39,10 +43,11 @@ import numpy as np
 from hakam.engine.cards import CARD_NAMES
 from hakam.errors import UserError
 from hakam.vision import deck_scenes
+from hakam.vision.calibration import Calibration
 from hakam.vision.corners import corner_patches
 from hakam.vision.detections import box_iou
 from hakam.vision.fine_tune import IndexTail, learn_tail
-from hakam.vision.reader import OTHER
+from hakam.vision.reader import OTHER, card_crop
 from hakam.vision.spread import spread_boxes
 
 DECK_FORMAT = "hakam-deck/2"  # /1 (to 2026-12-07): a regression on the networks' features
@@ -253,10 +258,11 @@ def index_onnx(path: Path) -> Path:
 
 def networks_of(detector) -> dict[str, str]:
     """The networks a deck's own rests on: the shipped index network (its first layers, and
-    the weights its training starts from) and the outline network (the corners it is cut
-    along)."""
+    the weights its training starts from), the outline network (the corners it is cut along)
+    and the whole-card reader (whose reads it calibrates)."""
     return {"outline": fingerprint(detector.corners.outline.path),
-            "index": fingerprint(index_onnx(detector.corners.index.path))}  # fmt: skip
+            "index": fingerprint(index_onnx(detector.corners.index.path)),
+            "reader": fingerprint(detector.reader.path)}  # fmt: skip
 
 
 def check_reader(detector, who: str) -> None:
@@ -290,18 +296,25 @@ def shipped_tail(detector) -> IndexTail:
 @dataclass
 class LearnedDeck:
     """A deck's own index network: ``tail``, the layers trained on its corners
-    (``hakam.vision.fine_tune``), on the networks ``networks`` names (their fingerprints)."""
+    (``hakam.vision.fine_tune``), on the networks ``networks`` names (their fingerprints); and
+    ``calibration``, of the whole-card reader's reads on this deck (None: a deck learnt before
+    Hakam calibrated them, read with that reader's reads as they are)."""
 
     name: str
     tail: IndexTail
     networks: dict[str, str]
     learnt_at: str = ""
     samples: int = 0
+    calibration: Calibration | None = None
 
     def check_reader(self, detector) -> None:
         """Refuse a reader this deck cannot join: one line saying why."""
         check_reader(detector, f"deck {self.name}")
-        if networks_of(detector) != self.networks:
+        mine = networks_of(detector)
+        # a deck learnt before the calibration names no whole-card reader
+        if {"outline", "index"} - set(self.networks) or any(
+            mine.get(role) != known for role, known in self.networks.items()
+        ):
             raise DeckError(
                 f"deck {self.name}: learnt with other networks than these; learn it again "
                 f"(`hakam deck learn --again --name {self.name}`)"
@@ -323,6 +336,15 @@ class LearnedDeck:
         return CardReader(onnx, "openvino", index.threads, self.tail.patch)
 
 
+class Samples(NamedTuple):
+    """What a deck is learnt from (``learning_samples``)."""
+
+    patches: np.ndarray  # corner patches (``corner_patches``, BGR), N x H x W x 3
+    classes: np.ndarray  # each patch's class: a card, or ``OTHER``
+    reads: np.ndarray  # the whole-card reader's probabilities of each finder box taught
+    read_classes: np.ndarray  # ... and each such box's class
+
+
 def learning_samples(
     faces: dict[str, np.ndarray],
     detector,
@@ -330,16 +352,22 @@ def learning_samples(
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
     processes: int = deck_scenes.PROCESSES,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Corner patches (``corner_patches``, BGR) and classes from ``scenes`` scenes drawn with
-    ``faces`` (card name -> BGR face; ranks 2-6 and backs are not drawn: the table did not
-    show them) by ``processes`` others (``hakam.vision.deck_scenes``; 0: this one, the same
-    samples): each card's true corners moved a little as the outline network errs (as the
-    index network was trained; ``deck_scenes.JITTERS`` times), and the outline network's own
-    corners of each finder box there, on a card or on none ("not a Baloot card")."""
+) -> Samples:
+    """Corner patches and classes from ``scenes`` scenes drawn with ``faces`` (card name -> BGR
+    face; ranks 2-6 and backs are not drawn: the table did not show them) by ``processes``
+    others (``hakam.vision.deck_scenes``; 0: this one, the same samples): each card's true
+    corners moved a little as the outline network errs (as the index network was trained;
+    ``deck_scenes.JITTERS`` times), and the outline network's own corners of each finder box
+    there, on a card or on none ("not a Baloot card"); and the whole-card reader's reads of
+    those finder boxes, with their classes."""
     from contextlib import closing
 
-    patches, classes = [], []
+    patches, classes, crops, reads, read_classes = [], [], [], [], []
+
+    def read_crops() -> None:
+        reads.append(detector.reader.read(crops, detector.turns))
+        crops.clear()
+
     # A stop (an exception from ``progress``) drops the scenes not yet drawn.
     with closing(deck_scenes.drawn_scenes(faces, seed, scenes, processes)) as drawn:
         for i, (img, labels, taught, names) in enumerate(drawn):
@@ -357,11 +385,19 @@ def learning_samples(
                 else:
                     continue  # neither a card nor clear of one: not taught
                 patches.append(corner_patches(img, quad))
+                crops.append(card_crop(img, box, detector.reader.size, detector.margin))
+                read_classes.append(classes[-1])
+            if len(crops) >= 256:
+                read_crops()
             if progress is not None:
                 progress(i + 1, scenes)
     if not patches:
         raise DeckError("no card was found in the scenes drawn with this deck's faces")
-    return np.stack(patches), np.asarray(classes, np.int64)
+    if crops:
+        read_crops()
+    return Samples(np.stack(patches), np.asarray(classes, np.int64),
+                   np.concatenate(reads) if reads else np.zeros((0, OTHER + 1), np.float32),
+                   np.asarray(read_classes, np.int64))  # fmt: skip
 
 
 def learn_deck(
@@ -382,8 +418,12 @@ def learn_deck(
     def said(stage: str):
         return None if progress is None else (lambda k, n: progress(stage, k, n))
 
-    patches, classes = learning_samples(faces, detector, scenes, seed, said("scenes"))
+    samples = learning_samples(faces, detector, scenes, seed, said("scenes"))
     onnx = index_onnx(detector.corners.index.path)
-    learn_tail(onnx, tail, patches, classes, said("training"), detector.corners.index.threads)
+    learn_tail(onnx, tail, samples.patches, samples.classes, said("training"),
+               detector.corners.index.threads)  # fmt: skip
+    calibration = None  # no finder box taught: the whole-card reader's reads as they are
+    if len(samples.read_classes):
+        calibration = Calibration.fit(samples.reads, samples.read_classes)
     stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
-    return LearnedDeck(name, tail, networks_of(detector), stamp, len(classes))
+    return LearnedDeck(name, tail, networks_of(detector), stamp, len(samples.classes), calibration)

@@ -254,11 +254,12 @@ class TwoStageDetector:
     corner indices; ``mix`` is the weight of that read in the two reads' ``weighted_product``
     (0: the whole-card reader alone, 1: the corners alone). ``margin``: the share of a box's
     sides added around it in the reader's crop (``card_crop``; the strip reader's is wider).
-    ``deck``: the deck the table taught whose own index network reads the corners, set by
-    ``with_deck`` (``hakam.vision.decks.LearnedDeck``); None: the shipped one. ``deck_check``
-    (``hakam.vision.deck_check.DeckCheck``), set by ``with_deck`` too, compares the reads with
-    each other reader's (the shipped index network, other learnt decks) on the frames
-    ``DeckCheck.due`` names: whether the cards read more like another deck.
+    ``deck``: the deck the table taught whose own index network reads the corners, and whose
+    ``Calibration`` the whole-card reader's reads go through, set by ``with_deck``
+    (``hakam.vision.decks.LearnedDeck``); None: the shipped one, the reads as they are.
+    ``deck_check`` (``hakam.vision.deck_check.DeckCheck``), set by ``with_deck`` too, compares
+    the reads with each other reader's (the shipped index network, other learnt decks) on the
+    frames ``DeckCheck.due`` names: whether the cards read more like another deck.
     """
 
     name = "two-stage"
@@ -317,6 +318,9 @@ class TwoStageDetector:
         if self.mix < 1:
             crops = [card_crop(image, b, self.reader.size, self.margin) for b in boxes]
             probs = self.reader.read(crops, self.turns)
+            calibration = getattr(self.deck, "calibration", None)
+            if calibration is not None:
+                probs = calibration(probs)
         if self.corners is not None and self.mix > 0:
             boxes = np.asarray(boxes)
             due = [] if self.deck_check is None else self.deck_check.due(self._frames)

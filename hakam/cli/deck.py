@@ -396,8 +396,10 @@ def _list(args: argparse.Namespace) -> int:
             print(f"{name}  learnt {meta.get('learnt_at', '?')}  (by an older Hakam: "
                   f"hakam deck learn --again --name {name})")  # fmt: skip
             continue
+        older = "" if "reader" in meta.get("networks", {}) else (
+            f"  (read surer if learnt again: hakam deck learn --again --name {name})")  # fmt: skip
         print(f"{name}  learnt {meta.get('learnt_at', '?')}  from {meta.get('samples', '?')} "
-              f"corner samples")  # fmt: skip
+              f"corner samples{older}")  # fmt: skip
     return 0
 
 

@@ -3,6 +3,7 @@ deck's read, keeping decks, and reading with one; the command line end to end.""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import multiprocessing
 import os
@@ -152,6 +153,7 @@ def test_a_spread_is_found_straightened_learnt_kept_and_read(spread, detector, t
     assert stages[-1][1] == stages[-1][2]  # every step of the training reported
     shipped = fine_tune.IndexTail.from_model(decks.index_onnx(detector.corners.index.path))
     assert not np.allclose(deck.tail.fw, shipped.fw)  # trained from the shipped weights
+    assert deck.calibration is not None and deck.networks == decks.networks_of(detector)
     store = deck_store.DeckStore(tmp_path)
     store.save(deck, faces, [frame])
     assert store.names() == ["arabic"]
@@ -159,6 +161,7 @@ def test_a_spread_is_found_straightened_learnt_kept_and_read(spread, detector, t
     pairs = zip(again.tail.params(), deck.tail.params(), strict=True)
     assert all(np.array_equal(a, b) for a, b in pairs)
     assert again.networks == deck.networks
+    assert np.array_equal(again.calibration.weights, deck.calibration.weights)
     assert sorted(store.faces("arabic")) == sorted(CARD_NAMES)
     reading = detector.with_deck(again)
     boxes, probs = reading.read(frame)
@@ -173,10 +176,29 @@ def test_a_spread_is_found_straightened_learnt_kept_and_read(spread, detector, t
     assert reading.deck_check.name == "arabic" and detector.deck_check is None
     assert reading.with_deck(again)._shipped_corners is detector.corners
     assert detector.corners.index is not reading.corners.index  # the generic reading as it was
+    # The whole-card reader's reads go through the deck's calibration.
+    as_read = detector.with_deck(dataclasses.replace(again, calibration=None))
+    assert not np.allclose(probs, as_read.read_boxes(frame, boxes))
+    # A deck learnt before the calibration (no whole-card reader in its networks, no
+    # calibration.npz) is read as it was; a calibration lost is a deck that cannot be read.
+    meta = json.loads((store.root / "arabic" / "deck.json").read_text())
+    del meta["networks"]["reader"]
+    (store.root / "arabic" / "deck.json").write_text(json.dumps(meta))
+    (store.root / "arabic" / "calibration.npz").rename(store.root / "calibration.npz")
+    older = store.load("arabic")
+    assert older.calibration is None and detector.with_deck(older).deck is older
+    meta["networks"]["reader"] = deck.networks["reader"]
+    (store.root / "arabic" / "deck.json").write_text(json.dumps(meta))
+    with pytest.raises(decks.DeckError, match="deck 'arabic': cannot be read"):
+        store.load("arabic")
+    (store.root / "calibration.npz").rename(store.root / "arabic" / "calibration.npz")
     # Networks other than those it was learnt with: refused in one line, nothing read.
     stale = decks.LearnedDeck("arabic", deck.tail, {"outline": "0", "index": "0"})
     with pytest.raises(decks.DeckError, match="learn it again"):
         detector.with_deck(stale)
+    other_reader = decks.LearnedDeck("arabic", deck.tail, {**deck.networks, "reader": "0"})
+    with pytest.raises(decks.DeckError, match="learn it again"):
+        detector.with_deck(other_reader)
     (store.root / "arabic" / "index.npz").write_bytes(b"PK\x03\x04 not a whole file")
     with pytest.raises(decks.DeckError, match="deck 'arabic': cannot be read"):
         store.load("arabic")
@@ -197,7 +219,9 @@ def test_scenes_drawn_by_other_processes_teach_the_same_and_stop_with_the_learni
         there = decks.learning_samples(faces, detector, scenes=6, processes=2,
                                        progress=lambda k, n: drawing.append(
                                            len(multiprocessing.active_children())))  # fmt: skip
-    assert len(here[1]) > 6 and drawing[0] >= 2  # drawn by two other processes
+    assert len(here.classes) > 6 and drawing[0] >= 2  # drawn by two other processes
+    assert len(here.reads) == len(here.read_classes) > 6  # the finder's boxes, whole
+    assert np.allclose(here.reads.sum(1), 1, atol=1e-4)
     assert all(np.array_equal(a, b) for a, b in zip(here, there, strict=True))
 
     def stop(k, n):
@@ -335,6 +359,16 @@ def test_an_older_deck_is_refused_and_learnt_again_from_its_faces(tmp_path, monk
     out = capsys.readouterr().out
     assert "training steps" in out and "--scenes 8: fewer than the 2000" in out
     assert store.load("majlis").samples > 0
+    # A deck learnt before the whole-card reader's reads were calibrated is said to be so.
+    meta = json.loads((old / "deck.json").read_text())
+    meta["networks"].pop("reader")
+    (tmp_path / "decks" / "diwan").mkdir()
+    (tmp_path / "decks" / "diwan" / "deck.json").write_text(json.dumps({**meta, "name": "diwan"}))
+    assert main(["deck", "list"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert listed[0].startswith("diwan  learnt") and listed[0].endswith(
+        "(read surer if learnt again: hakam deck learn --again --name diwan)")  # fmt: skip
+    assert listed[1].startswith("majlis  learnt") and listed[1].endswith("corner samples")
 
 
 @needs_font
