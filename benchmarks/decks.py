@@ -147,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.deck:
         try:
             deck = DeckStore(decks_root()).load(args.deck)
+            deck.check_reader(generic)  # learnt with these networks
         except decks.DeckError as exc:
             ap.error(str(exc))
         print(f"{args.design}: read with deck {args.deck}, learnt {deck.learnt_at}", flush=True)

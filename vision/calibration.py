@@ -1,8 +1,8 @@
 """The whole-card reader's reads calibrated to one deck (``hakam deck learn``).
 
 The whole-card reader (``hakam-reader``) was trained on the shipped designs. On a deck it never
-saw it can be sure of the wrong card: the tuning design's jacks of diamonds read as aces, its
-jack of hearts as "not a Baloot card". In the product of the two reads
+saw it can be sure of the wrong card: it read the tuning design's jacks of diamonds as aces
+(0.73-0.84). In the product of the two reads
 (``hakam.vision.reader.weighted_product``) such a read vetoes a corner read that the deck's own
 index network is sure of, and the card is named unsurely or not at all.
 
@@ -57,8 +57,8 @@ class Calibration:
         probs = np.asarray(probs, np.float32)
         if not len(probs):
             return probs
-        cards = _softmax(np.log(np.clip(probs, FLOOR, None)) @ self.weights + self.bias)[:, :-1]
-        cards *= (1 - probs[:, -1:]) / np.clip(cards.sum(1, keepdims=True), 1e-12, None)
+        z = np.log(np.clip(probs, FLOOR, None)) @ self.weights + self.bias
+        cards = _softmax(z[:, :-1]) * np.clip(1 - probs[:, -1:], 0, None)  # the split of the cards
         cards = SHARE * cards + (1 - SHARE) * probs[:, :-1]
         return np.concatenate([cards, probs[:, -1:]], axis=1).astype(np.float32)
 
@@ -86,6 +86,8 @@ class Calibration:
     @classmethod
     def from_arrays(cls, a) -> Calibration:
         weights, bias = np.asarray(a["weights"], np.float32), np.asarray(a["bias"], np.float32)
-        if weights.ndim != 2 or weights.shape != (len(bias), len(bias)):
+        if bias.ndim != 1 or weights.shape != (len(bias), len(bias)):
             raise ValueError(f"calibration of shapes {weights.shape} and {bias.shape}")
+        if not (np.isfinite(weights).all() and np.isfinite(bias).all()):
+            raise ValueError("calibration with weights that are not numbers")
         return cls(weights, bias)

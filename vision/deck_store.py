@@ -34,6 +34,7 @@ from hakam.vision.decks import (
     check_name,
 )
 from hakam.vision.fine_tune import IndexTail
+from hakam.vision.reader import READER_CLASSES
 
 OLD_FORMATS = ("hakam-deck/1",)  # learnt again from their faces (``--again``)
 
@@ -146,6 +147,8 @@ class DeckStore:
             if "reader" in networks:  # learnt with the whole-card reader's calibration
                 with np.load(self.root / name / "calibration.npz") as arrays:
                     calibration = Calibration.from_arrays(arrays)
+                if len(calibration.bias) != READER_CLASSES:
+                    raise ValueError(f"a calibration of {len(calibration.bias)} classes")
         except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
             raise DeckError(f"deck {name!r}: cannot be read ({exc})") from None
         return LearnedDeck(name, tail, networks, meta.get("learnt_at", ""),

@@ -396,7 +396,7 @@ def _list(args: argparse.Namespace) -> int:
             print(f"{name}  learnt {meta.get('learnt_at', '?')}  (by an older Hakam: "
                   f"hakam deck learn --again --name {name})")  # fmt: skip
             continue
-        older = "" if "reader" in meta.get("networks", {}) else (
+        older = "" if "reader" in (meta.get("networks") or {}) else (
             f"  (read surer if learnt again: hakam deck learn --again --name {name})")  # fmt: skip
         print(f"{name}  learnt {meta.get('learnt_at', '?')}  from {meta.get('samples', '?')} "
               f"corner samples{older}")  # fmt: skip

@@ -57,6 +57,17 @@ def test_not_a_baloot_card_is_kept_as_read():
     assert calibration(np.zeros((0, READER_CLASSES), np.float32)).shape == (0, READER_CLASSES)
 
 
+def test_reads_of_exact_zeros_or_sure_of_no_card_stay_whole_rows():
+    # A reader's softmax underflows to exact zeros; a calibration may lean hard on "no card".
+    calibration = Calibration.fit(*misread_deck(np.random.default_rng(4)))
+    calibration.bias[OTHER] = 120.0
+    zeros = np.zeros((2, READER_CLASSES), np.float32)
+    zeros[0, JD], zeros[1, OTHER] = 1.0, 1.0
+    read = calibration(zeros)
+    assert np.isfinite(read).all() and np.allclose(read.sum(1), 1, atol=1e-5)
+    assert read[0, JD] >= 1 - SHARE and read[1, OTHER] == 1.0
+
+
 def test_an_identity_calibration_changes_no_read():
     same = Calibration(
         np.eye(READER_CLASSES, dtype=np.float32), np.zeros(READER_CLASSES, np.float32)
@@ -72,3 +83,7 @@ def test_a_calibration_is_kept_as_arrays_and_refused_if_cut():
     assert np.array_equal(again.bias, calibration.bias)
     with pytest.raises(ValueError, match="calibration of shapes"):
         Calibration.from_arrays({"weights": calibration.weights[:5], "bias": calibration.bias})
+    broken = calibration.weights.copy()
+    broken[3, 4] = np.nan
+    with pytest.raises(ValueError, match="not numbers"):
+        Calibration.from_arrays({"weights": broken, "bias": calibration.bias})
