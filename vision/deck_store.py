@@ -139,7 +139,7 @@ class DeckStore:
             )
         if meta.get("format") != DECK_FORMAT:
             raise DeckError(f"deck {name!r}: not a {DECK_FORMAT} deck ({meta.get('format')})")
-        networks = dict(meta.get("networks", {}))
+        networks = dict(meta.get("networks") or {})
         calibration = None
         try:
             with np.load(self.root / name / "index.npz") as arrays:

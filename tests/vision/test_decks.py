@@ -369,6 +369,9 @@ def test_an_older_deck_is_refused_and_learnt_again_from_its_faces(tmp_path, monk
     assert listed[0].startswith("diwan  learnt") and listed[0].endswith(
         "(read surer if learnt again: hakam deck learn --again --name diwan)")  # fmt: skip
     assert listed[1].startswith("majlis  learnt") and listed[1].endswith("corner samples")
+    (tmp_path / "decks" / "diwan" / "deck.json").write_text(json.dumps({**meta, "networks": None}))
+    (tmp_path / "decks" / "diwan" / "index.npz").write_bytes((old / "index.npz").read_bytes())
+    assert main(["deck", "list"]) == 0 and store.load("diwan").networks == {}
 
 
 @needs_font
