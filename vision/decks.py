@@ -47,7 +47,7 @@ from hakam.vision.calibration import Calibration
 from hakam.vision.corners import corner_patches
 from hakam.vision.detections import box_iou
 from hakam.vision.fine_tune import IndexTail, learn_tail
-from hakam.vision.reader import OTHER, card_crop
+from hakam.vision.reader import OTHER, READER_CLASSES
 from hakam.vision.spread import spread_boxes
 
 DECK_FORMAT = "hakam-deck/2"  # /1 (to 2026-12-07): a regression on the networks' features
@@ -365,7 +365,7 @@ def learning_samples(
     patches, classes, crops, reads, read_classes = [], [], [], [], []
 
     def read_crops() -> None:
-        reads.append(detector.reader.read(crops, detector.turns))
+        reads.append(detector.read_whole(crops))
         crops.clear()
 
     # A stop (an exception from ``progress``) drops the scenes not yet drawn.
@@ -385,7 +385,7 @@ def learning_samples(
                 else:
                     continue  # neither a card nor clear of one: not taught
                 patches.append(corner_patches(img, quad))
-                crops.append(card_crop(img, box, detector.reader.size, detector.margin))
+                crops.append(detector.whole_crop(img, box))
                 read_classes.append(classes[-1])
             if len(crops) >= 256:
                 read_crops()
@@ -396,7 +396,7 @@ def learning_samples(
     if crops:
         read_crops()
     return Samples(np.stack(patches), np.asarray(classes, np.int64),
-                   np.concatenate(reads) if reads else np.zeros((0, OTHER + 1), np.float32),
+                   np.concatenate(reads) if reads else np.zeros((0, READER_CLASSES), np.float32),
                    np.asarray(read_classes, np.int64))  # fmt: skip
 
 

@@ -312,12 +312,20 @@ class TwoStageDetector:
     def boxes(self, image: np.ndarray) -> np.ndarray:
         return self.finder.find(image, self.find_conf)
 
+    def whole_crop(self, image: np.ndarray, box) -> np.ndarray:
+        """The box's crop as the whole-card reader reads it."""
+        return card_crop(image, box, self.reader.size, self.margin)
+
+    def read_whole(self, crops: list[np.ndarray]) -> np.ndarray:
+        """The whole-card reader's probabilities of ``whole_crop`` crops, as read (no deck's
+        calibration: a deck's learning fits it on these)."""
+        return self.reader.read(crops, self.turns)
+
     def read_boxes(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """Probabilities (``READER_CLASSES`` columns) for the cards in ``boxes``."""
         probs = None
         if self.mix < 1:
-            crops = [card_crop(image, b, self.reader.size, self.margin) for b in boxes]
-            probs = self.reader.read(crops, self.turns)
+            probs = self.read_whole([self.whole_crop(image, b) for b in boxes])
             calibration = getattr(self.deck, "calibration", None)
             if calibration is not None:
                 probs = calibration(probs)
