@@ -147,7 +147,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.deck:
         try:
             deck = DeckStore(decks_root()).load(args.deck)
-            deck.check_reader(generic)  # learnt with these networks
+            if deck.for_reader(generic) is not deck:  # its calibration of another reader
+                ap.error(f"--deck {args.deck}: learnt with another whole-card reader; learn it "
+                         f"again to score it")  # fmt: skip
         except decks.DeckError as exc:
             ap.error(str(exc))
         print(f"{args.design}: read with deck {args.deck}, learnt {deck.learnt_at}", flush=True)

@@ -33,7 +33,7 @@ import json
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -256,13 +256,32 @@ def index_onnx(path: Path) -> Path:
     return onnx
 
 
+CORNER_NETWORKS = ("outline", "index")  # what a deck's own index network rests on
+
+
 def networks_of(detector) -> dict[str, str]:
     """The networks a deck's own rests on: the shipped index network (its first layers, and
     the weights its training starts from), the outline network (the corners it is cut along)
     and the whole-card reader (whose reads it calibrates)."""
-    return {"outline": fingerprint(detector.corners.outline.path),
-            "index": fingerprint(index_onnx(detector.corners.index.path)),
-            "reader": fingerprint(detector.reader.path)}  # fmt: skip
+    return networks_at(detector.corners.outline.path, detector.corners.index.path,
+                       detector.reader.path)  # fmt: skip
+
+
+def networks_at(outline: Path, index: Path, reader: Path) -> dict[str, str]:
+    """``networks_of`` the networks at these paths (their OpenVINO folders)."""
+    return {"outline": fingerprint(outline), "index": fingerprint(index_onnx(index)),
+            "reader": fingerprint(reader)}  # fmt: skip
+
+
+def how_read(meta: dict, shipped: dict[str, str]) -> str:
+    """How a deck (its ``deck.json``) reads with the networks ``shipped`` (``networks_of``):
+    "as learnt"; "uncalibrated" (learnt before the whole-card reader's reads were calibrated,
+    or with another whole-card reader: read without a calibration, surer learnt again); or
+    "stale" (other corner networks: it cannot be read)."""
+    networks = meta.get("networks") or {}
+    if any(networks.get(role) != shipped.get(role) for role in CORNER_NETWORKS):
+        return "stale"
+    return "as learnt" if networks.get("reader") == shipped.get("reader") else "uncalibrated"
 
 
 def check_reader(detector, who: str) -> None:
@@ -308,18 +327,30 @@ class LearnedDeck:
     calibration: Calibration | None = None
 
     def check_reader(self, detector) -> None:
-        """Refuse a reader this deck cannot join: one line saying why."""
+        """Refuse a reader this deck cannot join: one line saying why. The deck's index network
+        rests on the corner networks it was learnt on; another whole-card reader only leaves its
+        calibration out (``for_reader``)."""
         check_reader(detector, f"deck {self.name}")
         mine = networks_of(detector)
-        # a deck learnt before the calibration names no whole-card reader
-        if {"outline", "index"} - set(self.networks) or any(
-            mine.get(role) != known for role, known in self.networks.items()
-        ):
+        if any(mine[role] != self.networks.get(role) for role in CORNER_NETWORKS):
             raise DeckError(
                 f"deck {self.name}: learnt with other networks than these; learn it again "
                 f"(`hakam deck learn --again --name {self.name}`)"
             )
         self._fits(index_onnx(detector.corners.index.path))
+
+    def for_reader(self, detector) -> LearnedDeck:
+        """This deck as ``detector`` reads with it (``check_reader`` refuses one it cannot
+        join): itself, or without its calibration where that was fitted to another whole-card
+        reader's reads (a new reader shipped): the corners still read with the deck's own
+        network, and the whole-card reads as they are, as for a deck learnt before Hakam
+        calibrated them."""
+        self.check_reader(detector)
+        reader = networks_of(detector)["reader"]
+        if self.calibration is None or self.networks.get("reader") == reader:
+            return self
+        networks = {role: v for role, v in self.networks.items() if role != "reader"}
+        return replace(self, networks=networks, calibration=None)
 
     def _fits(self, onnx: Path) -> None:
         shapes = _tail_shapes(str(onnx), _stamp(Path(onnx)))

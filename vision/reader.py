@@ -292,11 +292,13 @@ class TwoStageDetector:
         (``hakam.vision.decks.LearnedDeck``; None: the shipped one), checked against the other
         readers: the shipped index network where a deck is chosen, and the learned decks
         ``others`` (``deck.check_reader`` refuses, in one line, a reader a deck cannot join: no
-        corner reader, other networks, ONNX Runtime)."""
+        corner reader, other corner networks, ONNX Runtime; ``deck.for_reader`` leaves out a
+        calibration of another whole-card reader)."""
         chosen = None if deck is None else deck.name
-        for d in [deck, *others]:
-            if d is not None:
-                d.check_reader(self)
+        if deck is not None:
+            deck = deck.for_reader(self)  # a calibration of another whole-card reader left out
+        for d in others:
+            d.check_reader(self)
         shipped = self._shipped_corners or self.corners
         corners = shipped if deck is None else shipped.with_index(deck.index_reader(shipped.index))
         readers = {None: shipped} if deck is not None else {}

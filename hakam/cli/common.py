@@ -128,6 +128,11 @@ def with_deck(detector: Any, name: str | None, others: Sequence[str] | None = No
         kept = [d for d in kept if d is not None and d.name != name]
         if deck is None and not kept:
             return detector
+        calibrated = deck is not None and deck.calibration is not None
+        if calibrated and deck.for_reader(detector).calibration is None:  # another reader
+            print(f"hakam: deck {name}: learnt with another whole-card reader, read without its "
+                  f"calibration; it reads surer learnt again (hakam deck learn --again --name "
+                  f"{name})", file=sys.stderr, flush=True)  # fmt: skip
         return detector.with_deck(deck, kept)
     except DeckError as exc:
         raise UserError(str(exc)) from None

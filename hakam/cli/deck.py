@@ -381,9 +381,11 @@ def _say_check(proposals: list) -> None:
 
 def _list(args: argparse.Namespace) -> int:
     from hakam.vision.deck_store import OLD_FORMATS, DeckStore
+    from hakam.vision.decks import how_read
 
     store = DeckStore(decks_root())
     names = store.names()
+    shipped = _shipped_networks() if names else {}
     if not names:
         print("no deck learnt yet (hakam deck learn --source ... --name ...)")
     for name in store.waiting():
@@ -396,11 +398,27 @@ def _list(args: argparse.Namespace) -> int:
             print(f"{name}  learnt {meta.get('learnt_at', '?')}  (by an older Hakam: "
                   f"hakam deck learn --again --name {name})")  # fmt: skip
             continue
-        older = "" if "reader" in (meta.get("networks") or {}) else (
-            f"  (read surer if learnt again: hakam deck learn --again --name {name})")  # fmt: skip
+        how = how_read(meta, shipped) if shipped else "as learnt"
+        hint = {"as learnt": "",
+                "uncalibrated": f"  (read surer if learnt again: hakam deck learn --again "
+                                f"--name {name})",
+                "stale": f"  (learnt with other networks, cannot be read: hakam deck learn "
+                         f"--again --name {name})"}[how]  # fmt: skip
         print(f"{name}  learnt {meta.get('learnt_at', '?')}  from {meta.get('samples', '?')} "
-              f"corner samples{older}")  # fmt: skip
+              f"corner samples{hint}")  # fmt: skip
     return 0
+
+
+def _shipped_networks() -> dict[str, str]:
+    """The fingerprints of the networks a deck is read with here (``networks_of``); none where
+    a model is missing (the decks are then listed as they are)."""
+    from hakam.vision import detector as det
+    from hakam.vision.decks import DeckError, networks_at
+
+    try:
+        return networks_at(*det.corner_paths("openvino"), det.reader_path("openvino"))
+    except (OSError, IndexError, DeckError):
+        return {}
 
 
 def _forget(args: argparse.Namespace) -> int:

@@ -155,6 +155,9 @@ class _Learnt:
     def check_reader(self, detector) -> None:
         pass
 
+    def for_reader(self, detector) -> _Learnt:
+        return self
+
     def index_reader(self, index) -> str:
         return f"{self.name} over {index}"
 

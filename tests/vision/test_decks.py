@@ -23,6 +23,7 @@ from hakam.datasets.spread import labelled_names, learning_spread
 from hakam.engine.cards import CARD_NAMES
 from hakam.errors import UserError
 from hakam.vision import deck_store, decks, fine_tune
+from hakam.vision.calibration import Calibration
 from hakam.vision.detector import make_detector
 from hakam.vision.reader import READER_CLASSES
 
@@ -196,9 +197,18 @@ def test_a_spread_is_found_straightened_learnt_kept_and_read(spread, detector, t
     stale = decks.LearnedDeck("arabic", deck.tail, {"outline": "0", "index": "0"})
     with pytest.raises(decks.DeckError, match="learn it again"):
         detector.with_deck(stale)
-    other_reader = decks.LearnedDeck("arabic", deck.tail, {**deck.networks, "reader": "0"})
+    other_index = dataclasses.replace(again, networks={**deck.networks, "index": "0"})
     with pytest.raises(decks.DeckError, match="learn it again"):
-        detector.with_deck(other_reader)
+        detector.with_deck(other_index)
+    # Another whole-card reader (a new one shipped): the deck reads on with its own index
+    # network and the reads as they are, its calibration (of the old reader's reads) left out.
+    assert again.for_reader(detector) is again
+    other_reader = dataclasses.replace(again, networks={**deck.networks, "reader": "0"})
+    reads_on = detector.with_deck(other_reader)
+    assert reads_on.deck.calibration is None
+    assert set(reads_on.deck.networks) == set(decks.CORNER_NETWORKS)
+    assert np.allclose(reads_on.read_boxes(frame, boxes), as_read.read_boxes(frame, boxes))
+    assert other_reader.calibration is not None  # the deck itself unchanged
     (store.root / "arabic" / "index.npz").write_bytes(b"PK\x03\x04 not a whole file")
     with pytest.raises(decks.DeckError, match="deck 'arabic': cannot be read"):
         store.load("arabic")
@@ -440,3 +450,40 @@ def test_a_run_is_checked_against_every_deck_learnt_here_that_it_can_read_with(
     assert with_deck(detector, None).deck_check.others == ["diwan", "majlis"]  # left out
     with pytest.raises(UserError, match=r"deck 'cut': cannot be read \(linear layer of another"):
         with_deck(detector, "cut")
+
+
+def test_a_deck_calibrated_for_another_whole_card_reader_reads_on_and_says_so(
+    detector, tmp_path, monkeypatch, capsys
+):
+    """A new whole-card reader shipped: a deck calibrated for the old one reads on without its
+    calibration, and says in one line that it reads surer learnt again; ``deck list`` says
+    which decks read surer learnt again and which cannot be read."""
+    monkeypatch.setenv("HAKAM_DATA_DIR", str(tmp_path))
+    store = deck_store.DeckStore(tmp_path / "decks")
+    shipped = fine_tune.IndexTail.from_model(decks.index_onnx(detector.corners.index.path))
+    faces = {card: np.full((decks.FACE_H, decks.FACE_W, 3), 255, np.uint8) for card in CARD_NAMES}
+    same = Calibration(np.eye(READER_CLASSES, dtype=np.float32),
+                       np.zeros(READER_CLASSES, np.float32))  # fmt: skip
+    here = decks.networks_of(detector)
+    for name, networks in [("majlis", here), ("moved", {**here, "reader": "0"}),
+                           ("older", {"outline": here["outline"], "index": here["index"]}),
+                           ("stale", {**here, "outline": "0"})]:  # fmt: skip
+        store.save(decks.LearnedDeck(name, shipped, networks, calibration=same), faces, [])
+    assert with_deck(detector, "majlis").deck.calibration is not None
+    assert capsys.readouterr().err == ""
+    moved = with_deck(detector, "moved")
+    assert moved.deck.calibration is None and moved.deck_check.others[0] is None
+    assert capsys.readouterr().err == (
+        "hakam: deck moved: learnt with another whole-card reader, read without its "
+        "calibration; it reads surer learnt again (hakam deck learn --again --name moved)\n"
+    )
+    assert json.loads((store.root / "moved" / "deck.json").read_text())["networks"]["reader"] == "0"
+    assert main(["deck", "list"]) == 0
+    listed = dict(line.split("  ", 1) for line in capsys.readouterr().out.splitlines())
+    assert listed["majlis"].endswith("corner samples")
+    again = "read surer if learnt again: hakam deck learn --again --name"
+    assert listed["moved"].endswith(f"({again} moved)")
+    assert listed["older"].endswith(f"({again} older)")
+    assert listed["stale"].endswith(
+        "(learnt with other networks, cannot be read: hakam deck learn --again --name stale)"
+    )
