@@ -1,4 +1,5 @@
-"""``hakam deck``: learn the deck a table brought, list the decks learnt, forget one.
+"""``hakam deck``: learn the deck a table brought, list the decks learnt, forget one, and
+carry one to other machines (``export``, ``import``: a tournament's tables learn its deck once).
 
 Learning is two steps, so that a person confirms every card before anything is kept:
 
@@ -63,6 +64,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     forget = sub.add_parser("forget", help="forget a learnt deck")
     forget.add_argument("name")
     forget.set_defaults(func=_forget)
+    export = sub.add_parser("export", help="write a learnt deck to one file, for other machines")
+    export.add_argument("name")
+    export.add_argument("file", help="the deck file to write (a new .zip)")
+    export.set_defaults(func=_export)
+    imp = sub.add_parser("import", help="keep a deck another machine learnt (hakam deck export)")
+    imp.add_argument("file", help="the deck file")
+    imp.add_argument("--name", default=None, help="keep it under this name (default: its own)")
+    imp.add_argument("--replace", action="store_true", help="replace a deck of that name here")
+    imp.set_defaults(func=_import)
 
 
 def _detector(threads: int):
@@ -431,4 +441,39 @@ def _forget(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     said = {"deck": "forgotten", "waiting": "the cards found waiting for answers dropped"}
     print(f"deck {args.name}: {said[gone]}")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from hakam.vision.deck_store import DeckStore
+    from hakam.vision.decks import DeckError
+
+    try:
+        path = DeckStore(decks_root()).export(args.name, Path(args.file))
+    except DeckError as exc:
+        raise UserError(str(exc)) from None
+    print(f"deck {args.name}: written to {path} ({path.stat().st_size // 1024} KB); on another "
+          f"machine: hakam deck import {shlex.quote(str(path))}")  # fmt: skip
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    from hakam.vision.deck_store import OLD_FORMATS, DeckStore
+    from hakam.vision.decks import DeckError, how_read
+
+    store = DeckStore(decks_root())
+    try:
+        name = store.import_(Path(args.file), args.name, args.replace)
+    except DeckError as exc:
+        raise UserError(str(exc)) from None
+    meta = store.describe(name)
+    shipped = _shipped_networks()
+    how = how_read(meta, shipped) if shipped else "as learnt"
+    if meta.get("format") in OLD_FORMATS:
+        how = "stale"
+    said = {"stale": f"learnt with other networks than these: learn it again here from its "
+                     f"faces (hakam deck learn --again --name {name}, about three minutes)",
+            "uncalibrated": f"reads surer learnt again here (hakam deck learn --again --name "
+                            f"{name})"}.get(how, "reads as it was learnt")  # fmt: skip
+    print(f"deck {name}: imported, learnt {meta.get('learnt_at', '?')}; {said}")
     return 0
