@@ -14,7 +14,6 @@ place is finished the next time the deck is looked up (``DeckStore.settle``).
 from __future__ import annotations
 
 import json
-import re
 import shutil
 import zipfile
 from collections.abc import Sequence
@@ -90,9 +89,9 @@ class DeckStore:
                 "networks": networks, "samples": deck.samples,
                 "cards": sorted(faces, key=CARD_NAMES.index), "frames": len(frames)}  # fmt: skip
         (tmp / "deck.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
-        return self._put(tmp, deck.name)
+        return self.put(tmp, deck.name)
 
-    def _put(self, tmp: Path, name: str) -> Path:
+    def put(self, tmp: Path, name: str) -> Path:
         """Put the deck written whole in ``tmp`` (``.NAME.tmp``, its ``deck.json`` last) in
         place of any deck ``name``."""
         final = self.root / name
@@ -137,64 +136,7 @@ class DeckStore:
         return st.st_ino, st.st_mtime_ns
 
     def load(self, name: str) -> LearnedDeck:
-        return _read(self.root / name, name, self.describe(name))
-
-    def export(self, name: str, path: Path) -> Path:
-        """The deck ``name`` as kept here, in one zip file (``path``, which must not exist yet),
-        for ``import_`` on another machine: a tournament's tables learn its deck once."""
-        path = Path(path)
-        self.describe(name)
-        if path.exists():
-            raise DeckError(f"{path}: exists already; nothing written (give another file)")
-        folder = self.root / name
-        members = sorted(p for p in folder.rglob("*") if p.is_file())
-        tmp = path.with_name(f".{path.name}.tmp")
-        try:
-            with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
-                for p in members:
-                    z.write(p, p.relative_to(folder).as_posix())
-            tmp.rename(path)
-        except OSError as exc:
-            tmp.unlink(missing_ok=True)
-            raise DeckError(f"{path}: cannot be written ({exc})") from None
-        return path
-
-    def import_(self, path: Path, name: str | None = None, replace: bool = False) -> str:
-        """The deck in the zip file ``path`` (``export``) kept here as ``name`` (None: its own
-        name); refused in one line, nothing changed, where it is not a whole deck or the name is
-        taken (unless ``replace``). A deck learnt with other networks is kept too: its faces
-        learn it again here (``hakam deck learn --again``)."""
-        try:
-            with zipfile.ZipFile(path) as z:
-                meta, files = _deck_files(z)
-        except (OSError, zipfile.BadZipFile, ValueError, KeyError) as exc:
-            raise DeckError(f"{path}: not a deck file ({exc}); nothing imported") from None
-        name = check_name(name or str(meta.get("name", "")))
-        if (self.root / name / "deck.json").is_file() and not replace:
-            raise DeckError(f"deck {name!r}: learnt here already; nothing imported (--replace, "
-                            f"or --name ANOTHER)")  # fmt: skip
-        meta["name"] = name
-        self.root.mkdir(parents=True, exist_ok=True)
-        tmp = self.root / f".{name}.tmp"
-        shutil.rmtree(tmp, ignore_errors=True)
-        try:
-            for member, data in files.items():
-                (tmp / member).parent.mkdir(parents=True, exist_ok=True)
-                (tmp / member).write_bytes(data)
-            if meta.get("format") not in OLD_FORMATS:
-                _read(tmp, name, meta)
-            self.faces_in(tmp)
-            read_frames(tmp)
-            text = json.dumps(meta, indent=1) + "\n"
-            (tmp / "deck.json").write_text(text, encoding="utf-8")
-        except BaseException as exc:
-            shutil.rmtree(tmp, ignore_errors=True)
-            if isinstance(exc, DeckError):
-                said = str(exc).removesuffix("; nothing saved")
-                raise DeckError(f"{path}: {said}; nothing imported") from None
-            raise
-        self._put(tmp, name)
-        return name
+        return read_deck(self.root / name, name, self.describe(name))
 
     def faces_in(self, folder: Path) -> dict[str, np.ndarray]:
         """The straightened faces kept in a deck's ``folder``: the 32 cards, else ``DeckError``."""
@@ -291,27 +233,7 @@ def pending(folder: Path) -> tuple[list[np.ndarray], list[Candidate]]:
     return read_frames(folder), found
 
 
-# What a deck file (``DeckStore.export``) may hold: a deck's folder as kept, nothing else.
-DECK_MEMBER = re.compile(r"^(deck\.json|index\.npz|calibration\.npz|frame-\d{1,4}\.png|"
-                         r"faces/(?:" + "|".join(CARD_NAMES) + r")\.png)$")  # fmt: skip
-DECK_FILE_BYTES = 256 << 20  # the most a deck file may unpack to (a deck is a few MB)
-
-
-def _deck_files(z: zipfile.ZipFile) -> tuple[dict, dict[str, bytes]]:
-    """A deck file's ``deck.json`` and its other members (ValueError: not a deck file)."""
-    infos = [i for i in z.infolist() if not i.is_dir()]
-    odd = sorted(i.filename for i in infos if not DECK_MEMBER.match(i.filename))
-    if odd:
-        raise ValueError(f"it holds {odd[0]!r}, which no deck has")
-    if sum(i.file_size for i in infos) > DECK_FILE_BYTES:
-        raise ValueError(f"it unpacks to more than {DECK_FILE_BYTES >> 20} MB")
-    meta = json.loads(z.read("deck.json").decode("utf-8"))
-    if not isinstance(meta, dict):
-        raise ValueError("deck.json is not an object")
-    return meta, {i.filename: z.read(i) for i in infos if i.filename != "deck.json"}
-
-
-def _read(folder: Path, name: str, meta: dict) -> LearnedDeck:
+def read_deck(folder: Path, name: str, meta: dict) -> LearnedDeck:
     """The deck kept in ``folder`` (its ``deck.json`` read: ``meta``), or one line saying why it
     cannot be read."""
     if meta.get("format") in OLD_FORMATS:
@@ -321,9 +243,15 @@ def _read(folder: Path, name: str, meta: dict) -> LearnedDeck:
         )
     if meta.get("format") != DECK_FORMAT:
         raise DeckError(f"deck {name!r}: not a {DECK_FORMAT} deck ({meta.get('format')})")
-    networks = dict(meta.get("networks") or {})
     calibration = None
     try:
+        networks = meta.get("networks") or {}
+        if not (isinstance(networks, dict)
+                and all(isinstance(v, str) for v in [*networks, *networks.values()])):  # fmt: skip
+            raise ValueError(f"networks {networks!r}: not fingerprints by network")
+        samples = meta.get("samples", 0)
+        if not isinstance(samples, int):
+            raise ValueError(f"samples {samples!r}: not a whole number")
         with np.load(folder / "index.npz") as arrays:
             tail = IndexTail.from_arrays(arrays)
         if "reader" in networks:  # learnt with the whole-card reader's calibration
@@ -331,7 +259,8 @@ def _read(folder: Path, name: str, meta: dict) -> LearnedDeck:
                 calibration = Calibration.from_arrays(arrays)
             if len(calibration.bias) != READER_CLASSES:
                 raise ValueError(f"a calibration of {len(calibration.bias)} classes")
-    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+    except (OSError, KeyError, ValueError, TypeError, EOFError,
+            zipfile.BadZipFile) as exc:  # fmt: skip
         raise DeckError(f"deck {name!r}: cannot be read ({exc})") from None
-    return LearnedDeck(name, tail, networks, meta.get("learnt_at", ""),
-                       int(meta.get("samples", 0)), calibration)  # fmt: skip
+    return LearnedDeck(name, tail, dict(networks), str(meta.get("learnt_at", "")), samples,
+                       calibration)  # fmt: skip

@@ -274,11 +274,16 @@ def networks_at(outline: Path, index: Path, reader: Path) -> dict[str, str]:
 
 
 def how_read(meta: dict, shipped: dict[str, str]) -> str:
-    """How a deck (its ``deck.json``) reads with the networks ``shipped`` (``networks_of``):
-    "as learnt"; "uncalibrated" (learnt before the whole-card reader's reads were calibrated,
-    or with another whole-card reader: read without a calibration, surer learnt again); or
-    "stale" (other corner networks: it cannot be read)."""
-    networks = meta.get("networks") or {}
+    """How a deck (its ``deck.json``) reads with the networks ``shipped`` (``networks_of``;
+    empty where they were not found: from ``deck.json`` alone): "as learnt"; "uncalibrated"
+    (learnt before the whole-card reader's reads were calibrated, or with another whole-card
+    reader: read without a calibration, surer learnt again); or "stale" (other corner
+    networks: it cannot be read)."""
+    networks = meta.get("networks")
+    if not isinstance(networks, dict):
+        networks = {}
+    if not shipped:
+        return "as learnt" if "reader" in networks else "uncalibrated"
     if any(networks.get(role) != shipped.get(role) for role in CORNER_NETWORKS):
         return "stale"
     return "as learnt" if networks.get("reader") == shipped.get("reader") else "uncalibrated"

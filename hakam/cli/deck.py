@@ -170,8 +170,6 @@ def _take_again(args: argparse.Namespace) -> str:
 
 
 def _learn_deck(args: argparse.Namespace) -> int:
-    import cv2
-
     from hakam.vision import deck_store, decks
 
     store = deck_store.DeckStore(decks_root())
@@ -184,7 +182,7 @@ def _learn_deck(args: argparse.Namespace) -> int:
         if args.again:
             detector = _detector(args.threads)
             faces, frames = store.faces(args.name), store.frames(args.name)
-            return _fit_and_save(store, args.name, faces, frames, args, detector)
+            return _fit_and_save(store, args.name, faces, frames, args.scenes, detector)
         pending = store.waiting_folder(args.name)
         if args.window and not args.source:
             raise UserError("--window shows the cards found: give --source too")
@@ -216,9 +214,7 @@ def _learn_deck(args: argparse.Namespace) -> int:
                       f"touching (or show each in turn, --frames), and take them again:\n  "
                       f"{_take_again(args)}")  # fmt: skip
                 return 0
-            deck_store.keep_pending(pending, frames, found)
-            _write_answers(answers_file, [c.proposed for c in found])
-            cv2.imwrite(str(pending / "sheet.jpg"), _sheet(found))
+            _keep_found(store, args.name, frames, found)
             if not args.window:
                 _print_proposals(found)
                 _say_check([c.proposed for c in found])
@@ -227,19 +223,7 @@ def _learn_deck(args: argparse.Namespace) -> int:
                       f"{_go_on(args.name, answers_file, args.replace)}")  # fmt: skip
                 return 0
 
-            def learn(names: list, progress) -> str:
-                try:
-                    _write_answers(answers_file, names)  # the person's word, whatever follows
-                    decks.check_cards(names)
-                    faces = {n: c.face for c, n in zip(found, names, strict=True) if n is not None}
-                    _fit_and_save(store, args.name, faces, frames, args, detector, progress)
-                    shutil.rmtree(pending, ignore_errors=True)  # kept: nothing waits
-                except decks.DeckError as exc:
-                    raise UserError(str(exc)) from None
-                except OSError as exc:
-                    raise UserError(f"deck {args.name}: {exc.strerror or exc}") from None
-                return args.name
-
+            learn = _window_learning(store, args.name, frames, found, args.scenes, detector)
             names, learnt, stopped_by = _confirm_in_window(found, args.lang, learn)
             if not learnt:
                 _write_answers(answers_file, names)
@@ -256,7 +240,7 @@ def _learn_deck(args: argparse.Namespace) -> int:
             names = decks.read_answers(Path(args.answers), len(found))
         decks.check_cards(names)
         faces = {n: c.face for c, n in zip(found, names, strict=True) if n is not None}
-        code = _fit_and_save(store, args.name, faces, frames, args, detector)
+        code = _fit_and_save(store, args.name, faces, frames, args.scenes, detector)
         shutil.rmtree(pending, ignore_errors=True)
         return code
     except decks.DeckError as exc:
@@ -265,16 +249,90 @@ def _learn_deck(args: argparse.Namespace) -> int:
         raise UserError(f"deck {args.name}: {exc.strerror or exc} ({exc.filename})") from None
 
 
+def _window_learning(store, name: str, frames: list, found: list, scenes: int | None, detector):
+    """What the deck window's *Learn and save* does with the person's answers: they are written
+    to the cards waiting whatever follows; the deck is learnt and kept (then nothing waits), or
+    a ``UserError`` says why not."""
+    from hakam.vision import decks
+
+    pending = store.waiting_folder(name)
+
+    def learn(names: list, progress) -> str:
+        try:
+            _write_answers(pending / "proposals.json", names)  # the person's word
+            decks.check_cards(names)
+            faces = {n: c.face for c, n in zip(found, names, strict=True) if n is not None}
+            _fit_and_save(store, name, faces, frames, scenes, detector, progress)
+            shutil.rmtree(pending, ignore_errors=True)  # kept: nothing waits
+        except decks.DeckError as exc:
+            raise UserError(str(exc)) from None
+        except OSError as exc:
+            raise UserError(f"deck {name}: {exc.strerror or exc}") from None
+        return name
+
+    return learn
+
+
+def _keep_found(store, name: str, frames: list, found: list) -> Path:
+    """The frames and the cards found kept waiting for the person's answers, with the
+    proposals as the answers file and a numbered sheet of the faces: the answers file."""
+    import cv2
+
+    from hakam.vision import deck_store
+
+    pending = store.waiting_folder(name)
+    shutil.rmtree(pending, ignore_errors=True)
+    deck_store.keep_pending(pending, frames, found)
+    _write_answers(pending / "proposals.json", [c.proposed for c in found])
+    cv2.imwrite(str(pending / "sheet.jpg"), _sheet(found))
+    return pending / "proposals.json"
+
+
+def learn_from_frame(frame, name: str, language: str, scenes: int | None = None) -> str | None:
+    """The start screen's *Learn a deck*: the cards laid out in ``frame`` (the camera's) found,
+    confirmed or corrected in the deck window, learnt and saved there. The deck's name once
+    saved; None where the window closed first (the cards found then wait with the answers
+    given, as ``hakam deck learn --window`` leaves them). A ``UserError`` says in one line why
+    nothing was found; a stop (Ctrl+C, SIGTERM) while the window is open stops table mode."""
+    from hakam.vision import deck_store, decks
+
+    store = deck_store.DeckStore(decks_root())
+    try:
+        decks.check_name(name)
+    except decks.DeckError as exc:
+        raise UserError(str(exc)) from None
+    if name in store.names():
+        raise UserError(f"deck {name}: learnt here already; give another name (or "
+                        f"`hakam deck forget {name}`)")  # fmt: skip
+    if store.waiting_folder(name).exists():
+        raise UserError(f"deck {name}: cards found earlier wait for answers (hakam deck list); "
+                        f"give another name")  # fmt: skip
+    detector = _detector(0)
+    found = decks.find_cards([frame], detector)
+    if len(found) < len(CARD_NAMES):
+        raise UserError(f"only {len(found)} of the 32 cards found: lay out all 32 face up, not "
+                        f"touching, and learn the deck again")  # fmt: skip
+    answers_file = _keep_found(store, name, [frame], found)
+    learn = _window_learning(store, name, [frame], found, scenes, detector)
+    names, learnt, stopped_by = _confirm_in_window(found, language, learn)
+    if not learnt:
+        _write_answers(answers_file, names)
+    if stopped_by is not None:
+        raise KeyboardInterrupt
+    return name if learnt else None
+
+
 def _write_answers(path: Path, answers: list) -> None:
     """One find a line: find k (as numbered on the sheet) on line k + 1, after the bracket."""
     path.write_text(json.dumps(answers, indent=0) + "\n", encoding="utf-8")
 
 
-def _fit_and_save(store, name: str, faces: dict, frames: list, args, detector, shown=None):
+def _fit_and_save(store, name: str, faces: dict, frames: list, scenes: int | None, detector,
+                  shown=None):  # fmt: skip
     """Learn the deck and keep it; ``shown``: the window's progress, told each step too."""
     from hakam.vision import decks
 
-    scenes = decks.LEARN_SCENES if args.scenes is None else args.scenes
+    scenes = decks.LEARN_SCENES if scenes is None else scenes
     if scenes < decks.LEARN_SCENES:
         print(f"--scenes {scenes}: fewer than the {decks.LEARN_SCENES} a deck's figures are "
               f"measured with; it will read its cards less well", flush=True)  # fmt: skip
@@ -391,7 +449,7 @@ def _say_check(proposals: list) -> None:
 
 def _list(args: argparse.Namespace) -> int:
     from hakam.vision.deck_store import OLD_FORMATS, DeckStore
-    from hakam.vision.decks import how_read
+    from hakam.vision.decks import DeckError, how_read
 
     store = DeckStore(decks_root())
     names = store.names()
@@ -403,12 +461,16 @@ def _list(args: argparse.Namespace) -> int:
         print(f"{name}  cards found, waiting for answers ({_go_on(name, answers, name in names)}; "
               f"hakam deck forget {name} drops them)")  # fmt: skip
     for name in names:
-        meta = store.describe(name)
+        try:
+            meta = store.describe(name)
+        except DeckError as exc:  # one damaged deck.json: said, the others listed
+            print(f"{name}  {str(exc).removeprefix(f'deck {name!r}: ')}")
+            continue
         if meta.get("format") in OLD_FORMATS:
             print(f"{name}  learnt {meta.get('learnt_at', '?')}  (by an older Hakam: "
                   f"hakam deck learn --again --name {name})")  # fmt: skip
             continue
-        how = how_read(meta, shipped) if shipped else "as learnt"
+        how = how_read(meta, shipped)
         hint = {"as learnt": "",
                 "uncalibrated": f"  (read surer if learnt again: hakam deck learn --again "
                                 f"--name {name})",
@@ -445,11 +507,12 @@ def _forget(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
+    from hakam.vision.deck_files import export_deck
     from hakam.vision.deck_store import DeckStore
     from hakam.vision.decks import DeckError
 
     try:
-        path = DeckStore(decks_root()).export(args.name, Path(args.file))
+        path = export_deck(DeckStore(decks_root()), args.name, Path(args.file))
     except DeckError as exc:
         raise UserError(str(exc)) from None
     print(f"deck {args.name}: written to {path} ({path.stat().st_size // 1024} KB); on another "
@@ -458,22 +521,23 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from hakam.vision.deck_store import OLD_FORMATS, DeckStore
+    from hakam.vision.deck_files import import_deck
+    from hakam.vision.deck_store import DeckStore
     from hakam.vision.decks import DeckError, how_read
 
     store = DeckStore(decks_root())
     try:
-        name = store.import_(Path(args.file), args.name, args.replace)
+        name = import_deck(store, Path(args.file), args.name, args.replace)
     except DeckError as exc:
         raise UserError(str(exc)) from None
     meta = store.describe(name)
     shipped = _shipped_networks()
-    how = how_read(meta, shipped) if shipped else "as learnt"
-    if meta.get("format") in OLD_FORMATS:
-        how = "stale"
-    said = {"stale": f"learnt with other networks than these: learn it again here from its "
+    said = {"as learnt": "reads as it was learnt",
+            "stale": f"learnt with other networks than these: learn it again here from its "
                      f"faces (hakam deck learn --again --name {name}, about three minutes)",
             "uncalibrated": f"reads surer learnt again here (hakam deck learn --again --name "
-                            f"{name})"}.get(how, "reads as it was learnt")  # fmt: skip
+                            f"{name})"}[how_read(meta, shipped)]  # fmt: skip
+    if not shipped:
+        said = "not checked against the networks here (not found)"
     print(f"deck {name}: imported, learnt {meta.get('learnt_at', '?')}; {said}")
     return 0

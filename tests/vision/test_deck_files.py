@@ -4,7 +4,10 @@ a tournament's tables learn its deck once."""
 from __future__ import annotations
 
 import json
+import os
+import struct
 import zipfile
+import zlib
 
 import numpy as np
 import pytest
@@ -13,6 +16,7 @@ from hakam.cli import main
 from hakam.engine.cards import CARD_NAMES
 from hakam.vision import deck_store, decks, fine_tune
 from hakam.vision.calibration import Calibration
+from hakam.vision.deck_files import export_deck, import_deck
 from hakam.vision.detector import make_detector
 from hakam.vision.reader import READER_CLASSES
 
@@ -35,7 +39,7 @@ def _faces() -> dict[str, np.ndarray]:
             enumerate(CARD_NAMES)}  # fmt: skip
 
 
-def _rewritten(src, dst, drop=(), add=None, meta=None) -> None:
+def _rewritten(src, dst, drop=(), add=None, meta: dict | None = {}) -> None:  # noqa: B006
     """``src``'s deck file written to ``dst`` without the members ``drop``, with ``add``
     (member: bytes) and its deck.json's fields changed by ``meta``."""
     with zipfile.ZipFile(src) as z, zipfile.ZipFile(dst, "w") as out:
@@ -43,11 +47,19 @@ def _rewritten(src, dst, drop=(), add=None, meta=None) -> None:
             data = z.read(info)
             if info.filename in drop:
                 continue
-            if info.filename == "deck.json" and meta:
+            if info.filename == "deck.json" and meta is None:
+                data = b"null"
+            elif info.filename == "deck.json" and meta:
                 data = json.dumps({**json.loads(data), **meta}).encode()
             out.writestr(info.filename, data)
         for member, data in (add or {}).items():
             out.writestr(member, data)
+
+
+def _png_header(w: int, h: int) -> bytes:
+    """The start of a PNG of ``w`` x ``h`` pixels: its signature and header, no image."""
+    ihdr = b"IHDR" + struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + ihdr + struct.pack(">I", zlib.crc32(ihdr))
 
 
 def _left(store: deck_store.DeckStore) -> list[str]:
@@ -59,16 +71,16 @@ def test_a_deck_written_to_a_file_is_kept_elsewhere_as_it_was(networks, tmp_path
     there = deck_store.DeckStore(tmp_path / "there")
     frame = np.full((72, 128, 3), 90, np.uint8)
     here.save(_deck("majlis", networks), _faces(), [frame])
-    path = here.export("majlis", tmp_path / "majlis.zip")
+    path = export_deck(here, "majlis", tmp_path / "majlis.zip")
     before = path.read_bytes()
     with pytest.raises(decks.DeckError, match="exists already; nothing written"):
-        here.export("majlis", path)  # a file is never written over
+        export_deck(here, "majlis", path)  # a file is never written over
     assert path.read_bytes() == before and _left(here) == ["majlis"]
     with pytest.raises(decks.DeckError, match="not learnt here"):
-        here.export("diwan", tmp_path / "diwan.zip")
+        export_deck(here, "diwan", tmp_path / "diwan.zip")
     assert not (tmp_path / "diwan.zip").exists()
 
-    assert there.import_(path) == "majlis"
+    assert import_deck(there, path) == "majlis"
     a, b = here.load("majlis"), there.load("majlis")
     assert all(np.array_equal(x, y) for x, y in zip(a.tail.params(), b.tail.params(), strict=True))
     assert np.array_equal(a.calibration.weights, b.calibration.weights)
@@ -77,9 +89,9 @@ def test_a_deck_written_to_a_file_is_kept_elsewhere_as_it_was(networks, tmp_path
     assert np.array_equal(there.frames("majlis")[0], frame)
     # A name taken is refused unless replaced; another name keeps a second deck.
     with pytest.raises(decks.DeckError, match=r"'majlis': learnt here already; nothing imported"):
-        there.import_(path)
-    assert there.import_(path, replace=True) == "majlis"
-    assert there.import_(path, "diwan") == "diwan"
+        import_deck(there, path)
+    assert import_deck(there, path, replace=True) == "majlis"
+    assert import_deck(there, path, "diwan") == "diwan"
     assert there.names() == ["diwan", "majlis"] and there.load("diwan").name == "diwan"
     assert json.loads((there.root / "diwan" / "deck.json").read_text())["name"] == "diwan"
     assert _left(there) == ["diwan", "majlis"]  # nothing left half-written
@@ -98,9 +110,29 @@ def test_a_deck_written_to_a_file_is_kept_elsewhere_as_it_was(networks, tmp_path
         ({"drop": ["index.npz"]}, "cannot be read"),
         ({"drop": ["calibration.npz"]}, "cannot be read"),
         ({"add": {"faces/2H.png": b"x"}}, "holds 'faces/2H.png'"),
-        ({"add": {"frame-0.png": b"x"}}, "a frame cannot be read"),
+        ({"add": {"frame-0.png": b"x"}}, "frame-0.png is not a PNG image"),
+        (
+            {"add": {"frame-0.png": _png_header(640, 480)}, "meta": {"frames": 1}},
+            "frame-0.png cannot be read; nothing imported$",
+        ),
+        ({"meta": {"frames": 1}}, "it holds 0 frames where its deck.json says 1"),
         ({"meta": {"format": "hakam-deck/9"}}, r"not a hakam-deck/2 deck \(hakam-deck/9\)"),
         ({"meta": {"name": "../x"}}, "deck name '../x'"),
+        ({"meta": {"name": None}}, "deck.json: name None is not a text"),
+        ({"meta": {"name": ""}}, "its deck.json names no deck; nothing imported \\(give --name\\)"),
+        ({"meta": {"networks": [["outline", "0"]]}}, "networks .* is not a table"),
+        ({"meta": {"networks": {"outline": 5}}}, "networks .*: not fingerprints by network"),
+        ({"meta": {"samples": "abc"}}, "samples 'abc' is not a whole number"),
+        ({"meta": None}, "deck.json is not an object"),
+        # A PNG's size is read from its header before anything is decoded.
+        (
+            {"drop": ["faces/JH.png"], "add": {"faces/JH.png": _png_header(20000, 20000)}},
+            "faces/JH.png is 20000x20000, not a face's 252x352",
+        ),
+        (
+            {"add": {"frame-0.png": _png_header(20000, 20000)}, "meta": {"frames": 1}},
+            "frame-0.png is 20000x20000, larger than 3840x2160",
+        ),
     ],
 )
 def test_a_file_that_is_not_a_whole_deck_is_refused_and_changes_nothing(
@@ -110,17 +142,17 @@ def test_a_file_that_is_not_a_whole_deck_is_refused_and_changes_nothing(
     there = deck_store.DeckStore(tmp_path / "there")
     here.save(_deck("majlis", networks), _faces())
     there.save(_deck("diwan", networks), _faces())
-    path = here.export("majlis", tmp_path / "majlis.zip")
+    path = export_deck(here, "majlis", tmp_path / "majlis.zip")
     bad = tmp_path / "bad.zip"
     _rewritten(path, bad, **change)
     with pytest.raises(decks.DeckError, match=said):
-        there.import_(bad)
+        import_deck(there, bad)
     assert _left(there) == ["diwan"] and not (tmp_path / "evil.sh").exists()
     with pytest.raises(decks.DeckError, match="not a deck file"):
-        there.import_(tmp_path / "missing.zip")
+        import_deck(there, tmp_path / "missing.zip")
     (tmp_path / "text.zip").write_text("not a zip")
     with pytest.raises(decks.DeckError, match=r"text.zip: not a deck file .*nothing imported"):
-        there.import_(tmp_path / "text.zip")
+        import_deck(there, tmp_path / "text.zip")
     assert _left(there) == ["diwan"]
 
 
@@ -132,7 +164,7 @@ def test_the_commands_say_how_an_imported_deck_reads_here(networks, tmp_path, mo
     other.save(_deck("majlis", networks), _faces())
     other.save(_deck("diwan", {**networks, "outline": "0"}), _faces())
     for name in ("majlis", "diwan"):
-        other.export(name, tmp_path / f"{name}.zip")
+        export_deck(other, name, tmp_path / f"{name}.zip")
     assert main(["deck", "import", str(tmp_path / "majlis.zip")]) == 0
     assert capsys.readouterr().out == (
         "deck majlis: imported, learnt 2026-12-07T18:00:00; reads as it was learnt\n"
@@ -148,3 +180,64 @@ def test_the_commands_say_how_an_imported_deck_reads_here(networks, tmp_path, mo
         f"on another machine: hakam deck import {tmp_path / 'again.zip'}\n")  # fmt: skip
     assert main(["deck", "export", "majlis", str(tmp_path / "again.zip")]) == 2
     assert "exists already; nothing written" in capsys.readouterr().err
+    # The networks here not found (no models): nothing is claimed; the list goes by deck.json.
+    from hakam.cli import deck as deck_cli
+
+    monkeypatch.setattr(deck_cli, "_shipped_networks", dict)
+    assert main(["deck", "import", str(tmp_path / "majlis.zip"), "--name", "salon"]) == 0
+    assert capsys.readouterr().out.endswith("not checked against the networks here (not found)\n")
+    assert main(["deck", "list"]) == 0
+    assert all(line.endswith("corner samples") for line in capsys.readouterr().out.splitlines())
+
+
+def test_an_export_holds_only_a_readable_decks_own_files(networks, tmp_path):
+    """The same deck gives the same file (whatever its files' times, before 1980 too); a
+    stray file in its folder stays behind; an older or damaged deck, or a folder that is not
+    there, is refused in one line with nothing written."""
+    here = deck_store.DeckStore(tmp_path / "here")
+    here.save(_deck("majlis", networks), _faces(), [np.full((72, 128, 3), 90, np.uint8)])
+    (here.root / "majlis" / ".DS_Store").write_bytes(b"finder")
+    os.utime(here.root / "majlis" / "index.npz", (86400, 86400))  # 1970-01-02
+    first = export_deck(here, "majlis", tmp_path / "a.zip")
+    again = export_deck(here, "majlis", tmp_path / "b.zip")
+    assert first.read_bytes() == again.read_bytes()
+    with zipfile.ZipFile(first) as z:
+        assert ".DS_Store" not in z.namelist() and "frame-0.png" in z.namelist()
+    with pytest.raises(decks.DeckError, match="no such folder; nothing written"):
+        export_deck(here, "majlis", tmp_path / "nowhere" / "c.zip")
+    meta = json.loads((here.root / "majlis" / "deck.json").read_text())
+    (here.root / "majlis" / "deck.json").write_text(json.dumps({**meta, "format": "hakam-deck/1"}))
+    with pytest.raises(decks.DeckError, match=r"older Hakam; learn it again first .*nothing writ"):
+        export_deck(here, "majlis", tmp_path / "c.zip")
+    (here.root / "majlis" / "deck.json").write_text(json.dumps(meta))
+    (here.root / "majlis" / "index.npz").write_bytes(b"not arrays")
+    with pytest.raises(decks.DeckError, match="deck 'majlis': cannot be read"):
+        export_deck(here, "majlis", tmp_path / "c.zip")
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == ["a.zip", "b.zip"]
+
+
+def test_an_import_finishes_a_save_cut_short_before_it_looks_at_the_name(networks, tmp_path):
+    """A save cut short here left the old deck aside (``.NAME.old``): it goes back in place
+    first, so the name is seen taken and nothing is written over it."""
+    here = deck_store.DeckStore(tmp_path / "here")
+    there = deck_store.DeckStore(tmp_path / "there")
+    here.save(_deck("majlis", networks), _faces())
+    path = export_deck(here, "majlis", tmp_path / "majlis.zip")
+    there.save(_deck("majlis", networks), _faces())
+    (there.root / "majlis").rename(there.root / ".majlis.old")  # cut short between renames
+    with pytest.raises(decks.DeckError, match="learnt here already; nothing imported"):
+        import_deck(there, path)
+    assert _left(there) == ["majlis"] and there.load("majlis").samples == 1234
+
+
+def test_a_damaged_deck_is_listed_as_such_among_the_others(networks, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("HAKAM_DATA_DIR", str(tmp_path / "data"))
+    store = deck_store.DeckStore(tmp_path / "data" / "decks")
+    store.save(_deck("majlis", networks), _faces())
+    store.save(_deck("diwan", networks), _faces())
+    (store.root / "diwan" / "deck.json").write_text("{not json")
+    assert main(["deck", "list"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert listed[0].startswith("diwan  cannot be read (") and listed[1].startswith(
+        "majlis  learnt"
+    )

@@ -423,6 +423,47 @@ def test_the_window_learns_the_deck_from_the_answers_given_there(spread, tmp_pat
     assert told[0] == ("scenes", 1, 10) and told[-1][0] == "training"
 
 
+@needs_font
+def test_the_start_screen_learns_a_deck_from_the_cameras_frame(spread, tmp_path, monkeypatch):
+    """``learn_from_frame`` (*Learn a deck*): the cards of the frame found and shown in the deck
+    window; learnt there, the deck is kept and nothing waits; the window closed first, the
+    cards found wait with the answers given; a frame without the 32 cards, a name taken or
+    waiting: one line, nothing kept."""
+    from hakam.cli import deck as deck_cli
+
+    frame, labels = spread
+    monkeypatch.setenv("HAKAM_DATA_DIR", str(tmp_path))
+    store = deck_store.DeckStore(tmp_path / "decks")
+    shown: list[str] = []
+
+    def window(found, language, learn, close=False):
+        shown.append(language)
+        names = _answers(found, labels)
+        if close:
+            return [*names[:-1], None], False, None
+        learn(names, lambda stage, k, n: None)
+        return names, True, None
+
+    monkeypatch.setattr(deck_cli, "_confirm_in_window", window)
+    assert deck_cli.learn_from_frame(frame, "majlis", "ar", scenes=10) == "majlis"
+    assert shown == ["ar"] and store.names() == ["majlis"] and store.waiting() == []
+    assert len(store.frames("majlis")) == 1 and store.load("majlis").samples > 0
+    with pytest.raises(UserError, match="deck majlis: learnt here already; give another name"):
+        deck_cli.learn_from_frame(frame, "majlis", "en", scenes=10)
+    monkeypatch.setattr(deck_cli, "_confirm_in_window", lambda *a: window(*a, close=True))
+    assert deck_cli.learn_from_frame(frame, "diwan", "en", scenes=10) is None
+    waiting = json.loads((store.waiting_folder("diwan") / "proposals.json").read_text())
+    assert store.waiting() == ["diwan"] and waiting[-1] is None  # the answers as given
+    with pytest.raises(UserError, match="deck diwan: cards found earlier wait for answers"):
+        deck_cli.learn_from_frame(frame, "diwan", "en", scenes=10)
+    blank = np.full_like(frame, 40)
+    with pytest.raises(UserError, match="only 0 of the 32 cards found: lay out all 32"):
+        deck_cli.learn_from_frame(blank, "salon", "en", scenes=10)
+    with pytest.raises(UserError, match="deck name 'a b'"):
+        deck_cli.learn_from_frame(frame, "a b", "en", scenes=10)
+    assert store.names() == ["majlis"] and store.waiting() == ["diwan"] and len(shown) == 2
+
+
 def test_a_run_is_checked_against_every_deck_learnt_here_that_it_can_read_with(
     detector, tmp_path, monkeypatch
 ):
