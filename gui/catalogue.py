@@ -62,6 +62,18 @@ CATALOGUE: tuple[tuple[str, str], ...] = (
      "المعايرة: انقر وسط الطاولة ثم مقعد الموزّع الأول"),
     (r"source: give a camera number \(0, 1, \.\.\.\) or a video file",
      "المصدر: اكتب رقم الكاميرا (0، 1، ...) أو ملف فيديو"),
+    # the start screen's Learn a deck (hakam.cli.deck.learn_from_frame)
+    (r"deck name '(.*)': 1 to 40 letters, digits, '_', '\.' or '-', from a letter or digit",
+     "اسم الورق «{0}»: من 1 إلى 40 من الحروف اللاتينية أو الأرقام أو _ أو . أو -، أوله حرف "
+     "أو رقم"),
+    (r"deck (\S+): learnt here already; give another name \(or `hakam deck forget \S+`\)",
+     "الورق {0}: متعلَّم هنا من قبل؛ اختر اسمًا آخر"),
+    (r"deck (\S+): cards found earlier wait for answers \(hakam deck list\); give another name",
+     "الورق {0}: أوراق وُجدت من قبل تنتظر الإجابات (‎hakam deck list)؛ اختر اسمًا آخر"),
+    (r"only (\d+) of the 32 cards found: lay out all 32 face up, not touching, and learn the "
+     r"deck again",
+     "لم يُعثر إلا على {0} من الأوراق الـ32: افرد الأوراق كلها مكشوفةً متباعدةً، ثم تعلَّم الورق "
+     "من جديد"),
     (r"export: cannot write (.+) \((.+)\)", "التصدير: تعذّرت الكتابة في {0} ({1})"),
     (r"(?:notice|warning) (\d+): not found", "التنبيه {0}: غير موجود"),
     (r"notice (\d+): no trick to confirm", "التنبيه {0}: لا أكلة تُؤكَّد"),

@@ -104,6 +104,18 @@ STRINGS: dict[str, tuple[str, str]] = {
     "start_source": ("Camera (number) or video file:", "الكاميرا (رقم) أو ملف فيديو:"),
     "start_new": ("A new match", "مباراة جديدة"),
     "start_deck": ("Deck:", "الورق:"),
+    "start_learn_deck": ("Learn a deck…", "تعلَّم ورقًا…"),
+    "start_deck_name": (
+        "Lay the deck's 32 cards face up before the camera, not touching; then name the deck "
+        "(letters, digits, _ . -):",
+        "افرد أوراق الورق الـ32 مكشوفةً أمام الكاميرا متباعدةً، ثم سمِّ الورق (حروف لاتينية أو "
+        "أرقام أو _ . -):",
+    ),
+    "start_deck_learnt": ("Deck {name} learnt and chosen.", "تُعلِّم الورق {name} واختير."),
+    "start_deck_kept_waiting": (
+        "Deck {name} not learnt: the cards found wait with your answers (hakam deck list).",
+        "لم يُتعلَّم الورق {name}: الأوراق التي وُجدت تنتظر مع إجاباتك (‎hakam deck list).",
+    ),
     "deck_title": ("Hakam: learn a deck", "حَكَم: تعلُّم ورق"),
     "deck_hint": (
         "Check the name under each card found; choose another where it is wrong, or — for a "

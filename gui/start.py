@@ -78,6 +78,11 @@ class StartController:
             raise EntryError(f"deck: {name!r} is not learnt here (`hakam deck learn`)")
         self.deck = name
 
+    def deck_learnt(self, name: str) -> None:
+        """A deck learnt from this screen: offered with the others, and chosen."""
+        self.decks = sorted({*self.decks, name})
+        self.deck = name
+
     def matches(self) -> list[MatchInProgress]:
         """The unfinished matches of table mode, newest first."""
         out = []

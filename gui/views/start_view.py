@@ -1,6 +1,7 @@
-"""Table mode's start screen: the camera, the language, the match to go on with or a new one,
-and the calibration, two clicks on the camera's frame (the table's centre, then the first
-dealer's seat), saved for that camera and reused; *Calibrate again* clicks anew."""
+"""Table mode's start screen: the camera, the language, the deck to read with (*Learn a deck*
+learns a new one from the camera), the match to go on with or a new one, and the calibration,
+two clicks on the camera's frame (the table's centre, then the first dealer's seat), saved for
+that camera and reused; *Calibrate again* clicks anew."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
     QPushButton,
     QVBoxLayout,
@@ -77,17 +79,25 @@ class ClickFrame(QWidget):
             p.drawLine(QPointF(*self.points[0]), QPointF(*self.points[1]))
 
 
+# *Learn a deck*: (the source's frame of the 32 cards laid out, the new deck's name, the
+# language) -> the deck's name once learnt and saved, None where the person closed its window
+# first; a ``UserError`` says in one line why not (``hakam.cli.deck.learn_from_frame``).
+LearnDeck = Callable[[np.ndarray, str, str], "str | None"]
+
+
 class StartView(QDialog):
-    """``exec()`` it; after *Start* ``choice`` holds what was decided."""
+    """``exec()`` it; after *Start* ``choice`` holds what was decided. ``learn``: *Learn a
+    deck* (None: not offered)."""
 
     def __init__(
         self,
         start: StartController,
         grab: Callable[[str], np.ndarray],
         parent: QWidget | None = None,
+        learn: LearnDeck | None = None,
     ) -> None:
         super().__init__(parent)
-        self.start, self.grab_frame = start, grab
+        self.start, self.grab_frame, self.learn = start, grab, learn
         self.lang = Language(start.language)
         self.choice: StartChoice | None = None
         root = QVBoxLayout(self)
@@ -121,6 +131,10 @@ class StartView(QDialog):
         self.deck.activated.connect(self._deck)
         deck_row.addWidget(self.deck_label)
         deck_row.addWidget(self.deck, 1)
+        self.learn_deck = QPushButton()
+        self.learn_deck.clicked.connect(self._learn_deck)
+        self.learn_deck.setVisible(learn is not None)
+        deck_row.addWidget(self.learn_deck)
         root.addLayout(deck_row)
         self.match_label = QLabel()
         self.new_match = QCheckBox()
@@ -158,9 +172,12 @@ class StartView(QDialog):
             self.frame.show_frame(self.grab_frame(self.start.source) if self.start.source else None)
         except Exception as exc:  # a camera that does not open: said, nothing changed
             self.frame.show_frame(None)
-            why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            self.message.say(lambda lang: say(lang, why), "error", self.lang)
+            self._say_error(exc)
         self.refresh()
+
+    def _say_error(self, exc: Exception) -> None:
+        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        self.message.say(lambda lang: say(lang, why), "error", self.lang)
 
     def _language(self, code: str) -> None:
         self.start.set_language(code)
@@ -171,6 +188,43 @@ class StartView(QDialog):
     def _deck(self, index: int) -> None:
         self.start.set_deck(None if index <= 0 else self.start.decks[index - 1])
         self.refresh()
+
+    def _learn_deck(self) -> None:
+        """The cards laid out before the camera, found and named in the deck window, learnt
+        and saved there; then offered and chosen here."""
+        assert self.learn is not None
+        self.message.clear_line()
+        asked = self._ask_deck_name()
+        if asked is None:
+            return
+        name = asked.strip()
+        self.setCursor(Qt.CursorShape.WaitCursor)  # the cards are found: a few seconds
+        try:
+            frame = self.grab_frame(self.start.source)
+            learnt = self.learn(frame, name, self.start.language)
+        except Exception as exc:  # a camera that does not open, nothing found: said
+            self._say_error(exc)
+            return
+        finally:
+            self.unsetCursor()
+        if learnt is None:
+            self.message.say(lambda lang: lang.tr("start_deck_kept_waiting", name=name), "info",
+                             self.lang)  # fmt: skip
+            return
+        self.start.deck_learnt(learnt)
+        self.deck.clear()
+        self.deck.addItems(["", *self.start.decks])
+        self.message.say(lambda lang: lang.tr("start_deck_learnt", name=learnt), "saved",
+                         self.lang)  # fmt: skip
+        self.refresh()
+
+    def _ask_deck_name(self) -> str | None:
+        """The new deck's name, as typed (None: the person cancelled)."""
+        box = QInputDialog(self)
+        box.setLayoutDirection(self.layoutDirection())
+        box.setWindowTitle(self.lang.tr("start_learn_deck"))
+        box.setLabelText(self.lang.tr("start_deck_name"))
+        return box.textValue() if box.exec() else None
 
     def _new_match(self, on: bool) -> None:
         self.start.new_match = on
@@ -208,6 +262,7 @@ class StartView(QDialog):
         self.deck_label.setText(lang.tr("start_deck"))
         self.deck.setItemText(0, lang.tr("start_deck_standard"))
         self.deck.setCurrentIndex(0 if s.deck is None else s.decks.index(s.deck) + 1)
+        self.learn_deck.setText(lang.tr("start_learn_deck"))
         going = s.in_progress()
         if going is None:
             self.match_label.setText(lang.tr("start_new"))

@@ -290,6 +290,7 @@ def _write_json(path: Path, data: Any) -> None:
 def _start_screen(args: argparse.Namespace, store: Any) -> Any:
     """The start screen (no ``--source``): camera, language, match, calibration clicks."""
     from hakam.cli.common import decks_root, first_frame, parse_size
+    from hakam.cli.deck import learn_from_frame
     from hakam.gui.start import StartController
     from hakam.gui.views.main_window import make_app
     from hakam.gui.views.start_view import StartView
@@ -301,7 +302,11 @@ def _start_screen(args: argparse.Namespace, store: Any) -> Any:
     make_app()
     language = args.lang or store.setting("language", "en") or "en"
     start = StartController(store, "0", language, learnt)
-    view = StartView(start, lambda src: first_frame(src, parse_size(args.camera_size)))
+
+    def grab(source: str) -> Any:
+        return first_frame(source, parse_size(args.camera_size))
+
+    view = StartView(start, grab, learn=learn_from_frame)
     if args.deck:  # shown chosen (the view took the camera's saved one); the person may change it
         start.set_deck(args.deck)
         view.refresh()

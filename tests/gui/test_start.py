@@ -169,3 +169,49 @@ def test_table_deck_is_shown_on_the_start_screen_or_refused_before_it(data_dir, 
     with pytest.raises(UserError, match=r"--deck nope: not learnt here \(`hakam deck list`\)"):
         table._start_screen(args, store)
     assert len(shown) == 2  # refused before the screen opened
+
+
+def test_a_deck_learnt_from_the_start_screen_is_offered_and_chosen(qtbot, data_dir, monkeypatch):
+    """*Learn a deck*: the name asked, the camera's frame handed to the learning; learnt, the
+    deck is offered and chosen; the window closed first, or a refusal, changes nothing."""
+    from hakam.errors import UserError
+
+    make_app()
+    frame = np.full((480, 640, 3), 7, np.uint8)
+    start = StartController(MatchStore(), "0", decks=["majlis"])
+    asked: list[tuple] = []
+    answers = iter(["  diwan ", "salon", "bad", None])
+    outcomes = {"diwan": "diwan", "salon": None}
+
+    def learn(got, name, language):
+        asked.append((got is frame, name, language))
+        if name == "bad":
+            raise UserError("only 12 of the 32 cards found: lay out all 32 face up, not "
+                            "touching, and learn the deck again")  # fmt: skip
+        return outcomes[name]
+
+    view = StartView(start, lambda source: frame, learn=learn)
+    qtbot.addWidget(view)
+    monkeypatch.setattr(view, "_ask_deck_name", lambda: next(answers))
+    view.show()
+    qtbot.waitExposed(view)
+    assert view.learn_deck.isVisible() and view.learn_deck.text() == "Learn a deck…"
+    view.learn_deck.click()  # learnt and saved in the deck window
+    assert asked == [(True, "diwan", "en")]
+    assert start.decks == ["diwan", "majlis"] and start.deck == "diwan"
+    assert [view.deck.itemText(i) for i in range(view.deck.count())] == [
+        "none: the standard readers", "diwan", "majlis"]  # fmt: skip
+    assert view.deck.currentText() == "diwan"
+    assert view.message.text() == "Deck diwan learnt and chosen." and view.message.kind == "saved"
+    view.learn_deck.click()  # the deck window closed before learning
+    assert asked[-1] == (True, "salon", "en") and start.decks == ["diwan", "majlis"]
+    assert "Deck salon not learnt: the cards found wait" in view.message.text()
+    view._language("ar")
+    view.learn_deck.click()  # refused: said in the window's language, nothing changed
+    assert asked[-1] == (True, "bad", "ar") and start.deck == "diwan"
+    assert view.message.kind == "error" and view.message.text().startswith("لم يُعثر إلا على")
+    view.learn_deck.click()  # the name's dialog cancelled: nothing learnt
+    assert len(asked) == 3 and view.learn_deck.text() == "تعلَّم ورقًا…"
+    no_learning = StartView(StartController(MatchStore(), "0"), lambda source: frame)
+    qtbot.addWidget(no_learning)
+    assert no_learning.learn_deck.isHidden()
