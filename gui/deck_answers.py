@@ -30,6 +30,10 @@ class DeckAnswers:
     def twice(self) -> list[str]:
         return [c for c in CARD_NAMES if self.answers.count(c) > 1]
 
+    def finds(self, card: str) -> list[int]:
+        """The finds (numbered from 1, as in the window) answered ``card``."""
+        return [k + 1 for k, a in enumerate(self.answers) if a == card]
+
     def complete(self) -> bool:
         return not self.missing() and not self.twice()
 

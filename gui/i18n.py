@@ -119,9 +119,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "deck_title": ("Hakam: learn a deck", "حَكَم: تعلُّم ورق"),
     "deck_hint": (
         "Check the name under each card found; choose another where it is wrong, or — for a "
-        "find that is no card.",
-        "راجع الاسم تحت كل ورقة وُجدت؛ اختر غيره إن كان خطأ، أو — لما ليس ورقة.",
+        "find that is no card. Arabic indices: و is J, ب is Q, ش is K, ١ is A.",
+        "راجع الاسم تحت كل ورقة وُجدت؛ اختر غيره إن كان خطأ، أو — لما ليس ورقة. في القائمة: "
+        "الولد (و) هو J، والبنت (ب) Q، والشايب (ش) K، والإكَّة (١) A.",
     ),
+    "deck_training_start": ("Training the deck's index network…", "تدريب شبكة الزوايا على الورق…"),
     "deck_too_few": (
         "Only {found} of the 32 cards found: cancel, lay out all 32 face up, not touching, and "
         "take them again",
@@ -129,7 +131,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "ثم صوّرها من جديد",
     ),
     "deck_missing": ("missing: {cards}", "ناقصة: {cards}"),
-    "deck_twice": ("twice: {cards}", "مكررة: {cards}"),
+    "deck_twice": ("more than once: {cards}", "مكررة: {cards}"),
     "deck_complete": ("The 32 Baloot cards, once each.", "أوراق البلوت الـ32، كل ورقة مرة."),
     "deck_save": ("Learn and save the deck", "تعلَّم الورق واحفظه"),
     "deck_cancel": ("Cancel", "إلغاء"),

@@ -67,6 +67,14 @@ class _Learning(QThread):
             self.ended.emit(None, f"learning failed: {type(exc).__name__}: {exc}")
 
 
+class _CardChoice(QComboBox):
+    """A find's card: chosen by a click or the keys, never by the mouse wheel (the wheel
+    scrolls the finds; over a tile it would change a card unseen)."""
+
+    def wheelEvent(self, event) -> None:
+        event.ignore()
+
+
 class DeckView(QDialog):
     """``exec()`` it; accepted: ``answers.answers`` are the person's (and, given ``learn``, the
     deck ``learnt`` is saved)."""
@@ -102,7 +110,7 @@ class DeckView(QDialog):
                                            Qt.TransformationMode.SmoothTransformation))  # fmt: skip
             number = QLabel(self.lang.num(k + 1))
             number.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            choice = QComboBox()
+            choice = _CardChoice()
             choice.addItems(["—", *(self.lang.card(c) for c in CARD_NAMES)])
             now = answers.answers[k]
             choice.setCurrentIndex(0 if now is None else CARD_NAMES.index(now) + 1)
@@ -164,7 +172,11 @@ class DeckView(QDialog):
 
     def _show_progress(self) -> None:
         p = self.progress
-        if p.stage is None or p.left is None or p.stopped:
+        if p.stage is None or p.stopped:
+            return
+        if p.left is None:  # a stage's first step: its pace not known yet
+            if p.stage == "training":  # the drawing's last count is done with
+                self.problem.setText(self.lang.tr("deck_training_start"))
             return
         key = "deck_scenes" if p.stage == "scenes" else "deck_training"
         self.problem.setText(self.lang.tr(key, done=p.done, total=p.total, left=round(p.left)))
@@ -232,10 +244,10 @@ class DeckView(QDialog):
             parts.append(
                 lang.tr("deck_missing", cards=" ".join(map(lang.card, self.answers.missing())))
             )
-        if self.answers.twice():
-            parts.append(
-                lang.tr("deck_twice", cards=" ".join(map(lang.card, self.answers.twice())))
-            )
+        if self.answers.twice():  # with the finds to look at: "7♣ (1, 32)"
+            cards = [f"{lang.card(c)} ({', '.join(map(lang.num, self.answers.finds(c)))})"
+                     for c in self.answers.twice()]  # fmt: skip
+            parts.append(lang.tr("deck_twice", cards=" ".join(cards)))
         self.problem.setText(("؛ " if lang.rtl else "; ").join(parts) or lang.tr("deck_complete"))
         self._role(self.problem, "error" if parts else "ok")
         self.save.setEnabled(not parts)

@@ -40,7 +40,7 @@ def test_the_window_offers_save_only_for_the_32_cards_once_each(qtbot):
     view.show()
     qtbot.waitExposed(view)
     assert not view.save.isEnabled()
-    assert view.problem.text() == "missing: A♠; twice: 7♣"
+    assert view.problem.text() == "missing: A♠; more than once: 7♣ (1, 32)"
     assert view.choices[31].currentText() == "7♣"
     view.choices[31].setCurrentIndex(CARD_NAMES.index("AS") + 1)
     view.choices[31].activated.emit(CARD_NAMES.index("AS") + 1)
@@ -89,14 +89,16 @@ def _answered(qtbot, learn):
 
 
 def test_the_deck_is_learnt_in_the_window_with_its_progress(qtbot):
-    seen = threading.Event()
+    seen, first = threading.Event(), threading.Event()
 
     def learn(answers, progress):
         assert answers == list(CARD_NAMES)
         for k in range(1, 4):
             progress("scenes", k, 3)
             time.sleep(0.01)
-        for k in range(1, 6):
+        progress("training", 1, 10)
+        first.wait(5)  # the drawing's count is not left up at the training's first step
+        for k in range(2, 6):
             progress("training", k, 10)
         seen.wait(5)  # the window shows the training before it ends
         return "majlis"
@@ -104,6 +106,8 @@ def test_the_deck_is_learnt_in_the_window_with_its_progress(qtbot):
     view = _answered(qtbot, learn)
     qtbot.mouseClick(view.save, Qt.MouseButton.LeftButton)
     assert not view.save.isEnabled() and view.cancel.text() == "Stop learning"
+    qtbot.waitUntil(lambda: view.problem.text() == "Training the deck's index network…")
+    first.set()
     qtbot.waitUntil(
         lambda: "Training the deck's index network: step 5 of 10" in view.problem.text()
     )
@@ -193,3 +197,32 @@ def test_a_learning_interrupted_ends_in_the_window_as_stopped(qtbot):
     qtbot.mouseClick(view.save, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not view.isVisible())
     assert view._job is None and view.learnt is None and view.progress.stopped
+
+
+def test_the_wheel_over_a_find_scrolls_and_never_changes_its_card(qtbot):
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication, QComboBox
+
+    make_app()
+    proposals = list(CARD_NAMES)
+    answers = DeckAnswers(proposals)
+    view = DeckView([np.full((176, 126, 3), 90, np.uint8)] * 32, answers)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+
+    def wheel(widget) -> None:
+        at = QPointF(5, 5)
+        QApplication.sendEvent(widget, QWheelEvent(
+            at, widget.mapToGlobal(at), QPoint(0, 0), QPoint(0, -120), Qt.MouseButton.NoButton,
+            Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False))  # fmt: skip
+
+    plain = QComboBox()  # what a plain one does with the same turn of the wheel
+    plain.addItems([view.choices[4].itemText(i) for i in range(view.choices[4].count())])
+    plain.setCurrentIndex(5)
+    qtbot.addWidget(plain)
+    wheel(plain)
+    assert plain.currentIndex() != 5
+    wheel(view.choices[4])
+    assert view.choices[4].currentIndex() == 5 and answers.answers == proposals
