@@ -62,7 +62,8 @@ def table_mode(out: Path, tmp: Path, deals: int = 2) -> None:
 
     for code in ("en", "ar"):
         start = StartController(store, "0", code, decks=["majlis"])  # a deck learnt here
-        view = StartView(start, lambda _source: clip.frames[clip.deal_frames[0] + 30])
+        view = StartView(start, lambda _source: clip.frames[clip.deal_frames[0] + 30],
+                         learn=lambda *_: None)  # *Learn a deck* shown  # fmt: skip
         view.resize(1000, 720)
         view.show()
         for point in (clip.calibration.centre, clip.calibration.dealer):

@@ -109,9 +109,12 @@ class StartController:
             return None
 
     def set_source(self, source: str) -> None:
+        """Another camera or video: its own deck where it was started with one (or with the
+        standard readers), else the deck chosen stays."""
         self.source = source.strip()
         self.points = []
-        self.deck = self.saved_deck()
+        if self.store.setting(f"deck|{table_key(self.source)}") is not None:
+            self.deck = self.saved_deck()
 
     def set_language(self, code: str) -> None:
         if code not in ("en", "ar"):

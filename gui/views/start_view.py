@@ -11,6 +11,7 @@ import numpy as np
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import (
+    QApplication,
     QCheckBox,
     QComboBox,
     QDialog,
@@ -251,10 +252,11 @@ class StartView(QDialog):
 
     def refresh(self) -> None:
         s, lang = self.start, self.lang
-        rtl = lang.rtl
-        self.setLayoutDirection(
-            Qt.LayoutDirection.RightToLeft if rtl else Qt.LayoutDirection.LeftToRight
-        )
+        direction = Qt.LayoutDirection.RightToLeft if lang.rtl else Qt.LayoutDirection.LeftToRight
+        app = QApplication.instance()
+        if isinstance(app, QApplication):  # the text's own direction (a button's "…") too
+            app.setLayoutDirection(direction)
+        self.setLayoutDirection(direction)
         self.setWindowTitle(lang.tr("start_title"))
         self.source_label.setText(lang.tr("start_source"))
         for code, b in zip(("en", "ar"), self.lang_buttons, strict=True):

@@ -102,8 +102,13 @@ def test_the_deck_started_with_is_offered_again_for_that_camera(data_dir):
     assert start.start().deck == "diwan"
     again = StartController(MatchStore(), "0", decks=["majlis", "diwan"])
     assert again.deck == "diwan" and again.start().deck == "diwan"
-    again.set_source("1")  # another camera: its own (none yet)
+    again.set_source("1")  # a camera never started with: the deck chosen stays
+    assert again.deck == "diwan"
+    MatchStore().set_setting(f"deck|{table_key('2')}", "")  # started with the standard readers
+    again.set_source("2")
     assert again.deck is None
+    again.set_source("0")  # its own again
+    assert again.deck == "diwan"
     forgotten = StartController(MatchStore(), "0", decks=["majlis"])  # diwan was forgotten
     assert forgotten.deck is None
 
@@ -174,6 +179,8 @@ def test_table_deck_is_shown_on_the_start_screen_or_refused_before_it(data_dir, 
 def test_a_deck_learnt_from_the_start_screen_is_offered_and_chosen(qtbot, data_dir, monkeypatch):
     """*Learn a deck*: the name asked, the camera's frame handed to the learning; learnt, the
     deck is offered and chosen; the window closed first, or a refusal, changes nothing."""
+    from PySide6.QtWidgets import QApplication
+
     from hakam.errors import UserError
 
     make_app()
@@ -207,11 +214,14 @@ def test_a_deck_learnt_from_the_start_screen_is_offered_and_chosen(qtbot, data_d
     assert asked[-1] == (True, "salon", "en") and start.decks == ["diwan", "majlis"]
     assert "Deck salon not learnt: the cards found wait" in view.message.text()
     view._language("ar")
+    assert QApplication.layoutDirection() == Qt.LayoutDirection.RightToLeft  # "…" on the left
     view.learn_deck.click()  # refused: said in the window's language, nothing changed
     assert asked[-1] == (True, "bad", "ar") and start.deck == "diwan"
     assert view.message.kind == "error" and view.message.text().startswith("لم يُعثر إلا على")
     view.learn_deck.click()  # the name's dialog cancelled: nothing learnt
     assert len(asked) == 3 and view.learn_deck.text() == "تعلَّم ورقًا…"
+    view._language("en")
+    assert QApplication.layoutDirection() == Qt.LayoutDirection.LeftToRight
     no_learning = StartView(StartController(MatchStore(), "0"), lambda source: frame)
     qtbot.addWidget(no_learning)
     assert no_learning.learn_deck.isHidden()
