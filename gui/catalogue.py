@@ -68,8 +68,6 @@ CATALOGUE: tuple[tuple[str, str], ...] = (
      "أو رقم"),
     (r"deck (\S+): learnt here already; give another name \(or `hakam deck forget \S+`\)",
      "الورق {0}: متعلَّم هنا من قبل؛ اختر اسمًا آخر"),
-    (r"deck (\S+): cards found earlier wait for answers \(hakam deck list\); give another name",
-     "الورق {0}: أوراق وُجدت من قبل تنتظر الإجابات (‎hakam deck list)؛ اختر اسمًا آخر"),
     (r"only (\d+) of the 32 cards found: lay out all 32 face up, not touching, and learn the "
      r"deck again",
      "لم يُعثر إلا على {0} من الأوراق الـ32: افرد الأوراق كلها مكشوفةً متباعدةً، ثم تعلَّم الورق "

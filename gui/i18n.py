@@ -113,8 +113,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "start_deck_learnt": ("Deck {name} learnt and chosen.", "تُعلِّم الورق {name} واختير."),
     "start_deck_kept_waiting": (
-        "Deck {name} not learnt: the cards found wait with your answers (hakam deck list).",
-        "لم يُتعلَّم الورق {name}: الأوراق التي وُجدت تنتظر مع إجاباتك (‎hakam deck list).",
+        "Deck {name} not learnt: the cards found wait with your answers; Learn a deck… with "
+        "the same name goes on with them.",
+        "لم يُتعلَّم الورق {name}: الأوراق التي وُجدت تنتظر مع إجاباتك؛ «تعلَّم ورقًا…» بالاسم "
+        "نفسه يكمل بها.",
     ),
     "deck_title": ("Hakam: learn a deck", "حَكَم: تعلُّم ورق"),
     "deck_hint": (

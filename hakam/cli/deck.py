@@ -184,8 +184,8 @@ def _learn_deck(args: argparse.Namespace) -> int:
             faces, frames = store.faces(args.name), store.frames(args.name)
             return _fit_and_save(store, args.name, faces, frames, args.scenes, detector)
         pending = store.waiting_folder(args.name)
-        if args.window and not args.source:
-            raise UserError("--window shows the cards found: give --source too")
+        if args.window and not (args.source or args.answers):
+            raise UserError("--window shows the cards found: give --source or --answers too")
         if args.window and not has_display():
             raise UserError("no display for the window: leave out --window (answers file)")
         if args.source and args.answers:
@@ -222,22 +222,14 @@ def _learn_deck(args: argparse.Namespace) -> int:
                       f"null to drop a find), then run:\n  "
                       f"{_go_on(args.name, answers_file, args.replace)}")  # fmt: skip
                 return 0
-
-            learn = _window_learning(store, args.name, frames, found, args.scenes, detector)
-            names, learnt, stopped_by = _confirm_in_window(found, args.lang, learn)
-            if not learnt:
-                _write_answers(answers_file, names)
-            if stopped_by is not None:  # the window closed by Ctrl+C or SIGTERM: said so
-                raise _Terminated if stopped_by == signal.SIGTERM else KeyboardInterrupt
-            if not learnt:
-                print(f"closed: nothing learnt; the cards found wait in {pending} with your "
-                      f"answers so far (go on with "
-                      f"{_go_on(args.name, answers_file, args.replace)})")  # fmt: skip
-            return 0
+            proposed = [c.proposed for c in found]
+            return _answer_in_window(args, store, frames, found, proposed, detector)
         else:
             detector = _detector(args.threads)
             frames, found = deck_store.pending(pending)
             names = decks.read_answers(Path(args.answers), len(found))
+            if args.window:  # back in the window with the answers given so far
+                return _answer_in_window(args, store, frames, found, names, detector)
         decks.check_cards(names)
         faces = {n: c.face for c, n in zip(found, names, strict=True) if n is not None}
         code = _fit_and_save(store, args.name, faces, frames, args.scenes, detector)
@@ -247,6 +239,25 @@ def _learn_deck(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     except OSError as exc:
         raise UserError(f"deck {args.name}: {exc.strerror or exc} ({exc.filename})") from None
+
+
+def _answer_in_window(args, store, frames: list, found: list, answers: list, detector) -> int:
+    """The cards found, with ``answers`` to confirm or correct in the window, learnt there; the
+    window closed first, the answers given wait with the cards (``--answers ... --window``
+    opens them again)."""
+    pending = store.waiting_folder(args.name)
+    answers_file = pending / "proposals.json"
+    learn = _window_learning(store, args.name, frames, found, args.scenes, detector)
+    names, learnt, stopped_by = _confirm_in_window(found, args.lang, learn, answers)
+    if not learnt:
+        _write_answers(answers_file, names)
+    if stopped_by is not None:  # the window closed by Ctrl+C or SIGTERM: said so
+        raise _Terminated if stopped_by == signal.SIGTERM else KeyboardInterrupt
+    if not learnt:
+        again = _go_on(args.name, answers_file, args.replace)
+        print(f"closed: nothing learnt; the cards found wait in {pending} with your answers "
+              f"so far (go on with {again} --window)")  # fmt: skip
+    return 0
 
 
 def _window_learning(store, name: str, frames: list, found: list, scenes: int | None, detector):
@@ -291,9 +302,10 @@ def _keep_found(store, name: str, frames: list, found: list) -> Path:
 def learn_from_frame(frame, name: str, language: str, scenes: int | None = None) -> str | None:
     """The start screen's *Learn a deck*: the cards laid out in ``frame`` (the camera's) found,
     confirmed or corrected in the deck window, learnt and saved there. The deck's name once
-    saved; None where the window closed first (the cards found then wait with the answers
-    given, as ``hakam deck learn --window`` leaves them). A ``UserError`` says in one line why
-    nothing was found; a stop (Ctrl+C, SIGTERM) while the window is open stops table mode."""
+    saved; None where the window closed first: the cards found then wait with the answers
+    given, and *Learn a deck* with the same name opens them again (as ``hakam deck learn
+    --answers ... --window``). A ``UserError`` says in one line why nothing was found; a stop
+    (Ctrl+C, SIGTERM) while the window is open stops table mode."""
     from hakam.vision import deck_store, decks
 
     store = deck_store.DeckStore(decks_root())
@@ -304,19 +316,25 @@ def learn_from_frame(frame, name: str, language: str, scenes: int | None = None)
     if name in store.names():
         raise UserError(f"deck {name}: learnt here already; give another name (or "
                         f"`hakam deck forget {name}`)")  # fmt: skip
-    if store.waiting_folder(name).exists():
-        raise UserError(f"deck {name}: cards found earlier wait for answers (hakam deck list); "
-                        f"give another name")  # fmt: skip
     detector = _detector(0)
-    found = decks.find_cards([frame], detector)
-    if len(found) < len(CARD_NAMES):
-        raise UserError(f"only {len(found)} of the 32 cards found: lay out all 32 face up, not "
-                        f"touching, and learn the deck again")  # fmt: skip
-    answers_file = _keep_found(store, name, [frame], found)
-    learn = _window_learning(store, name, [frame], found, scenes, detector)
-    names, learnt, stopped_by = _confirm_in_window(found, language, learn)
+    waiting = store.waiting_folder(name)
+    if waiting.exists():  # found earlier, the window closed: on with the answers given there
+        try:
+            frames, found = deck_store.pending(waiting)
+            answers = decks.read_answers(waiting / "proposals.json", len(found))
+        except decks.DeckError as exc:
+            raise UserError(f"{exc} (hakam deck forget {name} drops the cards waiting)") from None
+    else:
+        frames, found = [frame], decks.find_cards([frame], detector)
+        if len(found) < len(CARD_NAMES):
+            raise UserError(f"only {len(found)} of the 32 cards found: lay out all 32 face up, "
+                            f"not touching, and learn the deck again")  # fmt: skip
+        _keep_found(store, name, frames, found)
+        answers = [c.proposed for c in found]
+    learn = _window_learning(store, name, frames, found, scenes, detector)
+    names, learnt, stopped_by = _confirm_in_window(found, language, learn, answers)
     if not learnt:
-        _write_answers(answers_file, names)
+        _write_answers(waiting / "proposals.json", names)
     if stopped_by is not None:
         raise KeyboardInterrupt
     return name if learnt else None
@@ -378,9 +396,11 @@ def learning_progress():
 _STOPS = (signal.SIGINT, signal.SIGTERM)  # while the window is open: as its Cancel
 
 
-def _confirm_in_window(found: list, language: str, learn) -> tuple[list, bool, int | None]:
-    """The person's answers from the window, whether the deck was learnt and saved there
-    (``learn``, with its progress shown), and the signal that closed it (None: the person)."""
+def _confirm_in_window(found: list, language: str, learn,
+                       answers: list) -> tuple[list, bool, int | None]:  # fmt: skip
+    """The person's answers from the window (starting from ``answers``), whether the deck was
+    learnt and saved there (``learn``, with its progress shown), and the signal that closed it
+    (None: the person)."""
     from PySide6.QtCore import QTimer
 
     from hakam.gui.deck_answers import DeckAnswers
@@ -388,8 +408,8 @@ def _confirm_in_window(found: list, language: str, learn) -> tuple[list, bool, i
     from hakam.gui.views.main_window import make_app
 
     make_app()
-    answers = DeckAnswers([c.proposed for c in found])
-    view = DeckView([c.face for c in found], answers, language, learn=learn)
+    given = DeckAnswers(answers)
+    view = DeckView([c.face for c in found], given, language, learn=learn)
     view.fit_screen()
     # Ctrl+C or SIGTERM: as Cancel or Close (a learning under way is stopped, nothing saved;
     # the caller then says the stop and exits as stopped). Python sees a signal
@@ -409,7 +429,7 @@ def _confirm_in_window(found: list, language: str, learn) -> tuple[list, bool, i
     finally:
         for n, handler in previous.items():
             signal.signal(n, handler if handler is not None else signal.SIG_DFL)
-    return list(answers.answers), view.learnt is not None, (got[0] if got else None)
+    return list(given.answers), view.learnt is not None, (got[0] if got else None)
 
 
 def _sheet(found: list):

@@ -28,7 +28,7 @@ found = [SimpleNamespace(proposed="AS", face=np.zeros((176, 126, 3), np.uint8))]
 for s in (signal.SIGINT, signal.SIGTERM):
     before = signal.getsignal(s)
     threading.Timer(0.5, os.kill, (os.getpid(), s)).start()  # from outside Qt, as a terminal
-    names, learnt, by = deck_cli._confirm_in_window(found, "en", learn=None)
+    names, learnt, by = deck_cli._confirm_in_window(found, "en", None, ["AS"])
     print(names, learnt, by == s, signal.getsignal(s) == before)
 """
 
@@ -53,7 +53,7 @@ deck_cli._frames = lambda *a: [np.zeros((8, 8, 3), np.uint8)]
 deck_cli.has_display = lambda: True
 
 
-def window(found, language, learn):  # answered, maybe learnt, then closed by the signal
+def window(found, language, learn, answers):  # answered, maybe learnt, closed by the signal
     if saved:
         (decks_root() / "home").mkdir(parents=True)
         (decks_root() / "home" / "deck.json").write_text("{}")

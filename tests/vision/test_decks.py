@@ -399,7 +399,7 @@ def test_the_window_learns_the_deck_from_the_answers_given_there(spread, tmp_pat
     cv2.imwrite(str(tmp_path / "src" / "spread.png"), frame)
     told: list[tuple[str, int, int]] = []
 
-    def window(found, language, learn, wrong=False):
+    def window(found, language, learn, answers, wrong=False):
         names = _answers(found, labels)
         if wrong:
             names = [CARD_NAMES[0]] * len(names)
@@ -417,8 +417,14 @@ def test_the_window_learns_the_deck_from_the_answers_given_there(spread, tmp_pat
     assert json.loads((pending / "proposals.json").read_text()) == [CARD_NAMES[0]] * len(
         json.loads((pending / "proposals.json").read_text()))  # fmt: skip
     assert not (tmp_path / "data" / "decks" / "home").exists() and told == []
-    monkeypatch.setattr(deck_cli, "_confirm_in_window", window)
-    assert main([*argv, "--replace"]) == 0
+    # Back in the window with the answers given there (nothing found again), and learnt.
+    given: list = []
+    monkeypatch.setattr(deck_cli, "_confirm_in_window",
+                        lambda *a: given.append(a[3]) or window(*a))  # fmt: skip
+    back = ["deck", "learn", "--name", "home", "--answers", str(pending / "proposals.json"),
+            "--window", "--scenes", "10"]  # fmt: skip
+    assert main(back) == 0
+    assert given[0][:3] == [CARD_NAMES[0]] * 3  # the answers as the person left them
     assert (tmp_path / "data" / "decks" / "home" / "deck.json").is_file() and not pending.exists()
     assert told[0] == ("scenes", 1, 10) and told[-1][0] == "training"
 
@@ -436,8 +442,8 @@ def test_the_start_screen_learns_a_deck_from_the_cameras_frame(spread, tmp_path,
     store = deck_store.DeckStore(tmp_path / "decks")
     shown: list[str] = []
 
-    def window(found, language, learn, close=False):
-        shown.append(language)
+    def window(found, language, learn, answers, close=False):
+        shown.append((language, answers))
         names = _answers(found, labels)
         if close:
             return [*names[:-1], None], False, None
@@ -446,7 +452,7 @@ def test_the_start_screen_learns_a_deck_from_the_cameras_frame(spread, tmp_path,
 
     monkeypatch.setattr(deck_cli, "_confirm_in_window", window)
     assert deck_cli.learn_from_frame(frame, "majlis", "ar", scenes=10) == "majlis"
-    assert shown == ["ar"] and store.names() == ["majlis"] and store.waiting() == []
+    assert shown[0][0] == "ar" and store.names() == ["majlis"] and store.waiting() == []
     assert len(store.frames("majlis")) == 1 and store.load("majlis").samples > 0
     with pytest.raises(UserError, match="deck majlis: learnt here already; give another name"):
         deck_cli.learn_from_frame(frame, "majlis", "en", scenes=10)
@@ -454,14 +460,16 @@ def test_the_start_screen_learns_a_deck_from_the_cameras_frame(spread, tmp_path,
     assert deck_cli.learn_from_frame(frame, "diwan", "en", scenes=10) is None
     waiting = json.loads((store.waiting_folder("diwan") / "proposals.json").read_text())
     assert store.waiting() == ["diwan"] and waiting[-1] is None  # the answers as given
-    with pytest.raises(UserError, match="deck diwan: cards found earlier wait for answers"):
-        deck_cli.learn_from_frame(frame, "diwan", "en", scenes=10)
+    # The same name again: back in the window with the answers given (no frame looked at).
+    monkeypatch.setattr(deck_cli, "_confirm_in_window", window)
     blank = np.full_like(frame, 40)
+    assert deck_cli.learn_from_frame(blank, "diwan", "en", scenes=10) == "diwan"
+    assert shown[-1][1] == waiting and store.waiting() == [] and len(store.frames("diwan")) == 1
     with pytest.raises(UserError, match="only 0 of the 32 cards found: lay out all 32"):
         deck_cli.learn_from_frame(blank, "salon", "en", scenes=10)
     with pytest.raises(UserError, match="deck name 'a b'"):
         deck_cli.learn_from_frame(frame, "a b", "en", scenes=10)
-    assert store.names() == ["majlis"] and store.waiting() == ["diwan"] and len(shown) == 2
+    assert store.names() == ["diwan", "majlis"] and store.waiting() == [] and len(shown) == 3
 
 
 def test_a_run_is_checked_against_every_deck_learnt_here_that_it_can_read_with(
