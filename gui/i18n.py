@@ -221,6 +221,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "waiting": ("Waiting for the camera…", "بانتظار الكاميرا…"),
     "fps": ("{fps:.1f} fps · detector {ms:.0f} ms", "{fps:.1f} إطار/ث · الكاشف {ms:.0f} ms"),
     "no_feed": ("no camera", "بدون كاميرا"),
+    "reading_deck": ("deck {name}", "الورق {name}"),
     "accept": ("Accept", "قبول"),
     "dismiss": ("Dismiss", "رفض"),
     "warnings": ("Warnings", "التنبيهات"),

@@ -38,6 +38,8 @@ UNZIP_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, RuntimeError, KeyError
 
 def export_deck(store: DeckStore, name: str, path: Path) -> Path:
     """The deck ``name`` kept in ``store``, in one zip file ``path`` (a new file)."""
+    if str(path) == "-":
+        raise DeckError("-: a deck is written to a file; give the file's name (a .zip)")
     path = Path(path)
     meta = store.describe(name)
     if meta.get("format") != DECK_FORMAT:
@@ -73,6 +75,8 @@ def import_deck(store: DeckStore, path: Path, name: str | None = None,
     name. Refused in one line, nothing changed, where it is not a whole deck or the name is
     taken (unless ``replace``). A deck learnt with other networks is kept too: its faces
     learn it again here (``hakam deck learn --again``)."""
+    if not Path(path).is_file():
+        raise DeckError(f"{path}: no such file; nothing imported")
     try:
         with zipfile.ZipFile(path) as z:
             meta, files = _deck_files(z)
@@ -153,6 +157,8 @@ def _check_meta(meta) -> None:
     networks = meta.get("networks", {})
     if not all(isinstance(v, str) for v in [*networks, *networks.values()]):
         raise ValueError(f"deck.json: networks {networks!r}: not fingerprints by network")
+    if sorted(map(str, meta.get("cards", CARD_NAMES))) != sorted(CARD_NAMES):
+        raise ValueError("deck.json: its cards are not the 32 Baloot cards once each")
 
 
 def _png_size(member: str, data: bytes) -> tuple[int, int]:

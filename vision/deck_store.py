@@ -252,11 +252,9 @@ def read_deck(folder: Path, name: str, meta: dict) -> LearnedDeck:
         samples = meta.get("samples", 0)
         if not isinstance(samples, int):
             raise ValueError(f"samples {samples!r}: not a whole number")
-        with np.load(folder / "index.npz") as arrays:
-            tail = IndexTail.from_arrays(arrays)
+        tail = IndexTail.from_arrays(_arrays(folder, "index.npz"))
         if "reader" in networks:  # learnt with the whole-card reader's calibration
-            with np.load(folder / "calibration.npz") as arrays:
-                calibration = Calibration.from_arrays(arrays)
+            calibration = Calibration.from_arrays(_arrays(folder, "calibration.npz"))
             if len(calibration.bias) != READER_CLASSES:
                 raise ValueError(f"a calibration of {len(calibration.bias)} classes")
     except (OSError, KeyError, ValueError, TypeError, EOFError,
@@ -264,3 +262,14 @@ def read_deck(folder: Path, name: str, meta: dict) -> LearnedDeck:
         raise DeckError(f"deck {name!r}: cannot be read ({exc})") from None
     return LearnedDeck(name, tail, dict(networks), str(meta.get("learnt_at", "")), samples,
                        calibration)  # fmt: skip
+
+
+def _arrays(folder: Path, member: str) -> dict[str, np.ndarray]:
+    """A deck's arrays file; ValueError: missing or damaged (never numpy's own advice)."""
+    if not (folder / member).is_file():
+        raise ValueError(f"{member} is missing")
+    try:
+        with np.load(folder / member) as arrays:
+            return {k: arrays[k] for k in arrays.files}
+    except (OSError, ValueError, TypeError, AttributeError, EOFError, zipfile.BadZipFile):
+        raise ValueError(f"{member} is damaged") from None

@@ -101,6 +101,7 @@ class MainWindow(QMainWindow):
         self.table_run: tuple[int, str, str] | None = None  # table mode: (match id, key, out)
         self._calibration_source: str | None = None
         self._on_stop: Any = None
+        self._deck: str | None = None  # the learnt deck the camera reads with (table mode)
         self._events_log: Any = None  # table mode: out/events.jsonl, appended
         self.publisher: Any = None  # table mode with --publish: the tournament's broker
 
@@ -211,11 +212,20 @@ class MainWindow(QMainWindow):
         self.totals.refresh()
         self._show_rate()
 
+    def show_deck(self, name: str | None) -> None:
+        """Say in the status bar which learnt deck the camera reads with (None: the standard
+        readers, said by nothing)."""
+        self._deck = name
+        self._show_rate()
+
     def _show_rate(self) -> None:
         if self.live.fps is None or self.live.detector_ms is None:
-            self.rate.setText(self.lang.tr("no_feed"))
+            text = self.lang.tr("no_feed")
         else:
-            self.rate.setText(self.lang.tr("fps", fps=self.live.fps, ms=self.live.detector_ms))
+            text = self.lang.tr("fps", fps=self.live.fps, ms=self.live.detector_ms)
+        if self._deck is not None:  # the name kept left to right inside Arabic
+            text += " · " + self.lang.tr("reading_deck", name=f"\u2066{self._deck}\u2069")
+        self.rate.setText(text)
 
     # --- the camera feed ------------------------------------------------------------------
 

@@ -444,6 +444,7 @@ def _cmd_table(args: argparse.Namespace) -> int:
         raise
     app = make_app()
     window = MainWindow(store, args.lang)
+    window.show_deck(args.deck if args.detector != "oracle" else None)
     if pub is not None:
         window.publish_to(pub)
     window.show_on_screen()

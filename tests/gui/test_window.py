@@ -494,3 +494,16 @@ def test_the_rate_stays_when_the_clip_ends(qtbot, window, monkeypatch):
     qtbot.waitUntil(lambda: w.live.fps is not None, timeout=5_000)
     qtbot.wait(50)  # the queued items and stats delivered
     assert w.rate.text() == "10.0 fps · detector 5 ms"
+
+
+def test_the_status_bar_says_which_learnt_deck_the_camera_reads_with(window):
+    assert "deck" not in window.rate.text()  # the standard readers: nothing said
+    window.show_deck("majlis")
+    assert window.rate.text() == "no camera · deck \u2066majlis\u2069"
+    window.live.on_stats(7.5, 120.0)
+    window._show_rate()
+    assert window.rate.text() == "7.5 fps · detector 120 ms · deck \u2066majlis\u2069"
+    window.toggle_language()
+    assert window.rate.text().endswith("الورق \u2066majlis\u2069")
+    window.show_deck(None)
+    assert "majlis" not in window.rate.text()

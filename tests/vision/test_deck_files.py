@@ -107,8 +107,12 @@ def test_a_deck_written_to_a_file_is_kept_elsewhere_as_it_was(networks, tmp_path
             r"the 32 Baloot cards once each: missing JH; nothing imported$",
         ),
         ({"drop": ["deck.json"]}, "not a deck file"),
-        ({"drop": ["index.npz"]}, "cannot be read"),
-        ({"drop": ["calibration.npz"]}, "cannot be read"),
+        ({"drop": ["index.npz"]}, r"cannot be read \(index.npz is missing\); nothing imported$"),
+        ({"drop": ["calibration.npz"]}, r"cannot be read \(calibration.npz is missing\)"),
+        (
+            {"drop": ["index.npz"], "add": {"index.npz": b"\x93NUMPY not arrays"}},
+            r"cannot be read \(index.npz is damaged\); nothing imported$",
+        ),
         ({"add": {"faces/2H.png": b"x"}}, "holds 'faces/2H.png'"),
         ({"add": {"frame-0.png": b"x"}}, "frame-0.png is not a PNG image"),
         (
@@ -123,6 +127,7 @@ def test_a_deck_written_to_a_file_is_kept_elsewhere_as_it_was(networks, tmp_path
         ({"meta": {"networks": [["outline", "0"]]}}, "networks .* is not a table"),
         ({"meta": {"networks": {"outline": 5}}}, "networks .*: not fingerprints by network"),
         ({"meta": {"samples": "abc"}}, "samples 'abc' is not a whole number"),
+        ({"meta": {"cards": CARD_NAMES[:31]}}, "its cards are not the 32 Baloot cards once each"),
         ({"meta": None}, "deck.json is not an object"),
         # A PNG's size is read from its header before anything is decoded.
         (
@@ -148,7 +153,7 @@ def test_a_file_that_is_not_a_whole_deck_is_refused_and_changes_nothing(
     with pytest.raises(decks.DeckError, match=said):
         import_deck(there, bad)
     assert _left(there) == ["diwan"] and not (tmp_path / "evil.sh").exists()
-    with pytest.raises(decks.DeckError, match="not a deck file"):
+    with pytest.raises(decks.DeckError, match=r"missing\.zip: no such file; nothing imported"):
         import_deck(there, tmp_path / "missing.zip")
     (tmp_path / "text.zip").write_text("not a zip")
     with pytest.raises(decks.DeckError, match=r"text.zip: not a deck file .*nothing imported"):
@@ -203,6 +208,8 @@ def test_an_export_holds_only_a_readable_decks_own_files(networks, tmp_path):
     assert first.read_bytes() == again.read_bytes()
     with zipfile.ZipFile(first) as z:
         assert ".DS_Store" not in z.namelist() and "frame-0.png" in z.namelist()
+    with pytest.raises(decks.DeckError, match="-: a deck is written to a file; give the file"):
+        export_deck(here, "majlis", "-")
     with pytest.raises(decks.DeckError, match="no such folder; nothing written"):
         export_deck(here, "majlis", tmp_path / "nowhere" / "c.zip")
     meta = json.loads((here.root / "majlis" / "deck.json").read_text())
