@@ -147,11 +147,9 @@ class DeckView(QDialog):
     def fit_screen(self, width: int = 1100, height: int = 800) -> None:
         """``width`` x ``height`` where the screen has room for it and its frame, else the room
         there is: the buttons stay on a 1366x768 laptop's screen."""
-        from hakam.gui.views.main_window import FRAME_ROOM
+        from hakam.gui.views.main_window import fit_to_screen
 
-        room = self.screen().availableGeometry()
-        self.resize(min(width, room.width() - FRAME_ROOM[0]),
-                    min(height, room.height() - FRAME_ROOM[1]))  # fmt: skip
+        fit_to_screen(self, width, height)
 
     def _save(self) -> None:
         if self.learn is None or self.learnt is not None:  # nothing to learn, or learnt: close

@@ -56,6 +56,14 @@ def scrolling(view: QWidget) -> QScrollArea:
 FRAME_ROOM = (16, 48)
 
 
+def fit_to_screen(window: QWidget, width: int, height: int) -> None:
+    """``window`` at ``width`` x ``height`` where its screen has room for it and its frame,
+    else the room there is."""
+    room = window.screen().availableGeometry()
+    window.resize(min(width, room.width() - FRAME_ROOM[0]),
+                  min(height, room.height() - FRAME_ROOM[1]))  # fmt: skip
+
+
 class Pages(QTabWidget):
     """Tabs whose pages scroll (``scrolling``); asked by page, answered by page."""
 

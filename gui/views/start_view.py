@@ -162,6 +162,13 @@ class StartView(QDialog):
         root.addWidget(self.message)
         self._source_changed(start.source)
 
+    def fit_screen(self, width: int = 1000, height: int = 720) -> None:
+        """``width`` x ``height`` where the screen has room for it and its frame, else the room
+        there is: the camera's picture large enough to click on, a two-line message below it."""
+        from hakam.gui.views.main_window import fit_to_screen
+
+        fit_to_screen(self, width, height)
+
     # --- actions --------------------------------------------------------------------------
 
     def _source_changed(self, text: str) -> None:

@@ -307,6 +307,7 @@ def _start_screen(args: argparse.Namespace, store: Any) -> Any:
         return first_frame(source, parse_size(args.camera_size))
 
     view = StartView(start, grab, learn=learn_from_frame)
+    view.fit_screen()
     if args.deck:  # shown chosen (the view took the camera's saved one); the person may change it
         start.set_deck(args.deck)
         view.refresh()

@@ -225,3 +225,19 @@ def test_a_deck_learnt_from_the_start_screen_is_offered_and_chosen(qtbot, data_d
     no_learning = StartView(StartController(MatchStore(), "0"), lambda source: frame)
     qtbot.addWidget(no_learning)
     assert no_learning.learn_deck.isHidden()
+
+
+def test_the_start_screen_fits_its_screen_and_a_long_message_below_the_picture(qtbot, data_dir):
+    make_app()
+    view = StartView(StartController(MatchStore(), "0"), lambda source: np.zeros((720, 1280, 3),
+                     np.uint8), learn=lambda *a: None)  # fmt: skip
+    qtbot.addWidget(view)
+    view.fit_screen()
+    view.show()
+    qtbot.waitExposed(view)
+    room = view.screen().availableGeometry()
+    assert view.width() <= room.width() and view.height() <= room.height()
+    view.message.say("deck walk3: " + "cards found earlier wait for answers; " * 4, "error")
+    qtbot.waitUntil(lambda: view.message.height() > 2 * view.fontMetrics().height())
+    assert view.frame.geometry().bottom() < view.go.geometry().top()
+    assert view.go.geometry().bottom() < view.message.geometry().top()
