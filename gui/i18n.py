@@ -111,7 +111,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "افرد أوراق الورق الـ32 مكشوفةً أمام الكاميرا متباعدةً، ثم سمِّ الورق (حروف لاتينية أو "
         "أرقام أو _ . -):",
     ),
-    "start_deck_learnt": ("Deck {name} learnt and chosen.", "تُعلِّم الورق {name} واختير."),
+    "start_deck_learnt": ("Deck {name} learnt and chosen.", "تمّ تعلُّم الورق {name} واختياره."),
     "start_deck_kept_waiting": (
         "Deck {name} not learnt: the cards found wait with your answers; Learn a deck… with "
         "the same name goes on with them.",

@@ -109,12 +109,13 @@ class StartController:
             return None
 
     def set_source(self, source: str) -> None:
-        """Another camera or video: its own deck where it was started with one (or with the
-        standard readers), else the deck chosen stays."""
+        """Another camera or video: its own deck where it was started with one still learnt
+        (or with the standard readers), else the deck chosen stays."""
         self.source = source.strip()
         self.points = []
-        if self.store.setting(f"deck|{table_key(self.source)}") is not None:
-            self.deck = self.saved_deck()
+        kept = self.store.setting(f"deck|{table_key(self.source)}")
+        if kept == "" or kept in self.decks:  # (a deck forgotten since: the choice stays)
+            self.deck = kept or None
 
     def set_language(self, code: str) -> None:
         if code not in ("en", "ar"):

@@ -12,6 +12,10 @@ class UserError(ValueError):
     """A user error: printed as one line (see ``one_line``), exit status 2, nothing written."""
 
 
+class Terminated(KeyboardInterrupt):
+    """A SIGTERM: it stops a command as Ctrl+C does (its clean-up runs), then exits 143."""
+
+
 def one_line(text: str) -> str:
     """An error is one line, whatever the user's input held (a field name with a newline)."""
     return text.replace("\r", "\\r").replace("\n", "\\n")

@@ -17,17 +17,18 @@ import shutil
 import struct
 import zipfile
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
 
 from hakam.engine.cards import CARD_NAMES
 from hakam.vision.deck_store import DeckStore, read_deck
-from hakam.vision.decks import DECK_FORMAT, FACE_H, FACE_W, DeckError, check_name
+from hakam.vision.decks import DECK_FORMAT, FACE_H, FACE_W, DeckError, LearnedDeck, check_name
 
 # What a deck file may hold: a deck's folder as kept, nothing else.
-DECK_MEMBER = re.compile(r"^(deck\.json|index\.npz|calibration\.npz|frame-(\d{1,3})\.png|"
-                         r"faces/(?:" + "|".join(CARD_NAMES) + r")\.png)$")  # fmt: skip
+DECK_MEMBER = re.compile(r"^(deck\.json|index\.npz|calibration\.npz|frame-[0-9]{1,4}\.png|"
+                         r"faces/(?:" + "|".join(CARD_NAMES) + r")\.png)\Z")  # fmt: skip
 DECK_FILE_BYTES = 256 << 20  # the most a deck file may unpack to (a deck is a few MB)
 MAX_FRAME = (3840, 2160)  # the largest frame a deck file may hold (4K)
 WHEN = (1980, 1, 1, 0, 0, 0)  # every member's time in the file: the same deck, the same file
@@ -59,7 +60,7 @@ def export_deck(store: DeckStore, name: str, path: Path) -> Path:
                 info = zipfile.ZipInfo(member, WHEN)
                 info.compress_type = zipfile.ZIP_DEFLATED
                 z.writestr(info, (folder / member).read_bytes())
-        os.link(tmp, path)  # never over a file made meanwhile
+        _place(tmp, path)
     except FileExistsError:
         raise DeckError(f"{path}: exists already; nothing written (give another file)") from None
     except OSError as exc:
@@ -69,12 +70,34 @@ def export_deck(store: DeckStore, name: str, path: Path) -> Path:
     return path
 
 
-def import_deck(store: DeckStore, path: Path, name: str | None = None,
-                replace: bool = False) -> str:  # fmt: skip
+def _place(tmp: Path, path: Path) -> None:
+    """``tmp`` whole at ``path``, never over a file made meanwhile: linked, or copied where the
+    disk has no links (a FAT or exFAT USB stick); a copy cut short is removed."""
+    try:
+        os.link(tmp, path)
+        return
+    except FileExistsError:
+        raise
+    except OSError:
+        pass
+    made = False
+    try:
+        with open(tmp, "rb") as src, open(path, "xb") as dst:
+            made = True
+            shutil.copyfileobj(src, dst)
+    except BaseException:
+        if made:
+            path.unlink(missing_ok=True)
+        raise
+
+
+def import_deck(store: DeckStore, path: Path, name: str | None = None, replace: bool = False,
+                fits: Callable[[LearnedDeck], None] | None = None) -> str:  # fmt: skip
     """The deck in the file ``path`` kept in ``store`` as ``name`` (None: its own name); its
-    name. Refused in one line, nothing changed, where it is not a whole deck or the name is
-    taken (unless ``replace``). A deck learnt with other networks is kept too: its faces
-    learn it again here (``hakam deck learn --again``)."""
+    name. Refused in one line, nothing changed, where it is not a whole deck, ``fits`` refuses
+    it (a ``DeckError``: its layers do not fit the networks here) or the name is taken (unless
+    ``replace``). A deck learnt with other networks is kept too: its faces learn it again here
+    (``hakam deck learn --again``)."""
     if not Path(path).is_file():
         raise DeckError(f"{path}: no such file; nothing imported")
     try:
@@ -96,7 +119,9 @@ def import_deck(store: DeckStore, path: Path, name: str | None = None,
         for member, data in files.items():
             (tmp / member).parent.mkdir(parents=True, exist_ok=True)
             (tmp / member).write_bytes(data)
-        read_deck(tmp, name, meta)
+        deck = read_deck(tmp, name, meta)
+        if fits is not None:
+            fits(deck)
         store.faces_in(tmp)
         for member in files:
             if member.startswith("frame-") and cv2.imread(str(tmp / member)) is None:

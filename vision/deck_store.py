@@ -14,6 +14,7 @@ place is finished the next time the deck is looked up (``DeckStore.settle``).
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import zipfile
 from collections.abc import Sequence
@@ -264,12 +265,32 @@ def read_deck(folder: Path, name: str, meta: dict) -> LearnedDeck:
                        calibration)  # fmt: skip
 
 
+ARRAYS_BYTES = 64 << 20  # the most a deck's arrays file may unpack to (index.npz: ~4.4 MB)
+
+
 def _arrays(folder: Path, member: str) -> dict[str, np.ndarray]:
-    """A deck's arrays file; ValueError: missing or damaged (never numpy's own advice)."""
-    if not (folder / member).is_file():
+    """A deck's arrays file (``np.savez``); ValueError: missing, damaged or larger than a
+    deck's (its arrays' sizes read from their headers before any is loaded), never numpy's
+    own advice."""
+    path = folder / member
+    if not path.is_file():
         raise ValueError(f"{member} is missing")
     try:
-        with np.load(folder / member) as arrays:
-            return {k: arrays[k] for k in arrays.files}
-    except (OSError, ValueError, TypeError, AttributeError, EOFError, zipfile.BadZipFile):
-        raise ValueError(f"{member} is damaged") from None
+        with zipfile.ZipFile(path) as z:
+            infos = z.infolist()
+            if sum(i.file_size for i in infos) > ARRAYS_BYTES:
+                raise ValueError(f"over {ARRAYS_BYTES >> 20} MB unpacked")
+            arrays = {}
+            for info in infos:
+                with z.open(info) as f:
+                    version = np.lib.format.read_magic(f)
+                    read = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                            else np.lib.format.read_array_header_2_0)  # fmt: skip
+                    shape, _, dtype = read(f)
+                if dtype.hasobject or math.prod(shape) * dtype.itemsize > info.file_size:
+                    raise ValueError("an array larger than its file")
+                with z.open(info) as f:
+                    arrays[info.filename.removesuffix(".npy")] = np.lib.format.read_array(f)
+            return arrays
+    except (OSError, ValueError, TypeError, EOFError, MemoryError, zipfile.BadZipFile) as exc:
+        raise ValueError(f"{member} is damaged ({str(exc)[:60] or type(exc).__name__})") from None

@@ -62,7 +62,7 @@ MATCH_IOU = 0.5  # a finder's box on a drawn card's box at least this much reads
 CLEAR_IOU = 0.2  # a box on no drawn card more than this teaches "not a Baloot card"
 SAME_VIEW = 0.9  # two frames' pixels correlating this much where a card lies show the same card
 VIEW_SHIFT = 2  # ... at the best of shifts up to this many pixels of 48 (``same_view``)
-DECK_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
+DECK_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}\Z")  # \Z: no newline after it
 
 
 class DeckError(UserError):
@@ -179,14 +179,19 @@ def find_cards(frames: Sequence[np.ndarray], detector) -> list[Candidate]:
     return found
 
 
-def check_cards(names: Sequence[str | None]) -> list[str]:
-    """The confirmed names (None: a find the person dropped), refused unless they are the 32
-    Baloot cards once each; the message says which are missing and which appear twice."""
-    kept = [n for n in names if n is not None]
-    unknown = sorted({n for n in kept if n not in CARD_NAMES})
+def check_known(names: Sequence[str | None]) -> None:
+    """Refuse, in one line, answers that name what is not a Baloot card (None: no card)."""
+    unknown = sorted({n for n in names if n is not None and n not in CARD_NAMES})
     if unknown:
         raise DeckError(f"not Baloot cards: {', '.join(unknown)} (7, 8, 9, 10, J, Q, K, A of "
                         f"C, D, H, S: 10H, not TH)")  # fmt: skip
+
+
+def check_cards(names: Sequence[str | None]) -> list[str]:
+    """The confirmed names (None: a find the person dropped), refused unless they are the 32
+    Baloot cards once each; the message says which are missing and which appear twice."""
+    check_known(names)
+    kept = [n for n in names if n is not None]
     twice = sorted({n for n in kept if kept.count(n) > 1}, key=CARD_NAMES.index)
     missing = [c for c in CARD_NAMES if c not in kept]
     if twice or missing:
@@ -342,7 +347,7 @@ class LearnedDeck:
                 f"deck {self.name}: learnt with other networks than these; learn it again "
                 f"(`hakam deck learn --again --name {self.name}`)"
             )
-        self._fits(index_onnx(detector.corners.index.path))
+        self.fits(index_onnx(detector.corners.index.path))
 
     def for_reader(self, detector) -> LearnedDeck:
         """This deck as ``detector`` reads with it (``check_reader`` refuses one it cannot
@@ -357,7 +362,9 @@ class LearnedDeck:
         networks = {role: v for role, v in self.networks.items() if role != "reader"}
         return replace(self, networks=networks, calibration=None)
 
-    def _fits(self, onnx: Path) -> None:
+    def fits(self, onnx: Path) -> None:
+        """Refuse, in one line, trained layers of other shapes than the index network
+        ``onnx``'s (the one it is put into)."""
         shapes = _tail_shapes(str(onnx), _stamp(Path(onnx)))
         if tuple(p.shape for p in self.tail.params()) != shapes:
             raise DeckError(f"deck {self.name}: cannot be read (its index.npz has other shapes)")
@@ -368,7 +375,7 @@ class LearnedDeck:
         from hakam.vision.reader import CardReader
 
         onnx = index_onnx(index.path)
-        self._fits(onnx)
+        self.fits(onnx)
         return CardReader(onnx, "openvino", index.threads, self.tail.patch)
 
 

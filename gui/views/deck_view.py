@@ -243,7 +243,8 @@ class DeckView(QDialog):
                 lang.tr("deck_missing", cards=" ".join(map(lang.card, self.answers.missing())))
             )
         if self.answers.twice():  # with the finds to look at: "7♣ (1, 32)"
-            cards = [f"{lang.card(c)} ({', '.join(map(lang.num, self.answers.finds(c)))})"
+            comma = "، " if lang.rtl else ", "
+            cards = [f"{lang.card(c)} ({comma.join(map(lang.num, self.answers.finds(c)))})"
                      for c in self.answers.twice()]  # fmt: skip
             parts.append(lang.tr("deck_twice", cards=" ".join(cards)))
         self.problem.setText(("؛ " if lang.rtl else "; ").join(parts) or lang.tr("deck_complete"))

@@ -28,6 +28,7 @@ from hakam.gui.messages import say
 from hakam.gui.models import EntryError
 from hakam.gui.start import StartChoice, StartController
 from hakam.gui.views.live_view import to_qimage
+from hakam.gui.views.main_window import use_qt_language
 from hakam.gui.views.status_line import StatusLine
 
 BUTTON_PADDING = 2 * 16 + 2 * 2  # the theme's padding and focus border on each side
@@ -80,10 +81,11 @@ class ClickFrame(QWidget):
             p.drawLine(QPointF(*self.points[0]), QPointF(*self.points[1]))
 
 
-# *Learn a deck*: (the source's frame of the 32 cards laid out, the new deck's name, the
-# language) -> the deck's name once learnt and saved, None where the person closed its window
-# first; a ``UserError`` says in one line why not (``hakam.cli.deck.learn_from_frame``).
-LearnDeck = Callable[[np.ndarray, str, str], "str | None"]
+# *Learn a deck*: (what grabs the source's frame of the 32 cards laid out, the new deck's
+# name, the language) -> the deck's name once learnt and saved, None where the person closed
+# its window first; an exception says in one line why not; a ``KeyboardInterrupt`` (Ctrl+C,
+# SIGTERM while its window was open) stops table mode (``hakam.cli.deck.learn_from_frame``).
+LearnDeck = Callable[[Callable[[], np.ndarray], str, str], "str | None"]
 
 
 class StartView(QDialog):
@@ -99,6 +101,7 @@ class StartView(QDialog):
     ) -> None:
         super().__init__(parent)
         self.start, self.grab_frame, self.learn = start, grab, learn
+        self.stopped: KeyboardInterrupt | None = None  # a stop while learning a deck
         self.lang = Language(start.language)
         self.choice: StartChoice | None = None
         root = QVBoxLayout(self)
@@ -207,9 +210,13 @@ class StartView(QDialog):
             return
         name = asked.strip()
         self.setCursor(Qt.CursorShape.WaitCursor)  # the cards are found: a few seconds
+        source = self.start.source
         try:
-            frame = self.grab_frame(self.start.source)
-            learnt = self.learn(frame, name, self.start.language)
+            learnt = self.learn(lambda: self.grab_frame(source), name, self.start.language)
+        except KeyboardInterrupt as stop:  # Ctrl+C or SIGTERM in the deck window: table mode
+            self.stopped = stop  # stops, as the caller of ``exec`` says
+            self.reject()
+            return
         except Exception as exc:  # a camera that does not open, nothing found: said
             self._say_error(exc)
             return
@@ -263,6 +270,7 @@ class StartView(QDialog):
         app = QApplication.instance()
         if isinstance(app, QApplication):  # the text's own direction (a button's "…") too
             app.setLayoutDirection(direction)
+            use_qt_language(lang.code)  # the name dialog's own buttons
         self.setLayoutDirection(direction)
         self.setWindowTitle(lang.tr("start_title"))
         self.source_label.setText(lang.tr("start_source"))

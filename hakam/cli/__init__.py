@@ -11,7 +11,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from hakam.errors import UserError, one_line
+from hakam.errors import Terminated, UserError, one_line
 
 # Modules that add subcommands; each has ``register(subparsers) -> None``.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -53,6 +53,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserError as exc:
         print(f"hakam: error: {one_line(str(exc))}", file=sys.stderr)
         return 2
+    except Terminated:
+        return 128 + 15  # SIGTERM
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # output piped into `head` and closed: not an error of ours

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from hakam.cli.common import decks_root, has_display
 from hakam.engine.cards import CARD_NAMES
-from hakam.errors import UserError
+from hakam.errors import Terminated, UserError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -44,7 +44,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        "folder, every image)")  # fmt: skip
     learn.add_argument("--answers", help="the person's answers (a corrected proposals.json)")
     learn.add_argument("--window", action="store_true",
-                       help="confirm the cards found in a window (with --source)")  # fmt: skip
+                       help="confirm the cards found in a window (with --source, or with "
+                       "--answers to go on with them there)")  # fmt: skip
     learn.add_argument("--lang", choices=["en", "ar"], default="en", help="the window's language")
     learn.add_argument("--replace", action="store_true",
                        help="learn NAME anew over the deck kept, or take new frames over those "
@@ -114,12 +115,8 @@ def _frames(spec: str, count: int | None, every: int | None) -> list:
     return frames
 
 
-class _Terminated(KeyboardInterrupt):
-    """A SIGTERM: it stops a learning as Ctrl+C does (its clean-up runs), then exits 143."""
-
-
 def _stop(signum, frame) -> None:
-    raise _Terminated
+    raise Terminated
 
 
 def _learn(args: argparse.Namespace) -> int:
@@ -142,13 +139,15 @@ def _learn(args: argparse.Namespace) -> int:
                   f"it: --deck {args.name})", flush=True)  # fmt: skip
         elif args.again:
             print(f"stopped: deck {args.name} kept as it was", flush=True)
-        elif pending.is_dir():
-            answers = args.answers or pending / "proposals.json"
+        elif pending.is_dir():  # the window's answers are written to the cards waiting
+            answers = pending / "proposals.json" if args.window else args.answers or (
+                pending / "proposals.json")  # fmt: skip
+            window = " --window" if args.window else ""
             print(f"stopped: nothing learnt; the cards found wait in {pending} (go on with "
-                  f"{_go_on(args.name, answers, args.replace)})", flush=True)  # fmt: skip
+                  f"{_go_on(args.name, answers, args.replace)}{window})", flush=True)  # fmt: skip
         else:
             print("stopped: nothing learnt", flush=True)
-        if isinstance(exc, _Terminated):
+        if isinstance(exc, Terminated):
             return 128 + signal.SIGTERM
         raise
     finally:
@@ -229,6 +228,7 @@ def _learn_deck(args: argparse.Namespace) -> int:
             frames, found = deck_store.pending(pending)
             names = decks.read_answers(Path(args.answers), len(found))
             if args.window:  # back in the window with the answers given so far
+                decks.check_known(names)
                 return _answer_in_window(args, store, frames, found, names, detector)
         decks.check_cards(names)
         faces = {n: c.face for c, n in zip(found, names, strict=True) if n is not None}
@@ -252,7 +252,7 @@ def _answer_in_window(args, store, frames: list, found: list, answers: list, det
     if not learnt:
         _write_answers(answers_file, names)
     if stopped_by is not None:  # the window closed by Ctrl+C or SIGTERM: said so
-        raise _Terminated if stopped_by == signal.SIGTERM else KeyboardInterrupt
+        raise Terminated if stopped_by == signal.SIGTERM else KeyboardInterrupt
     if not learnt:
         again = _go_on(args.name, answers_file, args.replace)
         print(f"closed: nothing learnt; the cards found wait in {pending} with your answers "
@@ -299,13 +299,14 @@ def _keep_found(store, name: str, frames: list, found: list) -> Path:
     return pending / "proposals.json"
 
 
-def learn_from_frame(frame, name: str, language: str, scenes: int | None = None) -> str | None:
-    """The start screen's *Learn a deck*: the cards laid out in ``frame`` (the camera's) found,
-    confirmed or corrected in the deck window, learnt and saved there. The deck's name once
-    saved; None where the window closed first: the cards found then wait with the answers
-    given, and *Learn a deck* with the same name opens them again (as ``hakam deck learn
-    --answers ... --window``). A ``UserError`` says in one line why nothing was found; a stop
-    (Ctrl+C, SIGTERM) while the window is open stops table mode."""
+def learn_from_frame(grab, name: str, language: str, scenes: int | None = None) -> str | None:
+    """The start screen's *Learn a deck*: the cards laid out in the camera's frame (``grab()``)
+    found, confirmed or corrected in the deck window, learnt and saved there. The deck's name
+    once saved; None where the window closed first: the cards found then wait with the answers
+    given, and *Learn a deck* with the same name opens them again without the camera (as
+    ``hakam deck learn --answers ... --window``). A ``UserError`` says in one line why nothing
+    was found; a stop (Ctrl+C; SIGTERM: ``Terminated``) while the window is open is raised, to
+    stop table mode."""
     from hakam.vision import deck_store, decks
 
     store = deck_store.DeckStore(decks_root())
@@ -322,10 +323,12 @@ def learn_from_frame(frame, name: str, language: str, scenes: int | None = None)
         try:
             frames, found = deck_store.pending(waiting)
             answers = decks.read_answers(waiting / "proposals.json", len(found))
+            decks.check_known(answers)
         except decks.DeckError as exc:
             raise UserError(f"{exc} (hakam deck forget {name} drops the cards waiting)") from None
     else:
-        frames, found = [frame], decks.find_cards([frame], detector)
+        frames = [grab()]
+        found = decks.find_cards(frames, detector)
         if len(found) < len(CARD_NAMES):
             raise UserError(f"only {len(found)} of the 32 cards found: lay out all 32 face up, "
                             f"not touching, and learn the deck again")  # fmt: skip
@@ -336,7 +339,7 @@ def learn_from_frame(frame, name: str, language: str, scenes: int | None = None)
     if not learnt:
         _write_answers(waiting / "proposals.json", names)
     if stopped_by is not None:
-        raise KeyboardInterrupt
+        raise Terminated if stopped_by == signal.SIGTERM else KeyboardInterrupt
     return name if learnt else None
 
 
@@ -501,6 +504,17 @@ def _list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fits_here(deck) -> None:
+    """Refuse a deck learnt on the index network here whose layers do not fit it (one learnt
+    on other networks is kept, to be learnt again here)."""
+    from hakam.vision import detector as det
+    from hakam.vision.decks import how_read, index_onnx
+
+    shipped = _shipped_networks()
+    if shipped and how_read({"networks": deck.networks}, shipped) != "stale":
+        deck.fits(index_onnx(det.corner_paths("openvino")[1]))
+
+
 def _shipped_networks() -> dict[str, str]:
     """The fingerprints of the networks a deck is read with here (``networks_of``); none where
     a model is missing (the decks are then listed as they are)."""
@@ -547,7 +561,7 @@ def _import(args: argparse.Namespace) -> int:
 
     store = DeckStore(decks_root())
     try:
-        name = import_deck(store, Path(args.file), args.name, args.replace)
+        name = import_deck(store, Path(args.file), args.name, args.replace, _fits_here)
     except DeckError as exc:
         raise UserError(str(exc)) from None
     meta = store.describe(name)

@@ -311,7 +311,10 @@ def _start_screen(args: argparse.Namespace, store: Any) -> Any:
     if args.deck:  # shown chosen (the view took the camera's saved one); the person may change it
         start.set_deck(args.deck)
         view.refresh()
-    if not view.exec() or view.choice is None:
+    accepted = view.exec()
+    if view.stopped is not None:  # Ctrl+C or SIGTERM while a deck was learnt there
+        raise view.stopped
+    if not accepted or view.choice is None:
         raise UserError("table: the start screen was closed; nothing started")
     return view.choice
 

@@ -190,8 +190,8 @@ def test_a_deck_learnt_from_the_start_screen_is_offered_and_chosen(qtbot, data_d
     answers = iter(["  diwan ", "salon", "bad", None])
     outcomes = {"diwan": "diwan", "salon": None}
 
-    def learn(got, name, language):
-        asked.append((got is frame, name, language))
+    def learn(grab, name, language):
+        asked.append((grab() is frame, name, language))
         if name == "bad":
             raise UserError("only 12 of the 32 cards found: lay out all 32 face up, not "
                             "touching, and learn the deck again")  # fmt: skip
@@ -241,3 +241,32 @@ def test_the_start_screen_fits_its_screen_and_a_long_message_below_the_picture(q
     qtbot.waitUntil(lambda: view.message.height() > 2 * view.fontMetrics().height())
     assert view.frame.geometry().bottom() < view.go.geometry().top()
     assert view.go.geometry().bottom() < view.message.geometry().top()
+
+
+def test_a_stop_while_a_deck_is_learnt_closes_the_start_screen_and_stops(qtbot, data_dir):
+    """Ctrl+C or SIGTERM while the deck window was open (``learn`` raises it): the screen
+    closes and ``hakam table`` stops as stopped, not left open with a traceback."""
+    from hakam.errors import Terminated
+
+    make_app()
+
+    def learn(grab, name, language):
+        raise Terminated
+
+    view = StartView(StartController(MatchStore(), "0"), lambda s: np.zeros((8, 8, 3), np.uint8),
+                     learn=learn)  # fmt: skip
+    qtbot.addWidget(view)
+    view._ask_deck_name = lambda: "majlis"
+    view.show()
+    view.learn_deck.click()
+    assert isinstance(view.stopped, Terminated) and view.result() == StartView.DialogCode.Rejected
+    assert not view.isVisible()
+
+
+def test_a_camera_whose_deck_was_forgotten_keeps_the_deck_chosen(data_dir):
+    store = MatchStore()
+    store.set_setting(f"deck|{table_key('1')}", "gone")  # learnt then forgotten
+    start = StartController(store, "0", decks=["majlis"])
+    start.set_deck("majlis")
+    start.set_source("1")
+    assert start.deck == "majlis"

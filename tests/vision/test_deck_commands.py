@@ -44,6 +44,7 @@ from hakam.cli.common import decks_root
 from hakam.vision import decks
 
 signum, saved = getattr(signal, sys.argv[1]), sys.argv[2] == "saved"
+again = sys.argv[2] == "again"  # back in the window with the answers waiting
 found = [SimpleNamespace(proposed=c, face=np.zeros((176, 126, 3), np.uint8), frame=0,
                          box=np.zeros(4), quad=np.zeros((4, 2)), probability=0.9)
          for c in decks.CARD_NAMES]
@@ -61,7 +62,9 @@ def window(found, language, learn, answers):  # answered, maybe learnt, closed b
 
 
 deck_cli._confirm_in_window = window
-sys.exit(main(["deck", "learn", "--source", "x", "--name", "home", "--window", "--replace"]))
+answers = str(decks_root() / ".pending" / "home" / "proposals.json")
+sys.exit(main(["deck", "learn", "--name", "home", "--answers", answers, "--window"] if again
+              else ["deck", "learn", "--source", "x", "--name", "home", "--window", "--replace"]))
 """
 
 HEADLESS = """
@@ -101,6 +104,10 @@ def test_a_window_closed_by_a_signal_exits_as_stopped(tmp_path, signame, code):
     assert done.returncode == code, done.stderr
     assert f"stopped: nothing learnt; the cards found wait in {pending}" in done.stdout
     assert (pending / "proposals.json").read_text().count('"AS"') == 32  # the answers kept
+    done = subprocess.run([sys.executable, str(path), signame, "again"], capture_output=True,
+                          text=True, env=env, timeout=120)  # fmt: skip
+    assert done.returncode == code, done.stderr  # and the way back says the window again:
+    assert f"--answers {pending / 'proposals.json'} --window)" in done.stdout
     done = subprocess.run([sys.executable, str(path), signame, "saved"], capture_output=True,
                           text=True, env=env, timeout=120)  # fmt: skip
     assert done.returncode == code, done.stderr

@@ -3,6 +3,7 @@ a tournament's tables learn its deck once."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import struct
@@ -14,7 +15,7 @@ import pytest
 
 from hakam.cli import main
 from hakam.engine.cards import CARD_NAMES
-from hakam.vision import deck_store, decks, fine_tune
+from hakam.vision import deck_files, deck_store, decks, fine_tune
 from hakam.vision.calibration import Calibration
 from hakam.vision.deck_files import export_deck, import_deck
 from hakam.vision.detector import make_detector
@@ -60,6 +61,22 @@ def _png_header(w: int, h: int) -> bytes:
     """The start of a PNG of ``w`` x ``h`` pixels: its signature and header, no image."""
     ihdr = b"IHDR" + struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
     return b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + ihdr + struct.pack(">I", zlib.crc32(ihdr))
+
+
+def _npz_bomb(claimed: tuple[int, ...] | None = None) -> bytes:
+    """An ``index.npz`` that would take far more memory than its file: 80 MB of zeros
+    deflated to a few hundred KB, or (``claimed``) an array whose header claims that shape."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        if claimed is None:
+            z.writestr("fw.npy", bytes(80 << 20))
+        else:
+            head = io.BytesIO()
+            np.lib.format.write_array_header_1_0(
+                head, {"descr": "<f4", "fortran_order": False, "shape": claimed}
+            )
+            z.writestr("fw.npy", head.getvalue() + bytes(64))
+    return out.getvalue()
 
 
 def _left(store: deck_store.DeckStore) -> list[str]:
@@ -110,8 +127,16 @@ def test_a_deck_written_to_a_file_is_kept_elsewhere_as_it_was(networks, tmp_path
         ({"drop": ["index.npz"]}, r"cannot be read \(index.npz is missing\); nothing imported$"),
         ({"drop": ["calibration.npz"]}, r"cannot be read \(calibration.npz is missing\)"),
         (
+            {"drop": ["index.npz"], "add": {"index.npz": _npz_bomb()}},
+            r"cannot be read \(index.npz is damaged \(over 64 MB unpacked\)\)",
+        ),
+        (
+            {"drop": ["index.npz"], "add": {"index.npz": _npz_bomb((10**12,))}},
+            r"index.npz is damaged \(an array larger than its file\)",
+        ),
+        (
             {"drop": ["index.npz"], "add": {"index.npz": b"\x93NUMPY not arrays"}},
-            r"cannot be read \(index.npz is damaged\); nothing imported$",
+            r"cannot be read \(index.npz is damaged \(.+\)\); nothing imported$",
         ),
         ({"add": {"faces/2H.png": b"x"}}, "holds 'faces/2H.png'"),
         ({"add": {"frame-0.png": b"x"}}, "frame-0.png is not a PNG image"),
@@ -185,6 +210,14 @@ def test_the_commands_say_how_an_imported_deck_reads_here(networks, tmp_path, mo
         f"on another machine: hakam deck import {tmp_path / 'again.zip'}\n")  # fmt: skip
     assert main(["deck", "export", "majlis", str(tmp_path / "again.zip")]) == 2
     assert "exists already; nothing written" in capsys.readouterr().err
+    # Learnt on these networks, its layers must fit them: else refused, nothing kept.
+    tail = _deck("cut", networks).tail
+    cut = fine_tune.IndexTail(tail.w, tail.b, tail.fw[:8], tail.fb[:8])  # 8 classes, not 33
+    other.save(decks.LearnedDeck("cut", cut, networks), _faces())
+    export_deck(other, "cut", tmp_path / "cut.zip")
+    assert main(["deck", "import", str(tmp_path / "cut.zip")]) == 2
+    assert "its index.npz has other shapes" in capsys.readouterr().err
+    assert not (tmp_path / "data" / "decks" / "cut").exists()
     # The networks here not found (no models): nothing is claimed; the list goes by deck.json.
     from hakam.cli import deck as deck_cli
 
@@ -195,7 +228,7 @@ def test_the_commands_say_how_an_imported_deck_reads_here(networks, tmp_path, mo
     assert all(line.endswith("corner samples") for line in capsys.readouterr().out.splitlines())
 
 
-def test_an_export_holds_only_a_readable_decks_own_files(networks, tmp_path):
+def test_an_export_holds_only_a_readable_decks_own_files(networks, tmp_path, monkeypatch):
     """The same deck gives the same file (whatever its files' times, before 1980 too); a
     stray file in its folder stays behind; an older or damaged deck, or a folder that is not
     there, is refused in one line with nothing written."""
@@ -208,6 +241,16 @@ def test_an_export_holds_only_a_readable_decks_own_files(networks, tmp_path):
     assert first.read_bytes() == again.read_bytes()
     with zipfile.ZipFile(first) as z:
         assert ".DS_Store" not in z.namelist() and "frame-0.png" in z.namelist()
+
+    def no_links(src, dst):  # a FAT USB stick
+        raise PermissionError(1, "Operation not permitted")
+
+    with monkeypatch.context() as m:
+        m.setattr(deck_files.os, "link", no_links)
+        assert export_deck(here, "majlis", tmp_path / "fat.zip").read_bytes() == first.read_bytes()
+        with pytest.raises(decks.DeckError, match="exists already; nothing written"):
+            export_deck(here, "majlis", tmp_path / "fat.zip")
+    (tmp_path / "fat.zip").unlink()
     with pytest.raises(decks.DeckError, match="-: a deck is written to a file; give the file"):
         export_deck(here, "majlis", "-")
     with pytest.raises(decks.DeckError, match="no such folder; nothing written"):

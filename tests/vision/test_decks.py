@@ -417,6 +417,12 @@ def test_the_window_learns_the_deck_from_the_answers_given_there(spread, tmp_pat
     assert json.loads((pending / "proposals.json").read_text()) == [CARD_NAMES[0]] * len(
         json.loads((pending / "proposals.json").read_text()))  # fmt: skip
     assert not (tmp_path / "data" / "decks" / "home").exists() and told == []
+    # Answers naming what is no Baloot card are refused before the window opens.
+    waiting = (pending / "proposals.json").read_text()
+    (tmp_path / "typo.json").write_text(json.dumps(["TH"] * len(json.loads(waiting))))
+    typo = ["deck", "learn", "--name", "home", "--answers", str(tmp_path / "typo.json"),
+            "--window"]  # fmt: skip
+    assert main(typo) == 2 and (pending / "proposals.json").read_text() == waiting
     # Back in the window with the answers given there (nothing found again), and learnt.
     given: list = []
     monkeypatch.setattr(deck_cli, "_confirm_in_window",
@@ -451,24 +457,28 @@ def test_the_start_screen_learns_a_deck_from_the_cameras_frame(spread, tmp_path,
         return names, True, None
 
     monkeypatch.setattr(deck_cli, "_confirm_in_window", window)
-    assert deck_cli.learn_from_frame(frame, "majlis", "ar", scenes=10) == "majlis"
+    assert deck_cli.learn_from_frame(lambda: frame, "majlis", "ar", scenes=10) == "majlis"
     assert shown[0][0] == "ar" and store.names() == ["majlis"] and store.waiting() == []
     assert len(store.frames("majlis")) == 1 and store.load("majlis").samples > 0
     with pytest.raises(UserError, match="deck majlis: learnt here already; give another name"):
-        deck_cli.learn_from_frame(frame, "majlis", "en", scenes=10)
+        deck_cli.learn_from_frame(lambda: frame, "majlis", "en", scenes=10)
     monkeypatch.setattr(deck_cli, "_confirm_in_window", lambda *a: window(*a, close=True))
-    assert deck_cli.learn_from_frame(frame, "diwan", "en", scenes=10) is None
+    assert deck_cli.learn_from_frame(lambda: frame, "diwan", "en", scenes=10) is None
     waiting = json.loads((store.waiting_folder("diwan") / "proposals.json").read_text())
     assert store.waiting() == ["diwan"] and waiting[-1] is None  # the answers as given
-    # The same name again: back in the window with the answers given (no frame looked at).
+    # The same name again: back in the window with the answers given (the camera not asked).
     monkeypatch.setattr(deck_cli, "_confirm_in_window", window)
     blank = np.full_like(frame, 40)
-    assert deck_cli.learn_from_frame(blank, "diwan", "en", scenes=10) == "diwan"
+
+    def no_camera():
+        raise OSError("camera 0 does not open")
+
+    assert deck_cli.learn_from_frame(no_camera, "diwan", "en", scenes=10) == "diwan"
     assert shown[-1][1] == waiting and store.waiting() == [] and len(store.frames("diwan")) == 1
     with pytest.raises(UserError, match="only 0 of the 32 cards found: lay out all 32"):
-        deck_cli.learn_from_frame(blank, "salon", "en", scenes=10)
+        deck_cli.learn_from_frame(lambda: blank, "salon", "en", scenes=10)
     with pytest.raises(UserError, match="deck name 'a b'"):
-        deck_cli.learn_from_frame(frame, "a b", "en", scenes=10)
+        deck_cli.learn_from_frame(lambda: frame, "a b", "en", scenes=10)
     assert store.names() == ["diwan", "majlis"] and store.waiting() == [] and len(shown) == 3
 
 
