@@ -39,6 +39,17 @@ def test_check_cards_says_what_is_missing_and_what_is_twice():
     assert decks.check_cards([None, *CARD_NAMES]) == list(CARD_NAMES)
 
 
+def test_a_quad_a_quarter_turn_round_is_turned_upright():
+    """The outline network now and then starts a card's corners on a long edge: the face
+    would show the card sideways, squeezed into a face's shape."""
+    card = np.float32([[100, 100], [163, 100], [163, 188], [100, 188]])  # 63 x 88, upright
+    assert np.array_equal(decks.upright(card), card)
+    sideways = np.roll(card, 1, axis=0)  # from the bottom-left: its first edge the long one
+    assert np.array_equal(decks.upright(sideways), np.roll(sideways, -1, axis=0))
+    seen = card * np.float32([1.0, 0.7])  # a camera low over the table: foreshortened
+    assert np.array_equal(decks.upright(seen), seen)
+
+
 def test_answers_must_be_one_per_card_found(tmp_path):
     path = tmp_path / "a.json"
     path.write_text(json.dumps(["as", None]))
