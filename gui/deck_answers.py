@@ -5,17 +5,23 @@ here."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from hakam.engine.cards import CARD_NAMES
 from hakam.gui.models import EntryError
 
 
 class DeckAnswers:
-    """Starts from the proposals; ``complete`` once they are the 32 Baloot cards once each."""
+    """Starts from the proposals; ``complete`` once they are the 32 Baloot cards once each.
+    Given each find's ``reads`` (the generic read's probabilities), the finds the person has not
+    named are proposed again as they name others (``hakam.vision.decks.propose``: each card at
+    most once); ``named``: the finds already named by the person (their answers never change)."""
 
-    def __init__(self, proposals: Sequence[str | None]) -> None:
+    def __init__(self, proposals: Sequence[str | None], reads: Sequence | None = None,
+                 named: Iterable[int] = ()) -> None:  # fmt: skip
         self.answers: list[str | None] = list(proposals)
+        self.reads = None if reads is None else list(reads)
+        self.named = set(named)
 
     def set(self, index: int, card: str | None) -> None:
         if not 0 <= index < len(self.answers):
@@ -23,6 +29,12 @@ class DeckAnswers:
         if card is not None and card not in CARD_NAMES:
             raise EntryError(f"card {index + 1}: {card!r} is not a Baloot card")
         self.answers[index] = card
+        self.named.add(index)
+        if self.reads is not None:
+            from hakam.vision.decks import propose
+
+            named = {i: self.answers[i] for i in self.named}
+            self.answers = [name for name, _ in propose(self.reads, named)]
 
     def missing(self) -> list[str]:
         return [c for c in CARD_NAMES if c not in self.answers]

@@ -211,7 +211,8 @@ def keep_pending(folder: Path, frames: Sequence[np.ndarray], found: Sequence[Can
     rows = [
         {"frame": c.frame, "box": [round(float(v), 2) for v in c.box],
          "quad": [[round(float(v), 2) for v in pt] for pt in c.quad],
-         "proposed": c.proposed, "probability": round(c.probability, 4)}
+         "proposed": c.proposed, "probability": round(c.probability, 4),
+         "read": None if c.read is None else [round(float(v), 6) for v in c.read]}
         for c in found
     ]  # fmt: skip
     (folder / "found.json").write_text(json.dumps(rows) + "\n", encoding="utf-8")
@@ -229,8 +230,10 @@ def pending(folder: Path) -> tuple[list[np.ndarray], list[Candidate]]:
         face = cv2.imread(str(folder / f"face-{k}.png"))
         if face is None:
             raise DeckError(f"{folder}: face-{k}.png cannot be read")
+        read = r.get("read")  # none kept before 2026-12-07
         found.append(Candidate(int(r["frame"]), np.float32(r["box"]), np.float32(r["quad"]),
-                               face, r["proposed"], float(r["probability"])))  # fmt: skip
+                               face, r["proposed"], float(r["probability"]),
+                               None if read is None else np.float32(read)))  # fmt: skip
     return read_frames(folder), found
 
 

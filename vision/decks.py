@@ -120,6 +120,7 @@ class Candidate:
     face: np.ndarray
     proposed: str | None
     probability: float
+    read: np.ndarray | None = None  # the generic read's probabilities (``READER_CLASSES``)
 
 
 def _iou(a, b) -> float:
@@ -179,7 +180,6 @@ def find_cards(frames: Sequence[np.ndarray], detector) -> list[Candidate]:
     if getattr(detector, "corners", None) is None:
         raise DeckError("learning a deck: needs the two-stage reader with its corner reader")
     found: list[Candidate] = []
-    reads: list[np.ndarray] = []  # each find's probabilities
     for k, frame in enumerate(frames):
         boxes = spread_boxes(frame, detector)
         if not len(boxes):
@@ -190,33 +190,48 @@ def find_cards(frames: Sequence[np.ndarray], detector) -> list[Candidate]:
             best = int(np.argmax(p))
             name = None if best == OTHER else CARD_NAMES[best]
             c = Candidate(k, np.asarray(box, np.float32), quad, straighten(frame, quad), name,
-                          float(p[best]))  # fmt: skip
+                          float(p[best]), np.asarray(p, np.float32))  # fmt: skip
             same = [i for i, o in enumerate(found) if same_card(o, c, frames)]
             if not same:
                 found.append(c)
-                reads.append(p)
             elif c.probability > found[same[0]].probability:
-                found[same[0]], reads[same[0]] = c, p
+                found[same[0]] = c
+    proposals = propose([c.read for c in found])
     return [replace(c, proposed=name, probability=prob)
-            for c, (name, prob) in zip(found, propose(reads), strict=True)]  # fmt: skip
+            for c, (name, prob) in zip(found, proposals, strict=True)]  # fmt: skip
 
 
-def propose(reads: Sequence[np.ndarray]) -> list[tuple[str | None, float]]:
+def propose(reads: Sequence[np.ndarray], named: dict[int, str | None] | None = None,
+            ) -> list[tuple[str | None, float]]:  # fmt: skip
     """A name to propose for each find (None: no Baloot card) and its probability: the likeliest
     names taken together, each card at most once (a deck holds each card once), any number of
-    finds on no card. Rendered spreads, proposed wrong against each find's likeliest card
-    alone (2026-12-07): 5 designs, seeds 0, 7 and 8, 69 of 492 finds against 90; 4 designs,
-    seeds 11 and 12, 42 of 259 against 48. Fewer for the person to correct."""
+    finds on no card. Rendered spreads, proposed wrong against each find's likeliest card alone
+    (2026-12-07): 5 designs, seeds 0, 7 and 8, 69 of 492 finds against 90; 4 designs, seeds 11
+    and 12, 42 of 259 against 48.
+
+    ``named``: the finds a person has named, by index. Their names stay, and the cards they name
+    are proposed for no other find: as the person corrects, the rest are proposed again (the
+    Arabic-index designs' spreads, seeds 0, 7, 8, 11 and 12, a person correcting the first
+    wrong find each time: 78 corrections against 110)."""
+    named = named or {}
     if not len(reads):
         return []
     p = np.clip(np.asarray(reads, np.float64), 1e-9, 1.0)  # OTHER is the last column
-    # A column for each card, and one "no card" column for each find.
-    no_card = np.repeat(p[:, OTHER : OTHER + 1], len(p), axis=1)
-    cost = -np.log(np.concatenate([p[:, :OTHER], no_card], axis=1))
-    out = []
-    for i, j in enumerate(min_cost_assignment(cost)):
-        card = min(j, OTHER)
-        out.append((None if card == OTHER else CARD_NAMES[card], float(p[i, card])))
+
+    def said(i: int, card: int) -> tuple[str | None, float]:
+        return None if card == OTHER else CARD_NAMES[card], float(p[i, card])
+
+    out = [said(i, OTHER if named[i] is None else CARD_NAMES.index(named[i])) if i in named
+           else (None, 0.0) for i in range(len(p))]  # fmt: skip
+    free = [i for i in range(len(p)) if i not in named]
+    if free:
+        taken = {CARD_NAMES.index(c) for c in named.values() if c is not None}
+        cards = [c for c in range(OTHER) if c not in taken]
+        # A column for each card left, and one "no card" column for each find.
+        no_card = np.repeat(p[free][:, OTHER : OTHER + 1], len(free), axis=1)
+        cost = -np.log(np.concatenate([p[free][:, cards], no_card], axis=1))
+        for i, j in zip(free, min_cost_assignment(cost), strict=True):
+            out[i] = said(i, cards[j] if j < len(cards) else OTHER)
     return out
 
 

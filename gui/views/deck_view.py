@@ -230,6 +230,10 @@ class DeckView(QDialog):
 
     def refresh(self) -> None:
         lang = self.lang
+        for choice, now in zip(self.choices, self.answers.answers, strict=True):
+            shown = 0 if now is None else CARD_NAMES.index(now) + 1  # proposed again, maybe
+            if choice.currentIndex() != shown:
+                choice.setCurrentIndex(shown)
         self.setLayoutDirection(
             Qt.LayoutDirection.RightToLeft if lang.rtl else Qt.LayoutDirection.LeftToRight
         )

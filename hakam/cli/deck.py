@@ -411,7 +411,9 @@ def _confirm_in_window(found: list, language: str, learn,
     from hakam.gui.views.main_window import make_app
 
     make_app()
-    given = DeckAnswers(answers)
+    reads = [c.read for c in found]
+    named = [k for k, (a, c) in enumerate(zip(answers, found, strict=True)) if a != c.proposed]
+    given = DeckAnswers(answers, None if any(r is None for r in reads) else reads, named)
     view = DeckView([c.face for c in found], given, language, learn=learn)
     view.fit_screen()
     # Ctrl+C or SIGTERM: as Cancel or Close (a learning under way is stopped, nothing saved;

@@ -226,3 +226,35 @@ def test_the_wheel_over_a_find_scrolls_and_never_changes_its_card(qtbot):
     assert plain.currentIndex() != 5
     wheel(view.choices[4])
     assert view.choices[4].currentIndex() == 5 and answers.answers == proposals
+
+
+def _read(**cards: float) -> np.ndarray:
+    from hakam.vision.reader import OTHER, READER_CLASSES
+
+    p = np.full(READER_CLASSES, 1e-4)
+    for name, share in cards.items():
+        p[OTHER if name == "other" else CARD_NAMES.index(name)] = share
+    return p / p.sum()
+
+
+def test_as_the_person_names_finds_the_others_are_proposed_again(qtbot):
+    from hakam.vision.decks import propose
+
+    reads = [_read(JD=0.6, AD=0.3), _read(JD=0.5, AD=0.45), _read(KS=0.8)]
+    proposals = [name for name, _ in propose(reads)]
+    assert proposals == ["JD", "AD", "KS"]
+    answers = DeckAnswers(proposals, reads)
+    answers.set(0, "AD")  # the person: the first find is the ace
+    assert answers.answers == ["AD", "JD", "KS"]  # the second proposed again: the jack
+    answers.set(1, "AD")  # the person's own answers never change, even twice the same
+    assert answers.answers == ["AD", "AD", "KS"] and answers.twice() == ["AD"]
+    fixed = DeckAnswers(proposals)  # no reads (cards found before 2026-12-07): as they are
+    fixed.set(0, "AD")
+    assert fixed.answers == ["AD", "AD", "KS"]
+    # The window shows what is proposed again.
+    make_app()
+    view = DeckView([np.full((176, 126, 3), 90, np.uint8)] * 3, DeckAnswers(proposals, reads))
+    qtbot.addWidget(view)
+    view.choices[0].setCurrentIndex(CARD_NAMES.index("AD") + 1)
+    view.choices[0].activated.emit(CARD_NAMES.index("AD") + 1)
+    assert [c.currentText() for c in view.choices] == ["A♦", "J♦", "K♠"]

@@ -24,7 +24,7 @@ from hakam.cli import deck as deck_cli
 from hakam.gui.views.main_window import make_app
 
 make_app()
-found = [SimpleNamespace(proposed="AS", face=np.zeros((176, 126, 3), np.uint8))]
+found = [SimpleNamespace(proposed="AS", face=np.zeros((176, 126, 3), np.uint8), read=None)]
 for s in (signal.SIGINT, signal.SIGTERM):
     before = signal.getsignal(s)
     threading.Timer(0.5, os.kill, (os.getpid(), s)).start()  # from outside Qt, as a terminal
@@ -45,7 +45,7 @@ from hakam.vision import decks
 
 signum, saved = getattr(signal, sys.argv[1]), sys.argv[2] == "saved"
 again = sys.argv[2] == "again"  # back in the window with the answers waiting
-found = [SimpleNamespace(proposed=c, face=np.zeros((176, 126, 3), np.uint8), frame=0,
+found = [SimpleNamespace(proposed=c, face=np.zeros((176, 126, 3), np.uint8), frame=0, read=None,
                          box=np.zeros(4), quad=np.zeros((4, 2)), probability=0.9)
          for c in decks.CARD_NAMES]
 decks.find_cards = lambda frames, detector: found

@@ -50,6 +50,22 @@ def test_a_quad_a_quarter_turn_round_is_turned_upright():
     assert np.array_equal(decks.upright(seen), seen)
 
 
+def test_the_cards_found_wait_with_their_reads(tmp_path):
+    """Kept while a person answers: each find's probabilities too, to propose the rest again
+    as the person names finds; cards kept before that have none, and are read as they are."""
+    read = np.full(READER_CLASSES, 1 / READER_CLASSES, np.float32)
+    face = np.zeros((decks.FACE_H, decks.FACE_W, 3), np.uint8)
+    found = [decks.Candidate(0, np.float32([1, 2, 3, 4]), np.zeros((4, 2), np.float32), face,
+                             "7C", 0.5, read)]  # fmt: skip
+    deck_store.keep_pending(tmp_path, [np.zeros((8, 8, 3), np.uint8)], found)
+    _, again = deck_store.pending(tmp_path)
+    assert np.allclose(again[0].read, read) and again[0].proposed == "7C"
+    rows = json.loads((tmp_path / "found.json").read_text())
+    del rows[0]["read"]
+    (tmp_path / "found.json").write_text(json.dumps(rows))
+    assert deck_store.pending(tmp_path)[1][0].read is None
+
+
 def test_answers_must_be_one_per_card_found(tmp_path):
     path = tmp_path / "a.json"
     path.write_text(json.dumps(["as", None]))
