@@ -107,7 +107,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "start_learn_deck": ("Learn a deck…", "تعلَّم ورقًا…"),
     "start_deck_name": (
         "Lay the deck's 32 cards face up before the camera, not touching; then name the deck "
-        "(letters, digits, _ . -):",
+        "(Latin letters, digits, _ . -):",
         "افرد أوراق الورق الـ32 مكشوفةً أمام الكاميرا متباعدةً، ثم سمِّ الورق (حروف لاتينية أو "
         "أرقام أو _ . -):",
     ),
@@ -148,6 +148,11 @@ STRINGS: dict[str, tuple[str, str]] = {
         "تدريب شبكة الزوايا على الورق: الخطوة {done} من {total}، بقي نحو {left} ثانية",
     ),
     "deck_stop": ("Stop learning", "أوقف التعلُّم"),
+    "deck_ask_stop": (
+        "Stop learning the deck? Nothing of it is kept; the cards found wait with your answers.",
+        "أتوقف تعلُّم الورق؟ لا يُحفظ منه شيء، وتنتظر الأوراق التي وُجدت مع إجاباتك.",
+    ),
+    "deck_go_on": ("Go on learning", "تابِع التعلُّم"),
     "deck_stopping": ("Stopping…", "جارٍ الإيقاف…"),
     "deck_saved": (
         "Deck {name} learnt and saved: choose it on the table's start screen (hakam table "

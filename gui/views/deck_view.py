@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QMessageBox,
     QProgressBar,
     QPushButton,
     QScrollArea,
@@ -203,6 +204,32 @@ class DeckView(QDialog):
             self.refresh()
             self.problem.setText(refused)
             self._role(self.problem, "error")
+
+    def keyPressEvent(self, event) -> None:
+        """Escape while learning does nothing: a stray key never throws minutes of learning
+        away (*Stop learning* does, and closing the window asks)."""
+        if event.key() == Qt.Key.Key_Escape and self._job is not None:
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def closeEvent(self, event) -> None:
+        """The window's close button while learning asks first."""
+        if self._job is not None and not self.progress.stopped and not self.ask_stop():
+            event.ignore()
+            return
+        super().closeEvent(event)
+
+    def ask_stop(self) -> bool:
+        """Whether the person stops the learning under way (nothing of it is kept)."""
+        box = QMessageBox(self)
+        box.setLayoutDirection(self.layoutDirection())
+        box.setWindowTitle(self.lang.tr("deck_title"))
+        box.setText(self.lang.tr("deck_ask_stop"))
+        stop = box.addButton(self.lang.tr("deck_stop"), QMessageBox.ButtonRole.DestructiveRole)
+        box.addButton(self.lang.tr("deck_go_on"), QMessageBox.ButtonRole.RejectRole)
+        box.exec()
+        return box.clickedButton() is stop
 
     def reject(self) -> None:
         """*Cancel*, or closing the window; while learning: stop it, then close. Once the deck

@@ -161,7 +161,8 @@ def test_learning_can_be_stopped_or_refused_and_the_answers_stay(qtbot):
     view = _answered(qtbot, forever)
     qtbot.mouseClick(view.save, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: view.progress.done > 2)
-    view.close()  # the title bar's X: stops the learning, closes once it has stopped
+    view.ask_stop = lambda: True  # the title bar's X, confirmed: stops the learning, and
+    view.close()  # closes once it has stopped
     assert view.isVisible() and view.problem.text() == "Stopping…"
     assert not view.cancel.isEnabled()
     qtbot.waitUntil(lambda: not view.isVisible())
@@ -258,3 +259,47 @@ def test_as_the_person_names_finds_the_others_are_proposed_again(qtbot):
     view.choices[0].setCurrentIndex(CARD_NAMES.index("AD") + 1)
     view.choices[0].activated.emit(CARD_NAMES.index("AD") + 1)
     assert [c.currentText() for c in view.choices] == ["A♦", "J♦", "K♠"]
+
+
+def test_escape_while_learning_does_nothing_and_closing_asks_first(qtbot, monkeypatch):
+    release = threading.Event()
+
+    def learn(answers, progress):
+        for k in range(1, 400):
+            progress("scenes", k, 400)  # raises once stopped
+            if release.wait(0.01):
+                break
+        return "majlis"
+
+    view = _answered(qtbot, learn)
+    qtbot.mouseClick(view.save, Qt.MouseButton.LeftButton)
+    qtbot.keyClick(view, Qt.Key.Key_Escape)
+    assert view.isVisible() and not view.progress.stopped  # a stray key: learning goes on
+    asked: list[bool] = []
+    monkeypatch.setattr(view, "ask_stop", lambda: asked.append(True) or False)
+    view.close()  # the window's close button: asked, and the person goes on
+    assert asked == [True] and view.isVisible() and not view.progress.stopped
+    monkeypatch.setattr(view, "ask_stop", lambda: True)
+    view.close()  # asked again: stopped, nothing saved
+    qtbot.waitUntil(lambda: not view.isVisible())
+    assert view.progress.stopped and view.learnt is None
+    release.set()
+
+
+def test_the_question_before_stopping_offers_to_stop_or_go_on(qtbot):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    view = _answered(qtbot, lambda answers, progress: "majlis")
+    texts: list[str] = []
+
+    def press(label: str) -> None:
+        box = QApplication.activeModalWidget()
+        texts.append(box.text())
+        next(b for b in box.buttons() if b.text() == label).click()
+
+    QTimer.singleShot(50, lambda: press("Go on learning"))
+    assert view.ask_stop() is False
+    QTimer.singleShot(50, lambda: press("Stop learning"))
+    assert view.ask_stop() is True
+    assert texts[0].startswith("Stop learning the deck? Nothing of it is kept")
