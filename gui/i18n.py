@@ -111,6 +111,14 @@ STRINGS: dict[str, tuple[str, str]] = {
         "افرد أوراق الورق الـ32 مكشوفةً أمام الكاميرا متباعدةً، ثم سمِّ الورق (حروف لاتينية أو "
         "أرقام أو _ . -):",
     ),
+    "start_deck_waiting": (
+        "Cards found earlier wait for deck {name}, with your answers. Go on with them, or take "
+        "a new picture of the cards laid out (the answers given are dropped)?",
+        "أوراق وُجدت من قبل تنتظر الورق {name} مع إجاباتك. أتكمل بها، أم تلتقط صورة جديدة "
+        "للأوراق المفرودة (وتُحذف الإجابات السابقة)؟",
+    ),
+    "start_deck_go_on": ("Go on with them", "أكمل بها"),
+    "start_deck_retake": ("Take a new picture", "التقط صورة جديدة"),
     "start_deck_learnt": ("Deck {name} learnt and chosen.", "تمّ تعلُّم الورق {name} واختياره."),
     "start_deck_kept_waiting": (
         "Deck {name} not learnt: the cards found wait with your answers; Learn a deck… with "

@@ -112,6 +112,9 @@ def import_deck(store: DeckStore, path: Path, name: str | None = None, replace: 
     if (store.root / name / "deck.json").is_file() and not replace:
         raise DeckError(f"deck {name!r}: learnt here already; nothing imported (--replace, or "
                         f"--name ANOTHER)")  # fmt: skip
+    if store.waiting_folder(name).is_dir():  # one name, one deck: the answers are not dropped
+        raise DeckError(f"deck {name!r}: cards found wait for answers under this name; nothing "
+                        f"imported (--name ANOTHER)")  # fmt: skip
     meta["name"] = name
     tmp = store.root / f".{name}.tmp"
     try:

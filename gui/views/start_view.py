@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QInputDialog,
     QLabel,
+    QMessageBox,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -82,10 +83,11 @@ class ClickFrame(QWidget):
 
 
 # *Learn a deck*: (what grabs the source's frame of the 32 cards laid out, the new deck's
-# name, the language) -> the deck's name once learnt and saved, None where the person closed
-# its window first; an exception says in one line why not; a ``KeyboardInterrupt`` (Ctrl+C,
-# SIGTERM while its window was open) stops table mode (``hakam.cli.deck.learn_from_frame``).
-LearnDeck = Callable[[Callable[[], np.ndarray], str, str], "str | None"]
+# name, the language, whether to drop the cards waiting under that name and take a new
+# picture) -> the deck's name once learnt and saved, None where the person closed its window
+# first; an exception says in one line why not; a ``KeyboardInterrupt`` (Ctrl+C, SIGTERM while
+# its window was open) stops table mode (``hakam.cli.deck.learn_from_frame``).
+LearnDeck = Callable[[Callable[[], np.ndarray], str, str, bool], "str | None"]
 
 
 class StartView(QDialog):
@@ -98,9 +100,11 @@ class StartView(QDialog):
         grab: Callable[[str], np.ndarray],
         parent: QWidget | None = None,
         learn: LearnDeck | None = None,
+        waiting: Callable[[str], bool] = lambda name: False,
     ) -> None:
         super().__init__(parent)
         self.start, self.grab_frame, self.learn = start, grab, learn
+        self.waiting = waiting  # whether cards found earlier wait for that name's answers
         self.stopped: KeyboardInterrupt | None = None  # a stop while learning a deck
         self.lang = Language(start.language)
         self.choice: StartChoice | None = None
@@ -209,10 +213,16 @@ class StartView(QDialog):
         if asked is None:
             return
         name = asked.strip()
+        retake = False
+        if self.waiting(name):
+            retake = self._ask_retake(name)
+            if retake is None:
+                return
         self.setCursor(Qt.CursorShape.WaitCursor)  # the cards are found: a few seconds
         source = self.start.source
         try:
-            learnt = self.learn(lambda: self.grab_frame(source), name, self.start.language)
+            learn = self.learn
+            learnt = learn(lambda: self.grab_frame(source), name, self.start.language, retake)
         except KeyboardInterrupt as stop:  # Ctrl+C or SIGTERM in the deck window: table mode
             self.stopped = stop  # stops, as the caller of ``exec`` says
             self.reject()
@@ -232,6 +242,20 @@ class StartView(QDialog):
         self.message.say(lambda lang: lang.tr("start_deck_learnt", name=learnt), "saved",
                          self.lang)  # fmt: skip
         self.refresh()
+
+    def _ask_retake(self, name: str) -> bool | None:
+        """Cards found earlier wait for ``name``: go on with them (False), or drop them and
+        take a new picture (True); None: cancelled."""
+        box = QMessageBox(self)
+        box.setLayoutDirection(self.layoutDirection())
+        box.setWindowTitle(self.lang.tr("start_learn_deck"))
+        box.setText(self.lang.tr("start_deck_waiting", name=f"\u2066{name}\u2069"))
+        on = box.addButton(self.lang.tr("start_deck_go_on"), QMessageBox.ButtonRole.AcceptRole)
+        again = box.addButton(self.lang.tr("start_deck_retake"),
+                              QMessageBox.ButtonRole.DestructiveRole)  # fmt: skip
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        return {on: False, again: True}.get(box.clickedButton())
 
     def _ask_deck_name(self) -> str | None:
         """The new deck's name, as typed (None: the person cancelled)."""

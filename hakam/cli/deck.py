@@ -184,7 +184,9 @@ def _learn_deck(args: argparse.Namespace) -> int:
             return _fit_and_save(store, args.name, faces, frames, args.scenes, detector)
         pending = store.waiting_folder(args.name)
         if args.window and not (args.source or args.answers):
-            raise UserError("--window shows the cards found: give --source or --answers too")
+            if not pending.is_dir():
+                raise UserError("--window shows the cards found: give --source too")
+            args.answers = str(pending / "proposals.json")  # on with the cards waiting
         if args.window and not has_display():
             raise UserError("no display for the window: leave out --window (answers file)")
         if args.source and args.answers:
@@ -299,14 +301,16 @@ def _keep_found(store, name: str, frames: list, found: list) -> Path:
     return pending / "proposals.json"
 
 
-def learn_from_frame(grab, name: str, language: str, scenes: int | None = None) -> str | None:
+def learn_from_frame(grab, name: str, language: str, retake: bool = False,
+                     scenes: int | None = None) -> str | None:  # fmt: skip
     """The start screen's *Learn a deck*: the cards laid out in the camera's frame (``grab()``)
     found, confirmed or corrected in the deck window, learnt and saved there. The deck's name
     once saved; None where the window closed first: the cards found then wait with the answers
     given, and *Learn a deck* with the same name opens them again without the camera (as
-    ``hakam deck learn --answers ... --window``). A ``UserError`` says in one line why nothing
-    was found; a stop (Ctrl+C; SIGTERM: ``Terminated``) while the window is open is raised, to
-    stop table mode."""
+    ``hakam deck learn --answers ... --window``), unless ``retake``: the person chose a new
+    picture, whose 32 cards found then replace them. A ``UserError`` says in one line why
+    nothing was found; a stop (Ctrl+C; SIGTERM: ``Terminated``) while the window is open is
+    raised, to stop table mode."""
     from hakam.vision import deck_store, decks
 
     store = deck_store.DeckStore(decks_root())
@@ -319,7 +323,7 @@ def learn_from_frame(grab, name: str, language: str, scenes: int | None = None) 
                         f"`hakam deck forget {name}`)")  # fmt: skip
     detector = _detector(0)
     waiting = store.waiting_folder(name)
-    if waiting.exists():  # found earlier, the window closed: on with the answers given there
+    if waiting.exists() and not retake:  # found earlier, the window closed: on with them
         try:
             frames, found = deck_store.pending(waiting)
             answers = decks.read_answers(waiting / "proposals.json", len(found))
@@ -332,7 +336,7 @@ def learn_from_frame(grab, name: str, language: str, scenes: int | None = None) 
         if len(found) < len(CARD_NAMES):
             raise UserError(f"only {len(found)} of the 32 cards found: lay out all 32 face up, "
                             f"not touching, and learn the deck again")  # fmt: skip
-        _keep_found(store, name, frames, found)
+        _keep_found(store, name, frames, found)  # in place of any waiting (``retake``)
         answers = [c.proposed for c in found]
     learn = _window_learning(store, name, frames, found, scenes, detector)
     names, learnt, stopped_by = _confirm_in_window(found, language, learn, answers)

@@ -306,7 +306,9 @@ def _start_screen(args: argparse.Namespace, store: Any) -> Any:
     def grab(source: str) -> Any:
         return first_frame(source, parse_size(args.camera_size))
 
-    view = StartView(start, grab, learn=learn_from_frame)
+    store_of_decks = DeckStore(decks_root())
+    view = StartView(start, grab, learn=learn_from_frame,
+                     waiting=lambda name: name in store_of_decks.waiting())  # fmt: skip
     view.fit_screen()
     if args.deck:  # shown chosen (the view took the camera's saved one); the person may change it
         start.set_deck(args.deck)

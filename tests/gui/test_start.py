@@ -190,7 +190,7 @@ def test_a_deck_learnt_from_the_start_screen_is_offered_and_chosen(qtbot, data_d
     answers = iter(["  diwan ", "salon", "bad", None])
     outcomes = {"diwan": "diwan", "salon": None}
 
-    def learn(grab, name, language):
+    def learn(grab, name, language, retake):
         asked.append((grab() is frame, name, language))
         if name == "bad":
             raise UserError("only 12 of the 32 cards found: lay out all 32 face up, not "
@@ -250,7 +250,7 @@ def test_a_stop_while_a_deck_is_learnt_closes_the_start_screen_and_stops(qtbot, 
 
     make_app()
 
-    def learn(grab, name, language):
+    def learn(grab, name, language, retake):
         raise Terminated
 
     view = StartView(StartController(MatchStore(), "0"), lambda s: np.zeros((8, 8, 3), np.uint8),
@@ -270,3 +270,24 @@ def test_a_camera_whose_deck_was_forgotten_keeps_the_deck_chosen(data_dir):
     start.set_deck("majlis")
     start.set_source("1")
     assert start.deck == "majlis"
+
+
+def test_a_name_whose_cards_wait_asks_to_go_on_with_them_or_take_a_new_picture(qtbot, data_dir):
+    make_app()
+    calls: list[tuple[str, bool]] = []
+
+    def learn(grab, name, language, retake):
+        calls.append((name, retake))
+
+    view = StartView(StartController(MatchStore(), "0"), lambda s: np.zeros((8, 8, 3), np.uint8),
+                     learn=learn, waiting=lambda name: name == "diwan")  # fmt: skip
+    qtbot.addWidget(view)
+    view._ask_deck_name = lambda: "diwan"
+    for choice in (False, True, None):  # go on, take a new picture, cancel
+        view._ask_retake = lambda name, choice=choice: choice
+        view.learn_deck.click()
+    assert calls == [("diwan", False), ("diwan", True)]  # cancelled: nothing asked of it
+    view._ask_deck_name = lambda: "majlis"  # nothing waits: not asked
+    view._ask_retake = lambda name: pytest.fail("asked")
+    view.learn_deck.click()
+    assert calls[-1] == ("majlis", False)

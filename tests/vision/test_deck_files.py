@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import struct
 import zipfile
 import zlib
@@ -108,6 +109,10 @@ def test_a_deck_written_to_a_file_is_kept_elsewhere_as_it_was(networks, tmp_path
     with pytest.raises(decks.DeckError, match=r"'majlis': learnt here already; nothing imported"):
         import_deck(there, path)
     assert import_deck(there, path, replace=True) == "majlis"
+    (there.waiting_folder("salon")).mkdir(parents=True)  # cards found, answers not given
+    with pytest.raises(decks.DeckError, match="'salon': cards found wait for answers under"):
+        import_deck(there, path, "salon")
+    shutil.rmtree(there.waiting_folder("salon").parent)  # dropped: the name is free again
     assert import_deck(there, path, "diwan") == "diwan"
     assert there.names() == ["diwan", "majlis"] and there.load("diwan").name == "diwan"
     assert json.loads((there.root / "diwan" / "deck.json").read_text())["name"] == "diwan"

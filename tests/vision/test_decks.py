@@ -455,8 +455,7 @@ def test_the_window_learns_the_deck_from_the_answers_given_there(spread, tmp_pat
     given: list = []
     monkeypatch.setattr(deck_cli, "_confirm_in_window",
                         lambda *a: given.append(a[3]) or window(*a))  # fmt: skip
-    back = ["deck", "learn", "--name", "home", "--answers", str(pending / "proposals.json"),
-            "--window", "--scenes", "10"]  # fmt: skip
+    back = ["deck", "learn", "--name", "home", "--window", "--scenes", "10"]  # the cards waiting
     assert main(back) == 0
     assert given[0][:3] == [CARD_NAMES[0]] * 3  # the answers as the person left them
     assert (tmp_path / "data" / "decks" / "home" / "deck.json").is_file() and not pending.exists()
@@ -505,9 +504,20 @@ def test_the_start_screen_learns_a_deck_from_the_cameras_frame(spread, tmp_path,
     assert shown[-1][1] == waiting and store.waiting() == [] and len(store.frames("diwan")) == 1
     with pytest.raises(UserError, match="only 0 of the 32 cards found: lay out all 32"):
         deck_cli.learn_from_frame(lambda: blank, "salon", "en", scenes=10)
+    # A new picture asked for: the cards waiting are dropped and the camera's frame looked at.
+    monkeypatch.setattr(deck_cli, "_confirm_in_window", lambda *a: window(*a, close=True))
+    assert deck_cli.learn_from_frame(lambda: frame, "salon", "en", scenes=10) is None
+    with pytest.raises(UserError, match="only 0 of the 32 cards found"):
+        deck_cli.learn_from_frame(lambda: blank, "salon", "en", retake=True, scenes=10)
+    assert "salon" in store.waiting()  # a picture without the cards replaces nothing
+    assert deck_cli.learn_from_frame(lambda: frame, "salon", "en", retake=True, scenes=10) is None
+    fresh = json.loads((store.waiting_folder("salon") / "found.json").read_text())
+    assert shown[-1][1] == [row["proposed"] for row in fresh]  # the new picture's, not the old
+    del shown[-2:]
     with pytest.raises(UserError, match="deck name 'a b'"):
         deck_cli.learn_from_frame(lambda: frame, "a b", "en", scenes=10)
-    assert store.names() == ["diwan", "majlis"] and store.waiting() == [] and len(shown) == 3
+    assert store.names() == ["diwan", "majlis"] and store.waiting() == ["salon"]
+    assert len(shown) == 3
 
 
 def test_a_run_is_checked_against_every_deck_learnt_here_that_it_can_read_with(
