@@ -158,7 +158,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "deck_stop": ("Stop learning", "أوقف التعلُّم"),
     "deck_ask_stop": (
         "Stop learning the deck? Nothing of it is kept; the cards found wait with your answers.",
-        "أتوقف تعلُّم الورق؟ لا يُحفظ منه شيء، وتنتظر الأوراق التي وُجدت مع إجاباتك.",
+        "أأوقِف تعلُّم الورق؟ لا يُحفظ منه شيء، وتنتظر الأوراق التي وُجدت مع إجاباتك.",
     ),
     "deck_go_on": ("Go on learning", "تابِع التعلُّم"),
     "deck_stopping": ("Stopping…", "جارٍ الإيقاف…"),

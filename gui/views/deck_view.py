@@ -93,6 +93,7 @@ class DeckView(QDialog):
         self.learn, self.learnt = learn, None
         self.progress = LearningProgress()
         self._job: _Learning | None = None
+        self._asking: QMessageBox | None = None  # "Stop learning?", while it is asked
         self._timer = QTimer(self)
         self._timer.setInterval(250)
         self._timer.timeout.connect(self._show_progress)
@@ -206,9 +207,10 @@ class DeckView(QDialog):
             self._role(self.problem, "error")
 
     def keyPressEvent(self, event) -> None:
-        """Escape while learning does nothing: a stray key never throws minutes of learning
-        away (*Stop learning* does, and closing the window asks)."""
-        if event.key() == Qt.Key.Key_Escape and self._job is not None:
+        """Escape or Enter while learning does nothing: a stray key never throws minutes of
+        learning away (*Stop learning* does, and closing the window asks)."""
+        keys = (Qt.Key.Key_Escape, Qt.Key.Key_Return, Qt.Key.Key_Enter)  # (Enter: Stop's)
+        if event.key() in keys and self._job is not None:
             event.accept()
             return
         super().keyPressEvent(event)
@@ -228,12 +230,18 @@ class DeckView(QDialog):
         box.setText(self.lang.tr("deck_ask_stop"))
         stop = box.addButton(self.lang.tr("deck_stop"), QMessageBox.ButtonRole.DestructiveRole)
         box.addButton(self.lang.tr("deck_go_on"), QMessageBox.ButtonRole.RejectRole)
-        box.exec()
+        self._asking = box  # a stop from outside (Ctrl+C, SIGTERM) closes it too
+        try:
+            box.exec()
+        finally:
+            self._asking = None
         return box.clickedButton() is stop
 
     def reject(self) -> None:
         """*Cancel*, or closing the window; while learning: stop it, then close. Once the deck
         is learnt and saved, closing is *Close*."""
+        if self._asking is not None:  # the question, open: answered by this stop
+            self._asking.reject()
         if self.learnt is not None:
             self.accept()
             return

@@ -44,8 +44,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        "folder, every image)")  # fmt: skip
     learn.add_argument("--answers", help="the person's answers (a corrected proposals.json)")
     learn.add_argument("--window", action="store_true",
-                       help="confirm the cards found in a window (with --source, or with "
-                       "--answers to go on with them there)")  # fmt: skip
+                       help="confirm the cards found in a window (with --source; alone, or "
+                       "with --answers, to go on with the cards waiting)")  # fmt: skip
     learn.add_argument("--lang", choices=["en", "ar"], default="en", help="the window's language")
     learn.add_argument("--replace", action="store_true",
                        help="learn NAME anew over the deck kept, or take new frames over those "
@@ -185,7 +185,8 @@ def _learn_deck(args: argparse.Namespace) -> int:
         pending = store.waiting_folder(args.name)
         if args.window and not (args.source or args.answers):
             if not pending.is_dir():
-                raise UserError("--window shows the cards found: give --source too")
+                raise UserError(f"--window: no cards wait for deck {args.name}; give --source "
+                                f"(the cards laid out)")  # fmt: skip
             args.answers = str(pending / "proposals.json")  # on with the cards waiting
         if args.window and not has_display():
             raise UserError("no display for the window: leave out --window (answers file)")
@@ -248,18 +249,37 @@ def _answer_in_window(args, store, frames: list, found: list, answers: list, det
     window closed first, the answers given wait with the cards (``--answers ... --window``
     opens them again)."""
     pending = store.waiting_folder(args.name)
-    answers_file = pending / "proposals.json"
     learn = _window_learning(store, args.name, frames, found, args.scenes, detector)
-    names, learnt, stopped_by = _confirm_in_window(found, args.lang, learn, answers)
+    named = _named(pending, found, answers)
+    names, learnt, stopped_by = _confirm_in_window(found, args.lang, learn, answers, named=named)
     if not learnt:
-        _write_answers(answers_file, names)
+        _keep_answers(pending, names, named)
     if stopped_by is not None:  # the window closed by Ctrl+C or SIGTERM: said so
         raise Terminated if stopped_by == signal.SIGTERM else KeyboardInterrupt
     if not learnt:
-        again = _go_on(args.name, answers_file, args.replace)
         print(f"closed: nothing learnt; the cards found wait in {pending} with your answers "
-              f"so far (go on with {again} --window)")  # fmt: skip
+              f"so far (go on with hakam deck learn --name {args.name} --window)")  # fmt: skip
     return 0
+
+
+def _named(folder: Path, found: list, answers: list) -> set[int]:
+    """The finds the person named in the window before (``named.json`` with the cards waiting)
+    and those whose answer is not the proposal (an answers file corrected by hand): the
+    re-proposals leave them as they are."""
+    named = {k for k, (a, c) in enumerate(zip(answers, found, strict=True)) if a != c.proposed}
+    try:
+        kept = json.loads((folder / "named.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        kept = []
+    if isinstance(kept, list):
+        named |= {k for k in kept if isinstance(k, int) and 0 <= k < len(found)}
+    return named
+
+
+def _keep_answers(folder: Path, names: list, named: set[int]) -> None:
+    """The person's answers and which finds they named, kept with the cards waiting."""
+    _write_answers(folder / "proposals.json", names)
+    (folder / "named.json").write_text(json.dumps(sorted(named)) + "\n", encoding="utf-8")
 
 
 def _window_learning(store, name: str, frames: list, found: list, scenes: int | None, detector):
@@ -339,9 +359,10 @@ def learn_from_frame(grab, name: str, language: str, retake: bool = False,
         _keep_found(store, name, frames, found)  # in place of any waiting (``retake``)
         answers = [c.proposed for c in found]
     learn = _window_learning(store, name, frames, found, scenes, detector)
-    names, learnt, stopped_by = _confirm_in_window(found, language, learn, answers)
+    named = _named(waiting, found, answers)
+    names, learnt, stopped_by = _confirm_in_window(found, language, learn, answers, named=named)
     if not learnt:
-        _write_answers(waiting / "proposals.json", names)
+        _keep_answers(waiting, names, named)
     if stopped_by is not None:
         raise Terminated if stopped_by == signal.SIGTERM else KeyboardInterrupt
     return name if learnt else None
@@ -403,11 +424,12 @@ def learning_progress():
 _STOPS = (signal.SIGINT, signal.SIGTERM)  # while the window is open: as its Cancel
 
 
-def _confirm_in_window(found: list, language: str, learn,
-                       answers: list) -> tuple[list, bool, int | None]:  # fmt: skip
+def _confirm_in_window(found: list, language: str, learn, answers: list,
+                       named: set[int] | None = None) -> tuple[list, bool, int | None]:  # fmt: skip
     """The person's answers from the window (starting from ``answers``), whether the deck was
     learnt and saved there (``learn``, with its progress shown), and the signal that closed it
-    (None: the person)."""
+    (None: the person). ``named``: the finds the person named (never proposed again), updated
+    with those named in the window."""
     from PySide6.QtCore import QTimer
 
     from hakam.gui.deck_answers import DeckAnswers
@@ -416,7 +438,7 @@ def _confirm_in_window(found: list, language: str, learn,
 
     make_app()
     reads = [c.read for c in found]
-    named = [k for k, (a, c) in enumerate(zip(answers, found, strict=True)) if a != c.proposed]
+    named = set() if named is None else named
     given = DeckAnswers(answers, None if any(r is None for r in reads) else reads, named)
     view = DeckView([c.face for c in found], given, language, learn=learn)
     view.fit_screen()
@@ -438,6 +460,7 @@ def _confirm_in_window(found: list, language: str, learn,
     finally:
         for n, handler in previous.items():
             signal.signal(n, handler if handler is not None else signal.SIG_DFL)
+    named |= given.named
     return list(given.answers), view.learnt is not None, (got[0] if got else None)
 
 

@@ -273,7 +273,8 @@ def test_escape_while_learning_does_nothing_and_closing_asks_first(qtbot, monkey
 
     view = _answered(qtbot, learn)
     qtbot.mouseClick(view.save, Qt.MouseButton.LeftButton)
-    qtbot.keyClick(view, Qt.Key.Key_Escape)
+    for key in (Qt.Key.Key_Escape, Qt.Key.Key_Return, Qt.Key.Key_Enter):
+        qtbot.keyClick(view, key)
     assert view.isVisible() and not view.progress.stopped  # a stray key: learning goes on
     asked: list[bool] = []
     monkeypatch.setattr(view, "ask_stop", lambda: asked.append(True) or False)
@@ -303,3 +304,26 @@ def test_the_question_before_stopping_offers_to_stop_or_go_on(qtbot):
     QTimer.singleShot(50, lambda: press("Stop learning"))
     assert view.ask_stop() is True
     assert texts[0].startswith("Stop learning the deck? Nothing of it is kept")
+
+
+def test_a_stop_from_outside_answers_the_open_question(qtbot):
+    """Ctrl+C or SIGTERM (the window's ``reject``) while "Stop learning?" is asked: the
+    question closes and the learning stops; nothing waits for a click."""
+    from PySide6.QtCore import QTimer
+
+    release = threading.Event()
+
+    def learn(answers, progress):
+        for k in range(1, 400):
+            progress("scenes", k, 400)
+            if release.wait(0.01):
+                break
+        return "majlis"
+
+    view = _answered(qtbot, learn)
+    qtbot.mouseClick(view.save, Qt.MouseButton.LeftButton)
+    QTimer.singleShot(100, view.reject)  # as the signal handler does
+    assert view.ask_stop() is False and view._asking is None
+    assert view.progress.stopped
+    qtbot.waitUntil(lambda: not view.isVisible())
+    release.set()

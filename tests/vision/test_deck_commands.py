@@ -54,7 +54,7 @@ deck_cli._frames = lambda *a: [np.zeros((8, 8, 3), np.uint8)]
 deck_cli.has_display = lambda: True
 
 
-def window(found, language, learn, answers):  # answered, maybe learnt, closed by the signal
+def window(found, language, learn, answers, named=None):  # answered, maybe learnt, stopped
     if saved:
         (decks_root() / "home").mkdir(parents=True)
         (decks_root() / "home" / "deck.json").write_text("{}")

@@ -66,6 +66,22 @@ def test_the_cards_found_wait_with_their_reads(tmp_path):
     assert deck_store.pending(tmp_path)[1][0].read is None
 
 
+def test_the_finds_a_person_named_are_kept_with_the_cards_waiting(tmp_path):
+    """Named in the window (even as proposed), or corrected by hand in the answers file: never
+    proposed again when the window opens anew."""
+    from types import SimpleNamespace
+
+    from hakam.cli import deck as deck_cli
+
+    found = [SimpleNamespace(proposed=c) for c in ("7C", "8C", "9C", "10C")]
+    assert deck_cli._named(tmp_path, found, ["7C", "8C", "JC", "10C"]) == {2}  # by hand
+    deck_cli._keep_answers(tmp_path, ["7C", "8C", "JC", "10C"], {0, 2})  # 7C named as proposed
+    assert json.loads((tmp_path / "proposals.json").read_text()) == ["7C", "8C", "JC", "10C"]
+    assert deck_cli._named(tmp_path, found, ["7C", "8C", "JC", "10C"]) == {0, 2}
+    (tmp_path / "named.json").write_text('[0, "x", 99, -1]')  # damaged: what is a find stays
+    assert deck_cli._named(tmp_path, found, ["7C", "8C", "9C", "10C"]) == {0}
+
+
 def test_answers_must_be_one_per_card_found(tmp_path):
     path = tmp_path / "a.json"
     path.write_text(json.dumps(["as", None]))
@@ -427,7 +443,7 @@ def test_the_window_learns_the_deck_from_the_answers_given_there(spread, tmp_pat
     cv2.imwrite(str(tmp_path / "src" / "spread.png"), frame)
     told: list[tuple[str, int, int]] = []
 
-    def window(found, language, learn, answers, wrong=False):
+    def window(found, language, learn, answers, wrong=False, named=None):
         names = _answers(found, labels)
         if wrong:
             names = [CARD_NAMES[0]] * len(names)
@@ -440,7 +456,7 @@ def test_the_window_learns_the_deck_from_the_answers_given_there(spread, tmp_pat
     pending = tmp_path / "data" / "decks" / ".pending" / "home"
     argv = ["deck", "learn", "--source", str(tmp_path / "src"), "--name", "home", "--window",
             "--scenes", "10"]  # fmt: skip
-    monkeypatch.setattr(deck_cli, "_confirm_in_window", lambda *a: window(*a, wrong=True))
+    monkeypatch.setattr(deck_cli, "_confirm_in_window", lambda *a, **k: window(*a, wrong=True))
     assert main(argv) == 0
     assert json.loads((pending / "proposals.json").read_text()) == [CARD_NAMES[0]] * len(
         json.loads((pending / "proposals.json").read_text()))  # fmt: skip
@@ -454,7 +470,7 @@ def test_the_window_learns_the_deck_from_the_answers_given_there(spread, tmp_pat
     # Back in the window with the answers given there (nothing found again), and learnt.
     given: list = []
     monkeypatch.setattr(deck_cli, "_confirm_in_window",
-                        lambda *a: given.append(a[3]) or window(*a))  # fmt: skip
+                        lambda *a, **k: given.append(a[3]) or window(*a))  # fmt: skip
     back = ["deck", "learn", "--name", "home", "--window", "--scenes", "10"]  # the cards waiting
     assert main(back) == 0
     assert given[0][:3] == [CARD_NAMES[0]] * 3  # the answers as the person left them
@@ -475,7 +491,7 @@ def test_the_start_screen_learns_a_deck_from_the_cameras_frame(spread, tmp_path,
     store = deck_store.DeckStore(tmp_path / "decks")
     shown: list[str] = []
 
-    def window(found, language, learn, answers, close=False):
+    def window(found, language, learn, answers, close=False, named=None):
         shown.append((language, answers))
         names = _answers(found, labels)
         if close:
@@ -489,7 +505,7 @@ def test_the_start_screen_learns_a_deck_from_the_cameras_frame(spread, tmp_path,
     assert len(store.frames("majlis")) == 1 and store.load("majlis").samples > 0
     with pytest.raises(UserError, match="deck majlis: learnt here already; give another name"):
         deck_cli.learn_from_frame(lambda: frame, "majlis", "en", scenes=10)
-    monkeypatch.setattr(deck_cli, "_confirm_in_window", lambda *a: window(*a, close=True))
+    monkeypatch.setattr(deck_cli, "_confirm_in_window", lambda *a, **k: window(*a, close=True))
     assert deck_cli.learn_from_frame(lambda: frame, "diwan", "en", scenes=10) is None
     waiting = json.loads((store.waiting_folder("diwan") / "proposals.json").read_text())
     assert store.waiting() == ["diwan"] and waiting[-1] is None  # the answers as given
@@ -505,7 +521,7 @@ def test_the_start_screen_learns_a_deck_from_the_cameras_frame(spread, tmp_path,
     with pytest.raises(UserError, match="only 0 of the 32 cards found: lay out all 32"):
         deck_cli.learn_from_frame(lambda: blank, "salon", "en", scenes=10)
     # A new picture asked for: the cards waiting are dropped and the camera's frame looked at.
-    monkeypatch.setattr(deck_cli, "_confirm_in_window", lambda *a: window(*a, close=True))
+    monkeypatch.setattr(deck_cli, "_confirm_in_window", lambda *a, **k: window(*a, close=True))
     assert deck_cli.learn_from_frame(lambda: frame, "salon", "en", scenes=10) is None
     with pytest.raises(UserError, match="only 0 of the 32 cards found"):
         deck_cli.learn_from_frame(lambda: blank, "salon", "en", retake=True, scenes=10)
