@@ -147,9 +147,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "deck_cancel": ("Cancel", "إلغاء"),
     "deck_learning": ("Learning the deck…", "جارٍ تعلُّم الورق…"),
     "deck_scenes": (
-        "Drawing scenes with the deck: {done} of {total}, about {left} s left (then training, "
-        "about as long again)",
-        "رسم مشاهد بالورق: {done} من {total}، بقي نحو {left} ثانية (ثم التدريب، نحو المدة نفسها)",
+        "Drawing scenes with the deck: {done} of {total}, about {left} s left to draw (then "
+        "the training, with its own time left)",
+        "رسم مشاهد بالورق: {done} من {total}، بقي للرسم نحو {left} ثانية (ثم التدريب، بوقته "
+        "الباقي)",
     ),
     "deck_training": (
         "Training the deck's index network: step {done} of {total}, about {left} s left",

@@ -214,7 +214,7 @@ class StartView(QDialog):
             return
         name = asked.strip()
         retake = False
-        if self.waiting(name):
+        if self.waiting(name) and name not in self.start.decks:  # (a deck's name: refused)
             retake = self._ask_retake(name)
             if retake is None:
                 return

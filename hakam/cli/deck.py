@@ -414,7 +414,7 @@ def learning_progress():
         left = pace.left or 0.0
         if stage == "scenes":
             print(f"[learn] {k}/{n} scenes drawn with the deck, about {left:.0f} s left to "
-                  f"draw (then training, about as long again)", flush=True)  # fmt: skip
+                  f"draw (then the training, with its own time left)", flush=True)  # fmt: skip
         else:
             print(f"[learn] {k}/{n} training steps, about {left:.0f} s left", flush=True)
 

@@ -291,3 +291,7 @@ def test_a_name_whose_cards_wait_asks_to_go_on_with_them_or_take_a_new_picture(q
     view._ask_retake = lambda name: pytest.fail("asked")
     view.learn_deck.click()
     assert calls[-1] == ("majlis", False)
+    view.start.deck_learnt("diwan")  # a deck's name (its learning refuses it): not asked either
+    view._ask_deck_name = lambda: "diwan"
+    view.learn_deck.click()
+    assert calls[-1] == ("diwan", False)
