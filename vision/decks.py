@@ -397,8 +397,7 @@ class LearnedDeck:
         rests on the corner networks it was learnt on; another whole-card reader only leaves its
         calibration out (``for_reader``)."""
         check_reader(detector, f"deck {self.name}")
-        mine = networks_of(detector)
-        if any(mine[role] != self.networks.get(role) for role in CORNER_NETWORKS):
+        if how_read({"networks": self.networks}, networks_of(detector)) == "stale":
             raise DeckError(
                 f"deck {self.name}: learnt with other networks than these; learn it again "
                 f"(`hakam deck learn --again --name {self.name}`)"

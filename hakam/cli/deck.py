@@ -248,18 +248,29 @@ def _answer_in_window(args, store, frames: list, found: list, answers: list, det
     """The cards found, with ``answers`` to confirm or correct in the window, learnt there; the
     window closed first, the answers given wait with the cards (``--answers ... --window``
     opens them again)."""
-    pending = store.waiting_folder(args.name)
-    learn = _window_learning(store, args.name, frames, found, args.scenes, detector)
+    if not _learn_in_window(store, args.name, frames, found, answers, args.lang, args.scenes,
+                            detector):  # fmt: skip
+        print(f"closed: nothing learnt; the cards found wait in "
+              f"{store.waiting_folder(args.name)} with your answers so far (go on with hakam "
+              f"deck learn --name {args.name} --window)")  # fmt: skip
+    return 0
+
+
+def _learn_in_window(store, name: str, frames: list, found: list, answers: list,
+                     language: str, scenes: int | None, detector) -> bool:  # fmt: skip
+    """The cards found, with ``answers``, confirmed or corrected in the window and learnt
+    there: whether the deck was learnt and saved. Closed first, the answers and which finds
+    the person named wait with the cards; closed by Ctrl+C or SIGTERM, the stop is raised
+    (``Terminated`` for SIGTERM)."""
+    pending = store.waiting_folder(name)
+    learn = _window_learning(store, name, frames, found, scenes, detector)
     named = _named(pending, found, answers)
-    names, learnt, stopped_by = _confirm_in_window(found, args.lang, learn, answers, named=named)
+    names, learnt, stopped_by = _confirm_in_window(found, language, learn, answers, named=named)
     if not learnt:
         _keep_answers(pending, names, named)
-    if stopped_by is not None:  # the window closed by Ctrl+C or SIGTERM: said so
+    if stopped_by is not None:
         raise Terminated if stopped_by == signal.SIGTERM else KeyboardInterrupt
-    if not learnt:
-        print(f"closed: nothing learnt; the cards found wait in {pending} with your answers "
-              f"so far (go on with hakam deck learn --name {args.name} --window)")  # fmt: skip
-    return 0
+    return learnt
 
 
 def _named(folder: Path, found: list, answers: list) -> set[int]:
@@ -306,9 +317,9 @@ def _window_learning(store, name: str, frames: list, found: list, scenes: int | 
     return learn
 
 
-def _keep_found(store, name: str, frames: list, found: list) -> Path:
+def _keep_found(store, name: str, frames: list, found: list) -> None:
     """The frames and the cards found kept waiting for the person's answers, with the
-    proposals as the answers file and a numbered sheet of the faces: the answers file."""
+    proposals as the answers file and a numbered sheet of the faces."""
     import cv2
 
     from hakam.vision import deck_store
@@ -318,7 +329,6 @@ def _keep_found(store, name: str, frames: list, found: list) -> Path:
     deck_store.keep_pending(pending, frames, found)
     _write_answers(pending / "proposals.json", [c.proposed for c in found])
     cv2.imwrite(str(pending / "sheet.jpg"), _sheet(found))
-    return pending / "proposals.json"
 
 
 def learn_from_frame(grab, name: str, language: str, retake: bool = False,
@@ -358,13 +368,7 @@ def learn_from_frame(grab, name: str, language: str, retake: bool = False,
                             f"not touching, and learn the deck again")  # fmt: skip
         _keep_found(store, name, frames, found)  # in place of any waiting (``retake``)
         answers = [c.proposed for c in found]
-    learn = _window_learning(store, name, frames, found, scenes, detector)
-    named = _named(waiting, found, answers)
-    names, learnt, stopped_by = _confirm_in_window(found, language, learn, answers, named=named)
-    if not learnt:
-        _keep_answers(waiting, names, named)
-    if stopped_by is not None:
-        raise Terminated if stopped_by == signal.SIGTERM else KeyboardInterrupt
+    learnt = _learn_in_window(store, name, frames, found, answers, language, scenes, detector)
     return name if learnt else None
 
 
