@@ -118,6 +118,9 @@ STRINGS: dict[str, tuple[str, str]] = {
         "للأوراق المفرودة (وتُحذف الإجابات السابقة)؟",
     ),
     "start_deck_go_on": ("Go on with them", "أكمل بها"),
+    "start_ask_close": ("Close without starting the match?", "أتغلق دون أن تبدأ المباراة؟"),
+    "start_close": ("Close", "أغلق"),
+    "start_stay": ("Stay", "ابقَ"),
     "start_deck_retake": ("Take a new picture", "التقط صورة جديدة"),
     "start_deck_learnt": ("Deck {name} learnt and chosen.", "تمّ تعلُّم الورق {name} واختياره."),
     "start_deck_kept_waiting": (

@@ -78,6 +78,19 @@ class StartController:
             raise EntryError(f"deck: {name!r} is not learnt here (`hakam deck learn`)")
         self.deck = name
 
+    def deck_name_problem(self, name: str) -> str | None:
+        """Why a new deck cannot take ``name`` (one line), or None: it can."""
+        from hakam.vision.decks import DeckError, check_name
+
+        try:
+            check_name(name)
+        except DeckError as exc:
+            return str(exc)
+        if name in self.decks:
+            return (f"deck {name}: learnt here already; give another name (or "
+                    f"`hakam deck forget {name}`)")  # fmt: skip
+        return None
+
     def deck_learnt(self, name: str) -> None:
         """A deck learnt from this screen: offered with the others, and chosen."""
         self.decks = sorted({*self.decks, name})

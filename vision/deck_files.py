@@ -178,6 +178,7 @@ def _check_meta(meta) -> None:
         raise ValueError("deck.json is not an object")
     for key, kind, said in (("name", str, "text"), ("format", str, "text"),
                             ("learnt_at", str, "text"), ("samples", int, "whole number"),
+                            ("scenes", int, "whole number"),
                             ("frames", int, "whole number"), ("networks", dict, "table"),
                             ("cards", list, "list")):  # fmt: skip
         if key in meta and not isinstance(meta[key], kind):

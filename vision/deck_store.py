@@ -87,7 +87,7 @@ class DeckStore:
         else:  # its reads as they are, whatever the whole-card reader
             networks.pop("reader", None)
         meta = {"format": DECK_FORMAT, "name": deck.name, "learnt_at": deck.learnt_at,
-                "networks": networks, "samples": deck.samples,
+                "networks": networks, "samples": deck.samples, "scenes": deck.scenes,
                 "cards": sorted(faces, key=CARD_NAMES.index), "frames": len(frames)}  # fmt: skip
         (tmp / "deck.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
         return self.put(tmp, deck.name)
@@ -171,18 +171,23 @@ class DeckStore:
             return []
         return sorted(p.name for p in folder.iterdir() if DECK_NAME.match(p.name) and p.is_dir())
 
-    def forget(self, name: str) -> str:
-        """Remove the deck (one whose files are damaged too), else the cards of that name
-        waiting for answers: which ("deck", "waiting")."""
+    def held(self, name: str) -> tuple[str, Path]:
+        """What ``forget`` would remove: the deck (one whose files are damaged too), else the
+        cards of that name waiting for answers, ("deck" or "waiting", its folder)."""
         self.settle(name)
         for kind, folder in (("deck", self.root / check_name(name)),
                              ("waiting", self.waiting_folder(name))):  # fmt: skip
             if folder.is_dir():
-                shutil.rmtree(folder)
-                return kind
+                return kind, folder
         known = ", ".join(self.names()) or "none yet"
         raise DeckError(f"deck {name!r}: not learnt here, and no cards wait for it "
                         f"(decks learnt: {known})")  # fmt: skip
+
+    def forget(self, name: str) -> str:
+        """Remove what ``held`` names: which ("deck", "waiting")."""
+        kind, folder = self.held(name)
+        shutil.rmtree(folder)
+        return kind
 
 
 def _write_image(path: Path, image: np.ndarray) -> None:
@@ -253,9 +258,10 @@ def read_deck(folder: Path, name: str, meta: dict) -> LearnedDeck:
         if not (isinstance(networks, dict)
                 and all(isinstance(v, str) for v in [*networks, *networks.values()])):  # fmt: skip
             raise ValueError(f"networks {networks!r}: not fingerprints by network")
-        samples = meta.get("samples", 0)
-        if not isinstance(samples, int):
-            raise ValueError(f"samples {samples!r}: not a whole number")
+        samples, scenes = meta.get("samples", 0), meta.get("scenes", 0)
+        for key, value in (("samples", samples), ("scenes", scenes)):
+            if not isinstance(value, int):
+                raise ValueError(f"{key} {value!r}: not a whole number")
         tail = IndexTail.from_arrays(_arrays(folder, "index.npz"))
         if "reader" in networks:  # learnt with the whole-card reader's calibration
             calibration = Calibration.from_arrays(_arrays(folder, "calibration.npz"))
@@ -265,7 +271,7 @@ def read_deck(folder: Path, name: str, meta: dict) -> LearnedDeck:
             zipfile.BadZipFile) as exc:  # fmt: skip
         raise DeckError(f"deck {name!r}: cannot be read ({exc})") from None
     return LearnedDeck(name, tail, dict(networks), str(meta.get("learnt_at", "")), samples,
-                       calibration)  # fmt: skip
+                       calibration, scenes)  # fmt: skip
 
 
 ARRAYS_BYTES = 64 << 20  # the most a deck's arrays file may unpack to (index.npz: ~4.4 MB)

@@ -391,6 +391,7 @@ class LearnedDeck:
     learnt_at: str = ""
     samples: int = 0
     calibration: Calibration | None = None
+    scenes: int = 0  # the scenes drawn to learn it from (0: not said, a deck from before)
 
     def check_reader(self, detector) -> None:
         """Refuse a reader this deck cannot join: one line saying why. The deck's index network
@@ -524,4 +525,5 @@ def learn_deck(
     if len(samples.read_classes):
         calibration = Calibration.fit(samples.reads, samples.read_classes)
     stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
-    return LearnedDeck(name, tail, networks_of(detector), stamp, len(samples.classes), calibration)
+    return LearnedDeck(name, tail, networks_of(detector), stamp, len(samples.classes), calibration,
+                       scenes)  # fmt: skip

@@ -209,10 +209,9 @@ class StartView(QDialog):
         and saved there; then offered and chosen here."""
         assert self.learn is not None
         self.message.clear_line()
-        asked = self._ask_deck_name()
-        if asked is None:
+        name = self._deck_name()
+        if name is None:
             return
-        name = asked.strip()
         retake = False
         if self.waiting(name) and name not in self.start.decks:  # (a deck's name: refused)
             retake = self._ask_retake(name)
@@ -257,13 +256,58 @@ class StartView(QDialog):
         box.exec()
         return {on: False, again: True}.get(box.clickedButton())
 
-    def _ask_deck_name(self) -> str | None:
-        """The new deck's name, as typed (None: the person cancelled)."""
+    def _deck_name(self) -> str | None:
+        """The new deck's name, asked again with the reason and the name as typed until it is
+        one a deck can take (None: the person cancelled)."""
+        typed, why = "", None
+        while True:
+            asked = self._ask_deck_name(typed, why)
+            if asked is None:
+                return None
+            typed = asked.strip()
+            why = self.start.deck_name_problem(typed)
+            if why is None:
+                return typed
+
+    def _ask_deck_name(self, typed: str = "", why: str | None = None) -> str | None:
+        """The new deck's name, as typed (None: the person cancelled); ``why`` the last name
+        typed was refused, said above the question."""
         box = QInputDialog(self)
         box.setLayoutDirection(self.layoutDirection())
         box.setWindowTitle(self.lang.tr("start_learn_deck"))
-        box.setLabelText(self.lang.tr("start_deck_name"))
+        label = self.lang.tr("start_deck_name")
+        box.setLabelText(label if why is None else f"{say(self.lang, why)}\n\n{label}")
+        box.setTextValue(typed)
         return box.textValue() if box.exec() else None
+
+    def keyPressEvent(self, event) -> None:
+        """Escape asks first: a stray Escape closes nothing."""
+        if event.key() == Qt.Key.Key_Escape:
+            event.accept()
+            if self._ask_close():
+                self.reject()
+            return
+        super().keyPressEvent(event)
+
+    def closeEvent(self, event) -> None:
+        """The window's close button asks first (a close from the code does not)."""
+        if event.spontaneous() and not self._ask_close():
+            event.ignore()
+            return
+        super().closeEvent(event)
+
+    def _ask_close(self) -> bool:
+        """Whether the person closes the screen without starting the match."""
+        box = QMessageBox(self)
+        box.setLayoutDirection(self.layoutDirection())
+        box.setWindowTitle(self.lang.tr("start_title"))
+        box.setText(self.lang.tr("start_ask_close"))
+        close = box.addButton(self.lang.tr("start_close"), QMessageBox.ButtonRole.DestructiveRole)
+        stay = box.addButton(self.lang.tr("start_stay"), QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(stay)
+        box.setEscapeButton(stay)
+        box.exec()
+        return box.clickedButton() is close
 
     def _new_match(self, on: bool) -> None:
         self.start.new_match = on

@@ -23,6 +23,7 @@ import json
 import shlex
 import shutil
 import signal
+import sys
 import time
 from pathlib import Path
 
@@ -64,6 +65,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     ls.set_defaults(func=_list)
     forget = sub.add_parser("forget", help="forget a learnt deck")
     forget.add_argument("name")
+    forget.add_argument("--yes", action="store_true", help="forget it without asking")
     forget.set_defaults(func=_forget)
     export = sub.add_parser("export", help="write a learnt deck to one file, for other machines")
     export.add_argument("name")
@@ -505,7 +507,7 @@ def _say_check(proposals: list) -> None:
 
 def _list(args: argparse.Namespace) -> int:
     from hakam.vision.deck_store import OLD_FORMATS, DeckStore
-    from hakam.vision.decks import DeckError, how_read
+    from hakam.vision.decks import LEARN_SCENES, DeckError, how_read
 
     store = DeckStore(decks_root())
     names = store.names()
@@ -527,7 +529,11 @@ def _list(args: argparse.Namespace) -> int:
                   f"hakam deck learn --again --name {name})")  # fmt: skip
             continue
         how = how_read(meta, shipped)
-        hint = {"as learnt": "",
+        scenes = meta.get("scenes", 0)
+        few = isinstance(scenes, int) and 0 < scenes < LEARN_SCENES
+        hint = {"as learnt": (f"  (learnt from {scenes} scenes, fewer than the {LEARN_SCENES} "
+                              f"its figures are for: hakam deck learn --again --name {name})"
+                              if few else ""),
                 "uncalibrated": f"  (read surer if learnt again: hakam deck learn --again "
                                 f"--name {name})",
                 "stale": f"  (learnt with other networks, cannot be read: hakam deck learn "
@@ -564,13 +570,34 @@ def _forget(args: argparse.Namespace) -> int:
     from hakam.vision.deck_store import DeckStore
     from hakam.vision.decks import DeckError
 
+    store = DeckStore(decks_root())
     try:
-        gone = DeckStore(decks_root()).forget(args.name)
+        kind, _ = store.held(args.name)
+        if not args.yes and not _asked_yes(args.name, kind):
+            print(f"deck {args.name}: kept")
+            return 0
+        gone = store.forget(args.name)
     except DeckError as exc:
         raise UserError(str(exc)) from None
     said = {"deck": "forgotten", "waiting": "the cards found waiting for answers dropped"}
     print(f"deck {args.name}: {said[gone]}")
     return 0
+
+
+def _asked_yes(name: str, kind: str) -> bool:
+    """The person at the terminal says yes to forgetting; nobody there: a one-line refusal
+    (``--yes``), nothing forgotten."""
+    what = (f"forget deck {name}" if kind == "deck"
+            else f"drop the cards found for deck {name} and the answers given")  # fmt: skip
+    if not sys.stdin.isatty():
+        raise UserError(f"deck {name}: nobody at the terminal to ask; `hakam deck forget "
+                        f"{name} --yes` to {what}")  # fmt: skip
+    again = " (learning it again takes its 32 cards laid out and about three minutes)"
+    try:
+        answer = input(f"{what}{again if kind == 'deck' else ''}? [y/N] ")
+    except EOFError:
+        return False
+    return answer.strip().lower() in ("y", "yes")
 
 
 def _export(args: argparse.Namespace) -> int:

@@ -199,7 +199,7 @@ def test_a_deck_learnt_from_the_start_screen_is_offered_and_chosen(qtbot, data_d
 
     view = StartView(start, lambda source: frame, learn=learn)
     qtbot.addWidget(view)
-    monkeypatch.setattr(view, "_ask_deck_name", lambda: next(answers))
+    monkeypatch.setattr(view, "_ask_deck_name", lambda typed="", why=None: next(answers))
     view.show()
     qtbot.waitExposed(view)
     assert view.learn_deck.isVisible() and view.learn_deck.text() == "Learn a deck…"
@@ -256,7 +256,7 @@ def test_a_stop_while_a_deck_is_learnt_closes_the_start_screen_and_stops(qtbot, 
     view = StartView(StartController(MatchStore(), "0"), lambda s: np.zeros((8, 8, 3), np.uint8),
                      learn=learn)  # fmt: skip
     qtbot.addWidget(view)
-    view._ask_deck_name = lambda: "majlis"
+    view._ask_deck_name = lambda *asked: "majlis"
     view.show()
     view.learn_deck.click()
     assert isinstance(view.stopped, Terminated) and view.result() == StartView.DialogCode.Rejected
@@ -282,16 +282,78 @@ def test_a_name_whose_cards_wait_asks_to_go_on_with_them_or_take_a_new_picture(q
     view = StartView(StartController(MatchStore(), "0"), lambda s: np.zeros((8, 8, 3), np.uint8),
                      learn=learn, waiting=lambda name: name == "diwan")  # fmt: skip
     qtbot.addWidget(view)
-    view._ask_deck_name = lambda: "diwan"
+    view._ask_deck_name = lambda *asked: "diwan"
     for choice in (False, True, None):  # go on, take a new picture, cancel
         view._ask_retake = lambda name, choice=choice: choice
         view.learn_deck.click()
     assert calls == [("diwan", False), ("diwan", True)]  # cancelled: nothing asked of it
-    view._ask_deck_name = lambda: "majlis"  # nothing waits: not asked
+    view._ask_deck_name = lambda *asked: "majlis"  # nothing waits: not asked
     view._ask_retake = lambda name: pytest.fail("asked")
     view.learn_deck.click()
     assert calls[-1] == ("majlis", False)
-    view.start.deck_learnt("diwan")  # a deck's name (its learning refuses it): not asked either
-    view._ask_deck_name = lambda: "diwan"
+
+
+def test_a_refused_deck_name_is_asked_again_with_why_and_the_name_typed(qtbot, data_dir):
+    """A name a deck cannot take (not a deck name, or learnt here already, even with cards
+    waiting) asks again, saying why, the name as typed in the box; cancelled: nothing learnt."""
+    make_app()
+    calls: list[str] = []
+    view = StartView(StartController(MatchStore(), "0", decks=["diwan"]),
+                     lambda s: np.zeros((8, 8, 3), np.uint8),
+                     learn=lambda grab, name, language, retake: calls.append(name),
+                     waiting=lambda name: name == "diwan")  # fmt: skip
+    qtbot.addWidget(view)
+    view._ask_retake = lambda name: pytest.fail("asked")
+    asked: list[tuple] = []
+    answers = iter(["majlis hall", " diwan", "majlis", "x/y", None])
+
+    def ask(typed="", why=None):
+        asked.append((typed, why))
+        return next(answers)
+
+    view._ask_deck_name = ask
     view.learn_deck.click()
-    assert calls[-1] == ("diwan", False)
+    assert calls == ["majlis"]
+    assert asked[0] == ("", None) and asked[1][0] == "majlis hall"
+    assert "1 to 40 letters, digits" in asked[1][1]
+    assert asked[2] == ("diwan", "deck diwan: learnt here already; give another name (or "
+                                 "`hakam deck forget diwan`)")  # fmt: skip
+    view.learn_deck.click()  # refused, then cancelled: nothing learnt
+    assert calls == ["majlis"] and asked[-1][0] == "x/y"
+
+
+def test_escape_on_the_start_screen_asks_before_it_closes(qtbot, data_dir):
+    make_app()
+    view = StartView(StartController(MatchStore(), "0"), lambda s: np.zeros((8, 8, 3), np.uint8))
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    answers = iter([False, True])
+    view._ask_close = lambda: next(answers)
+    qtbot.keyClick(view, Qt.Key.Key_Escape)  # stays
+    assert view.isVisible()
+    qtbot.keyClick(view, Qt.Key.Key_Escape)  # closes
+    assert not view.isVisible() and view.result() == StartView.DialogCode.Rejected
+
+
+def test_the_close_question_says_so_in_the_window_language(qtbot, data_dir):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    make_app()
+    view = StartView(StartController(MatchStore(), "0", "ar"),
+                     lambda s: np.zeros((8, 8, 3), np.uint8))  # fmt: skip
+    qtbot.addWidget(view)
+    seen: list[tuple[str, list[str]]] = []
+
+    def answer(press: str) -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        seen.append((box.text(), [b.text() for b in box.buttons()]))
+        next(b for b in box.buttons() if b.text() == press).click()
+
+    QTimer.singleShot(0, lambda: answer("ابقَ"))
+    assert view._ask_close() is False
+    QTimer.singleShot(0, lambda: answer("أغلق"))
+    assert view._ask_close() is True
+    assert seen[0][0] == "أتغلق دون أن تبدأ المباراة؟" and set(seen[0][1]) == {"ابقَ", "أغلق"}

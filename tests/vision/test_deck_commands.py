@@ -159,3 +159,41 @@ def test_again_with_a_source_is_refused_in_one_line(tmp_path, monkeypatch, capsy
     monkeypatch.setenv("HAKAM_DATA_DIR", str(tmp_path))
     assert main(["deck", "learn", "--name", "home", "--again", "--source", "0"]) == 2
     assert "--again learns from the faces kept" in capsys.readouterr().err
+
+
+def test_forget_asks_at_the_terminal_and_refuses_where_nobody_is(tmp_path, monkeypatch, capsys):
+    import io
+
+    monkeypatch.setenv("HAKAM_DATA_DIR", str(tmp_path))
+    deck = tmp_path / "decks" / "home"
+    deck.mkdir(parents=True)
+    (deck / "deck.json").write_text("{}")
+    waiting = tmp_path / "decks" / ".pending" / "salon"
+    waiting.mkdir(parents=True)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("y\n"))  # not a terminal
+    assert main(["deck", "forget", "home"]) == 2
+    err = capsys.readouterr().err
+    assert "deck home: nobody at the terminal to ask; `hakam deck forget home --yes`" in err
+    assert deck.is_dir()
+    questions: list[str] = []
+    replies = iter(["", "no", "Y"])
+
+    def answer(question: str) -> str:
+        questions.append(question)
+        return next(replies)
+
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr("builtins.input", answer)
+    for _ in range(2):  # Enter, then "no": kept
+        assert main(["deck", "forget", "home"]) == 0
+        assert capsys.readouterr().out == "deck home: kept\n" and deck.is_dir()
+    assert questions[0].startswith("forget deck home (learning it again takes its 32 cards")
+    assert questions[0].endswith("? [y/N] ")
+    assert main(["deck", "forget", "home"]) == 0
+    assert capsys.readouterr().out == "deck home: forgotten\n" and not deck.exists()
+    monkeypatch.setattr("builtins.input", lambda q: questions.append(q) or "yes")
+    assert main(["deck", "forget", "salon"]) == 0
+    assert questions[-1] == "drop the cards found for deck salon and the answers given? [y/N] "
+    assert not waiting.exists()
+    assert main(["deck", "forget", "nope"]) == 2  # nothing to ask about: said at once
+    assert "deck 'nope': not learnt here" in capsys.readouterr().err

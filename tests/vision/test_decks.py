@@ -354,7 +354,10 @@ def test_the_commands_learn_a_deck_only_from_confirmed_answers(spread, detector,
     assert not pending.exists()
     assert (tmp_path / "data" / "decks" / "home" / "frame-0.png").is_file()
     assert main(["deck", "list"]) == 0
-    assert capsys.readouterr().out.splitlines()[-1].startswith("home  learnt ")
+    listed = capsys.readouterr().out.splitlines()[-1]
+    assert listed.startswith("home  learnt ") and listed.endswith(
+        "(learnt from 20 scenes, fewer than the 2000 its figures are for: hakam deck learn "
+        "--again --name home)")  # fmt: skip
     # A deck kept is not learnt over, nor frames waiting taken over, without --replace.
     src = ["deck", "learn", "--source", str(tmp_path / "src"), "--name", "home"]
     assert main(src) == 2
@@ -368,10 +371,10 @@ def test_the_commands_learn_a_deck_only_from_confirmed_answers(spread, detector,
     assert "deck 'nothere': not learnt here (decks learnt: home)" in capsys.readouterr().err
     assert main(["deck", "list"]) == 0  # cards found and never answered are not lost from view
     assert "other  cards found, waiting for answers" in capsys.readouterr().out
-    assert main(["deck", "forget", "other"]) == 0
+    assert main(["deck", "forget", "other", "--yes"]) == 0
     assert "deck other: the cards found waiting for answers dropped" in capsys.readouterr().out
-    assert main(["deck", "forget", "home"]) == 0
-    assert main(["deck", "forget", "home"]) == 2
+    assert main(["deck", "forget", "home", "--yes"]) == 0
+    assert main(["deck", "forget", "home", "--yes"]) == 2
     assert "not learnt here, and no cards wait for it" in capsys.readouterr().err
 
 
@@ -422,7 +425,13 @@ def test_an_older_deck_is_refused_and_learnt_again_from_its_faces(tmp_path, monk
     listed = capsys.readouterr().out.splitlines()
     assert listed[0].startswith("diwan  learnt") and listed[0].endswith(
         "(read surer if learnt again: hakam deck learn --again --name diwan)")  # fmt: skip
-    assert listed[1].startswith("majlis  learnt") and listed[1].endswith("corner samples")
+    assert listed[1].startswith("majlis  learnt") and listed[1].endswith(
+        "corner samples  (learnt from 8 scenes, fewer than the 2000 its figures are for: hakam "
+        "deck learn --again --name majlis)")  # fmt: skip
+    learnt = json.loads((old / "deck.json").read_text())
+    (old / "deck.json").write_text(json.dumps({k: v for k, v in learnt.items() if k != "scenes"}))
+    assert main(["deck", "list"]) == 0  # a deck from before its scenes were kept: nothing said
+    assert capsys.readouterr().out.splitlines()[1].endswith("corner samples")
     (tmp_path / "decks" / "diwan" / "deck.json").write_text(json.dumps({**meta, "networks": None}))
     (tmp_path / "decks" / "diwan" / "index.npz").write_bytes((old / "index.npz").read_bytes())
     assert main(["deck", "list"]) == 0 and store.load("diwan").networks == {}
