@@ -15,13 +15,18 @@ class DeckAnswers:
     """Starts from the proposals; ``complete`` once they are the 32 Baloot cards once each.
     Given each find's ``reads`` (the generic read's probabilities), the finds the person has not
     named are proposed again as they name others (``hakam.vision.decks.propose``: each card at
-    most once); ``named``: the finds already named by the person (their answers never change)."""
+    most once; ``alike``: the finds printing the same rank, ``hakam.vision.index_glyphs``);
+    ``named``: the finds already named by the person (their answers never change); ``changed``:
+    the finds proposed again to another card since the window opened, not named since (the
+    person may have looked at them before: the window marks them)."""
 
     def __init__(self, proposals: Sequence[str | None], reads: Sequence | None = None,
-                 named: Iterable[int] = ()) -> None:  # fmt: skip
+                 named: Iterable[int] = (), alike=None) -> None:  # fmt: skip
         self.answers: list[str | None] = list(proposals)
         self.reads = None if reads is None else list(reads)
         self.named = set(named)
+        self.alike = alike
+        self.changed: set[int] = set()
 
     def set(self, index: int, card: str | None) -> None:
         if not 0 <= index < len(self.answers):
@@ -30,11 +35,15 @@ class DeckAnswers:
             raise EntryError(f"card {index + 1}: {card!r} is not a Baloot card")
         self.answers[index] = card
         self.named.add(index)
+        self.changed.discard(index)
         if self.reads is not None:
             from hakam.vision.decks import propose
 
             named = {i: self.answers[i] for i in self.named}
-            self.answers = [name for name, _ in propose(self.reads, named)]
+            before = self.answers
+            self.answers = [name for name, _ in propose(self.reads, named, self.alike)]
+            self.changed |= {i for i, (a, b) in enumerate(zip(before, self.answers, strict=True))
+                             if a != b}  # fmt: skip
 
     def missing(self) -> list[str]:
         return [c for c in CARD_NAMES if c not in self.answers]

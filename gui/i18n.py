@@ -144,6 +144,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "ثم صوّرها من جديد",
     ),
     "deck_missing": ("missing: {cards}", "ناقصة: {cards}"),
+    "deck_proposed_again": ("{n} · proposed again", "{n} · اقتُرح من جديد"),
     "deck_twice": ("more than once: {cards}", "مكررة: {cards}"),
     "deck_complete": ("The 32 Baloot cards, once each.", "أوراق البلوت الـ32، كل ورقة مرة."),
     "deck_save": ("Learn and save the deck", "تعلَّم الورق واحفظه"),

@@ -104,14 +104,16 @@ class DeckView(QDialog):
         grid_host = QWidget()
         grid = QGridLayout(grid_host)
         self.choices: list[QComboBox] = []
+        self.numbers: list[QLabel] = []  # a find's number; "proposed again" while it is
         for k, face in enumerate(faces):
             tile = QVBoxLayout()
             picture = QLabel()
             image = QPixmap.fromImage(to_qimage(np.ascontiguousarray(face)))
             picture.setPixmap(image.scaled(TILE_W, TILE_H, Qt.AspectRatioMode.KeepAspectRatio,
                                            Qt.TransformationMode.SmoothTransformation))  # fmt: skip
-            number = QLabel(self.lang.num(k + 1))
+            number = QLabel()
             number.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            self.numbers.append(number)
             choice = _CardChoice()
             choice.addItems(["—", *(self.lang.card(c) for c in CARD_NAMES)])
             now = answers.answers[k]
@@ -265,10 +267,14 @@ class DeckView(QDialog):
 
     def refresh(self) -> None:
         lang = self.lang
-        for choice, now in zip(self.choices, self.answers.answers, strict=True):
+        for k, (choice, now) in enumerate(zip(self.choices, self.answers.answers, strict=True)):
             shown = 0 if now is None else CARD_NAMES.index(now) + 1  # proposed again, maybe
             if choice.currentIndex() != shown:
                 choice.setCurrentIndex(shown)
+            again = k in self.answers.changed
+            self.numbers[k].setText(lang.tr("deck_proposed_again", n=lang.num(k + 1)) if again
+                                    else lang.num(k + 1))  # fmt: skip
+            self._role(self.numbers[k], "changed" if again else "")
         self.setLayoutDirection(
             Qt.LayoutDirection.RightToLeft if lang.rtl else Qt.LayoutDirection.LeftToRight
         )

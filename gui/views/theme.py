@@ -40,6 +40,7 @@ QProgressBar {{ background: #0b0e11; border: 1px solid #46525e; border-radius: 6
 QLabel[role="big"] {{ font-size: 40pt; font-weight: bold; }}
 QLabel[role="title"] {{ font-size: 20pt; font-weight: bold; color: {ACCENT}; }}
 QLabel[role="muted"] {{ color: {MUTED}; }}
+QLabel[role="changed"] {{ color: {ACCENT}; font-weight: bold; }}
 QLabel[role="error"] {{ color: #ff6b6b; font-weight: bold; }}
 QLabel[role="status"][kind="error"] {{ color: #ff6b6b; font-weight: bold; }}
 QLabel[role="status"][kind="saved"] {{ color: #7bd88f; font-weight: bold; }}

@@ -441,11 +441,15 @@ def _confirm_in_window(found: list, language: str, learn, answers: list,
     from hakam.gui.deck_answers import DeckAnswers
     from hakam.gui.views.deck_view import DeckView
     from hakam.gui.views.main_window import make_app
+    from hakam.vision.index_glyphs import alike
 
     make_app()
     reads = [c.read for c in found]
     named = set() if named is None else named
-    given = DeckAnswers(answers, None if any(r is None for r in reads) else reads, named)
+    if any(r is None for r in reads):  # found before reads were kept: not proposed again
+        given = DeckAnswers(answers, None, named)
+    else:
+        given = DeckAnswers(answers, reads, named, alike([c.face for c in found]))
     view = DeckView([c.face for c in found], given, language, learn=learn)
     view.fit_screen()
     # Ctrl+C or SIGTERM: as Cancel or Close (a learning under way is stopped, nothing saved;
@@ -589,7 +593,7 @@ def _asked_yes(name: str, kind: str) -> bool:
     (``--yes``), nothing forgotten."""
     what = (f"forget deck {name}" if kind == "deck"
             else f"drop the cards found for deck {name} and the answers given")  # fmt: skip
-    if not sys.stdin.isatty():
+    if sys.stdin is None or not sys.stdin.isatty():
         raise UserError(f"deck {name}: nobody at the terminal to ask; `hakam deck forget "
                         f"{name} --yes` to {what}")  # fmt: skip
     again = " (learning it again takes its 32 cards laid out and about three minutes)"

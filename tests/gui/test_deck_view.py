@@ -259,6 +259,14 @@ def test_as_the_person_names_finds_the_others_are_proposed_again(qtbot):
     view.choices[0].setCurrentIndex(CARD_NAMES.index("AD") + 1)
     view.choices[0].activated.emit(CARD_NAMES.index("AD") + 1)
     assert [c.currentText() for c in view.choices] == ["A♦", "J♦", "K♠"]
+    # The find proposed again is marked until the person names it (here: as proposed).
+    assert view.answers.changed == {1}
+    assert [n.text() for n in view.numbers] == ["1", "2 · proposed again", "3"]
+    assert [n.property("role") for n in view.numbers] == ["", "changed", ""]
+    view.choices[1].activated.emit(CARD_NAMES.index("JD") + 1)
+    assert view.answers.changed == set() and view.answers.answers == ["AD", "JD", "KS"]
+    assert [n.text() for n in view.numbers] == ["1", "2", "3"]
+    assert view.numbers[1].property("role") == ""
 
 
 def test_escape_while_learning_does_nothing_and_closing_asks_first(qtbot, monkeypatch):

@@ -1,0 +1,21 @@
+"""``benchmarks/proposals.py`` small: one spread's corrections, with and without the glyphs."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from hakam.datasets import arabic_deck
+
+
+@pytest.mark.skipif(not arabic_deck.available(arabic_deck.TUNING), reason="fonts-dejavu-core")
+def test_a_spread_is_corrected_both_ways(capsys, benchmark_script):
+    bench = benchmark_script("proposals")
+    assert bench.seeds("7,13-15") == [7, 13, 14, 15]
+    assert bench.main(["--designs", "tuning", "--seeds", "7"]) == 0
+    out = capsys.readouterr().out
+    # Tuning spread 7 (the choice set): 12 corrections from the generic reads, 3 with the glyphs.
+    row = re.search(r"^\| tuning \| 1 \| 32 \| (\d+) / (\d+) \| (\d+) / (\d+) \(", out, re.M)
+    assert row is not None, out
+    assert [int(g) for g in row.groups()[2:]] == [12, 3]
