@@ -313,12 +313,40 @@ def _start_screen(args: argparse.Namespace, store: Any) -> Any:
     if args.deck:  # shown chosen (the view took the camera's saved one); the person may change it
         start.set_deck(args.deck)
         view.refresh()
-    accepted = view.exec()
-    if view.stopped is not None:  # Ctrl+C or SIGTERM while a deck was learnt there
+    accepted = _exec_stoppable(view)
+    if view.stopped is not None:  # Ctrl+C or SIGTERM, on the screen or in its deck window
         raise view.stopped
     if not accepted or view.choice is None:
         raise UserError("table: the start screen was closed; nothing started")
     return view.choice
+
+
+def _exec_stoppable(view: Any) -> int:
+    """``view.exec()``, closed without a question by Ctrl+C or SIGTERM, the stop kept in
+    ``view.stopped`` (``Terminated`` for SIGTERM). Python sees a signal only when it runs: a
+    timer lets it run while Qt waits."""
+    import signal
+
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QDialog
+
+    from hakam.errors import Terminated
+
+    def stop(signum: int, frame: Any) -> None:
+        view.stopped = Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+        QDialog.reject(view)  # the dialog's own close: no "Close without starting?" asked
+
+    stops = (signal.SIGINT, signal.SIGTERM)
+    previous = {n: signal.signal(n, stop) for n in stops}
+    ticker = QTimer(view)
+    ticker.timeout.connect(lambda: None)
+    ticker.start(200)
+    try:
+        return view.exec()
+    finally:
+        ticker.stop()
+        for n, handler in previous.items():
+            signal.signal(n, handler if handler is not None else signal.SIG_DFL)
 
 
 def _calibration(args: argparse.Namespace, store: Any) -> Any:

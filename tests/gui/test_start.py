@@ -357,3 +357,24 @@ def test_the_close_question_says_so_in_the_window_language(qtbot, data_dir):
     QTimer.singleShot(0, lambda: answer("أغلق"))
     assert view._ask_close() is True
     assert seen[0][0] == "أتغلق دون أن تبدأ المباراة؟" and set(seen[0][1]) == {"ابقَ", "أغلق"}
+
+
+@pytest.mark.parametrize(("signame", "stop"), [("SIGTERM", "Terminated"),
+                                               ("SIGINT", "KeyboardInterrupt")])  # fmt: skip
+def test_a_signal_closes_the_start_screen_without_asking_and_stops(qtbot, data_dir, signame, stop):
+    import os
+    import signal
+
+    from PySide6.QtCore import QTimer
+
+    from hakam.cli.table import _exec_stoppable
+
+    make_app()
+    view = StartView(StartController(MatchStore(), "0"), lambda s: np.zeros((8, 8, 3), np.uint8))
+    qtbot.addWidget(view)
+    view._ask_close = lambda: pytest.fail("asked")
+    before = signal.getsignal(getattr(signal, signame))
+    QTimer.singleShot(50, lambda: os.kill(os.getpid(), getattr(signal, signame)))
+    assert _exec_stoppable(view) == StartView.DialogCode.Rejected
+    assert type(view.stopped).__name__ == stop and not view.isVisible()
+    assert signal.getsignal(getattr(signal, signame)) is before  # given back
