@@ -73,6 +73,8 @@ CATALOGUE: tuple[tuple[str, str], ...] = (
      r"deck again",
      "لم يُعثر إلا على {0} من الأوراق الـ32: افرد الأوراق كلها مكشوفةً متباعدةً، ثم تعلَّم الورق "
      "من جديد"),
+    (r"no card found in the new picture: lay the cards face up before the camera, not touching",
+     "لم يُعثر على ورقة في الصورة الجديدة: ضع الأوراق مكشوفةً أمام الكاميرا متباعدةً"),
     (r"export: cannot write (.+) \((.+)\)", "التصدير: تعذّرت الكتابة في {0} ({1})"),
     (r"(?:notice|warning) (\d+): not found", "التنبيه {0}: غير موجود"),
     (r"notice (\d+): no trick to confirm", "التنبيه {0}: لا أكلة تُؤكَّد"),

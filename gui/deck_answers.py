@@ -45,6 +45,26 @@ class DeckAnswers:
             self.changed |= {i for i, (a, b) in enumerate(zip(before, self.answers, strict=True))
                              if a != b}  # fmt: skip
 
+    def extend(self, proposals: Sequence[str | None], reads: Sequence | None = None,
+               alike=None) -> None:  # fmt: skip
+        """Finds of another picture added after the others, with their proposals and reads
+        (``alike``: of all the finds now). Where every find's read is known, the finds not named
+        are proposed again together: a card found in both pictures is proposed once."""
+        before = list(self.answers)
+        self.answers += list(proposals)
+        if self.reads is None or reads is None:  # (cards found before reads were kept)
+            self.reads = None
+            return
+        from hakam.vision.decks import propose
+
+        self.reads += list(reads)
+        self.alike = alike
+        named = {i: self.answers[i] for i in self.named}
+        self.answers = [name for name, _ in propose(self.reads, named, self.alike)]
+        self.changed |= {
+            i for i, (a, b) in enumerate(zip(before, self.answers, strict=False)) if a != b
+        }
+
     def missing(self) -> list[str]:
         return [c for c in CARD_NAMES if c not in self.answers]
 

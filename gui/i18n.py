@@ -149,6 +149,15 @@ STRINGS: dict[str, tuple[str, str]] = {
     "deck_complete": ("The 32 Baloot cards, once each.", "أوراق البلوت الـ32، كل ورقة مرة."),
     "deck_save": ("Learn and save the deck", "تعلَّم الورق واحفظه"),
     "deck_cancel": ("Cancel", "إلغاء"),
+    "deck_add": ("Add a picture", "أضف صورة"),
+    "deck_too_few_add": (
+        "Only {found} of the 32 cards found: lay the others before the camera, then Add a picture",
+        "لم يُعثر إلا على {found} من الأوراق الـ32: ضع البقية أمام الكاميرا ثم «أضف صورة»",
+    ),
+    "deck_missing_add": (
+        " (lay them before the camera, then Add a picture)",
+        " (ضعها أمام الكاميرا ثم «أضف صورة»)",
+    ),
     "deck_learning": ("Learning the deck…", "جارٍ تعلُّم الورق…"),
     "deck_scenes": (
         "Drawing scenes with the deck: {done} of {total}, about {left} s left to draw (then "

@@ -30,6 +30,7 @@ from hakam.engine.cards import CARD_NAMES
 from hakam.errors import UserError
 from hakam.gui.deck_answers import DeckAnswers, LearningProgress, LearningStopped
 from hakam.gui.i18n import Language
+from hakam.gui.messages import say
 from hakam.gui.views.live_view import to_qimage
 
 COLUMNS = 6  # fits 1366x768 with the theme's 15-16 pt text
@@ -39,6 +40,9 @@ TILE_W, TILE_H = 120, 168
 STAGES = {"scenes": (0, 50), "training": (50, 100)}
 
 
+# ``more()``: another picture taken, the finds in it added to the answers (``DeckAnswers.extend``);
+# returns their faces, or raises a one-line ``UserError``.
+More = Callable[[], list]
 # ``learn(answers, progress)``: learns and saves the deck from the person's answers, calling
 # ``progress(stage, done, total)`` as it goes; returns the deck's name, or raises a one-line
 # ``UserError``.
@@ -87,10 +91,11 @@ class DeckView(QDialog):
         language: str = "en",
         parent: QWidget | None = None,
         learn: Learn | None = None,
+        more: More | None = None,
     ) -> None:
         super().__init__(parent)
         self.answers, self.lang = answers, Language(language)
-        self.learn, self.learnt = learn, None
+        self.learn, self.learnt, self.more = learn, None, more
         self.progress = LearningProgress()
         self._job: _Learning | None = None
         self._asking: QMessageBox | None = None  # "Stop learning?", while it is asked
@@ -102,30 +107,11 @@ class DeckView(QDialog):
         self.hint.setWordWrap(True)
         root.addWidget(self.hint)
         grid_host = QWidget()
-        grid = QGridLayout(grid_host)
+        self.grid = QGridLayout(grid_host)
         self.choices: list[QComboBox] = []
         self.numbers: list[QLabel] = []  # a find's number; "proposed again" while it is
-        for k, face in enumerate(faces):
-            tile = QVBoxLayout()
-            picture = QLabel()
-            image = QPixmap.fromImage(to_qimage(np.ascontiguousarray(face)))
-            picture.setPixmap(image.scaled(TILE_W, TILE_H, Qt.AspectRatioMode.KeepAspectRatio,
-                                           Qt.TransformationMode.SmoothTransformation))  # fmt: skip
-            number = QLabel()
-            number.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            self.numbers.append(number)
-            choice = _CardChoice()
-            choice.addItems(["—", *(self.lang.card(c) for c in CARD_NAMES)])
-            now = answers.answers[k]
-            choice.setCurrentIndex(0 if now is None else CARD_NAMES.index(now) + 1)
-            choice.activated.connect(lambda i, k=k: self._chosen(k, i))
-            self.choices.append(choice)
-            tile.addWidget(number)
-            tile.addWidget(picture)
-            tile.addWidget(choice)
-            holder = QWidget()
-            holder.setLayout(tile)
-            grid.addWidget(holder, k // COLUMNS, k % COLUMNS)
+        for face in faces:
+            self._add_tile(face)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(grid_host)
@@ -139,14 +125,61 @@ class DeckView(QDialog):
         actions = QHBoxLayout()
         self.cancel = QPushButton()
         self.cancel.clicked.connect(self.reject)
+        self.add = QPushButton()  # another picture: the cards missing laid out, or misshapen
+        self.add.clicked.connect(self._add_picture)
+        self.add.setVisible(more is not None)
         self.save = QPushButton()
         self.save.setProperty("role", "ok")
         self.save.clicked.connect(self._save)
         actions.addWidget(self.cancel)
         actions.addStretch(1)
+        actions.addWidget(self.add)
         actions.addWidget(self.save)
         root.addLayout(actions)
         self.refresh()
+
+    def _add_tile(self, face: np.ndarray) -> None:
+        """A find's tile: its number, its face and the card chosen for it."""
+        k = len(self.choices)
+        tile = QVBoxLayout()
+        picture = QLabel()
+        image = QPixmap.fromImage(to_qimage(np.ascontiguousarray(face)))
+        picture.setPixmap(image.scaled(TILE_W, TILE_H, Qt.AspectRatioMode.KeepAspectRatio,
+                                       Qt.TransformationMode.SmoothTransformation))  # fmt: skip
+        number = QLabel()
+        number.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.numbers.append(number)
+        choice = _CardChoice()
+        choice.addItems(["—", *(self.lang.card(c) for c in CARD_NAMES)])
+        now = self.answers.answers[k]
+        choice.setCurrentIndex(0 if now is None else CARD_NAMES.index(now) + 1)
+        choice.activated.connect(lambda i, k=k: self._chosen(k, i))
+        self.choices.append(choice)
+        tile.addWidget(number)
+        tile.addWidget(picture)
+        tile.addWidget(choice)
+        holder = QWidget()
+        holder.setLayout(tile)
+        self.grid.addWidget(holder, k // COLUMNS, k % COLUMNS)
+
+    def _add_picture(self) -> None:
+        """Another picture of the cards laid out (those missing, or taken again): its finds
+        are added after the others, proposed with them; the answers given stay."""
+        self.setCursor(Qt.CursorShape.WaitCursor)
+        try:
+            faces = self.more()
+        except UserError as exc:
+            self.refresh()
+            self.problem.setText(say(self.lang, str(exc)))
+            self._role(self.problem, "error")
+            return
+        finally:
+            self.unsetCursor()
+        for face in faces:
+            self._add_tile(face)
+        self.refresh()
+        if faces:
+            self.findChild(QScrollArea).ensureWidgetVisible(self.choices[-1])
 
     def fit_screen(self, width: int = 1100, height: int = 800) -> None:
         """``width`` x ``height`` where the screen has room for it and its frame, else the room
@@ -159,7 +192,7 @@ class DeckView(QDialog):
         if self.learn is None or self.learnt is not None:  # nothing to learn, or learnt: close
             self.accept()
             return
-        for widget in (*self.choices, self.save):
+        for widget in (*self.choices, self.save, self.add):
             widget.setEnabled(False)
         self.progress = LearningProgress()
         self.problem.setText(self.lang.tr("deck_learning"))
@@ -202,7 +235,7 @@ class DeckView(QDialog):
         elif self.progress.stopped:
             super().reject()
         else:  # refused: said in one line; the answers stay, to correct or to try again
-            for widget in self.choices:
+            for widget in (*self.choices, self.add):
                 widget.setEnabled(True)
             self.refresh()
             self.problem.setText(refused)
@@ -281,12 +314,17 @@ class DeckView(QDialog):
         self.setWindowTitle(lang.tr("deck_title"))
         self.hint.setText(lang.tr("deck_hint"))
         parts = []
-        if len(self.choices) < len(CARD_NAMES):  # no answer can make up the cards not found
-            parts.append(lang.tr("deck_too_few", found=lang.num(len(self.choices))))
+        adding = self.more is not None and self.learnt is None  # *Add a picture* offered
+        too_few = len(self.choices) < len(CARD_NAMES)  # no answer makes up the cards not found
+        if too_few:
+            key = "deck_too_few_add" if adding else "deck_too_few"
+            parts.append(lang.tr(key, found=lang.num(len(self.choices))))
         if self.answers.missing():
             parts.append(
                 lang.tr("deck_missing", cards=" ".join(map(lang.card, self.answers.missing())))
             )
+            if adding and not too_few:
+                parts[-1] += lang.tr("deck_missing_add")
         if self.answers.twice():  # with the finds to look at: "7♣ (1, 32)"
             comma = "، " if lang.rtl else ", "
             cards = [f"{lang.card(c)} ({comma.join(map(lang.num, self.answers.finds(c)))})"
@@ -296,10 +334,12 @@ class DeckView(QDialog):
         self._role(self.problem, "error" if parts else "ok")
         self.save.setEnabled(not parts)
         self.save.setText(lang.tr("deck_save"))
+        self.add.setText(lang.tr("deck_add"))
         self.cancel.setText(lang.tr("deck_stop" if self._job is not None else "deck_cancel"))
         if self.learnt is not None:  # saved: said here until the person closes the window
             self.problem.setText(lang.tr("deck_saved", name=self.learnt))
             self._role(self.problem, "ok")
             self.cancel.setVisible(False)
+            self.add.setVisible(False)
             self.save.setText(lang.tr("deck_close"))
             self.save.setEnabled(True)

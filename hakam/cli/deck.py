@@ -212,7 +212,8 @@ def _learn_deck(args: argparse.Namespace) -> int:
             frames = _frames(args.source, args.frames, args.every)
             found = decks.find_cards(frames, detector)
             shutil.rmtree(pending, ignore_errors=True)
-            if len(found) < len(CARD_NAMES):  # no answers can make up the others: look again
+            adding = args.window and _camera(args.source) and found  # *Add a picture* the rest
+            if len(found) < len(CARD_NAMES) and not adding:  # no answers make up the others
                 _print_proposals(found)
                 print(f"Only {len(found)} of the 32 cards found: lay out all 32 face up, not "
                       f"touching (or show each in turn, --frames), and take them again:\n  "
@@ -249,30 +250,68 @@ def _learn_deck(args: argparse.Namespace) -> int:
 def _answer_in_window(args, store, frames: list, found: list, answers: list, detector) -> int:
     """The cards found, with ``answers`` to confirm or correct in the window, learnt there; the
     window closed first, the answers given wait with the cards (``--answers ... --window``
-    opens them again)."""
+    opens them again). With a camera as ``--source``, *Add a picture* takes another frame."""
+    grab = (lambda: _frames(args.source, 1, None)[0]) if _camera(args.source) else None
     if not _learn_in_window(store, args.name, frames, found, answers, args.lang, args.scenes,
-                            detector):  # fmt: skip
+                            detector, grab):  # fmt: skip
         print(f"closed: nothing learnt; the cards found wait in "
               f"{store.waiting_folder(args.name)} with your answers so far (go on with hakam "
               f"deck learn --name {args.name} --window)")  # fmt: skip
     return 0
 
 
+def _camera(source: str | None) -> bool:
+    """Whether ``--source`` is a camera (its number): another frame can be taken from it."""
+    return source is not None and source.strip().isdigit()
+
+
 def _learn_in_window(store, name: str, frames: list, found: list, answers: list,
-                     language: str, scenes: int | None, detector) -> bool:  # fmt: skip
+                     language: str, scenes: int | None, detector, grab=None) -> bool:  # fmt: skip
     """The cards found, with ``answers``, confirmed or corrected in the window and learnt
     there: whether the deck was learnt and saved. Closed first, the answers and which finds
     the person named wait with the cards; closed by Ctrl+C or SIGTERM, the stop is raised
-    (``Terminated`` for SIGTERM)."""
+    (``Terminated`` for SIGTERM). ``grab()``: the camera's frame, for *Add a picture* (None:
+    not offered)."""
     pending = store.waiting_folder(name)
     learn = _window_learning(store, name, frames, found, scenes, detector)
     named = _named(pending, found, answers)
-    names, learnt, stopped_by = _confirm_in_window(found, language, learn, answers, named=named)
+    more = None if grab is None else _more_finds(store, name, frames, found, grab, detector)
+    names, learnt, stopped_by = _confirm_in_window(found, language, learn, answers, named=named,
+                                                   more=more)  # fmt: skip
     if not learnt:
         _keep_answers(pending, names, named)
     if stopped_by is not None:
         raise Terminated if stopped_by == signal.SIGTERM else KeyboardInterrupt
     return learnt
+
+
+def _more_finds(store, name: str, frames: list, found: list, grab, detector):
+    """*Add a picture*: ``more(answers, named)`` takes the camera's frame and adds the cards
+    found in it to ``frames`` and ``found`` (in place: the learning sees them), keeps them
+    waiting with the answers given so far and the new finds' proposals, and returns the new
+    finds; a ``UserError`` where none is found."""
+    from dataclasses import replace
+
+    import cv2
+
+    from hakam.vision import deck_store, decks
+
+    pending = store.waiting_folder(name)
+
+    def more(answers: list, named: set[int]) -> list:
+        frame = grab()
+        new = [replace(c, frame=len(frames)) for c in decks.find_cards([frame], detector)]
+        if not new:
+            raise UserError("no card found in the new picture: lay the cards face up before "
+                            "the camera, not touching")  # fmt: skip
+        frames.append(frame)
+        found.extend(new)
+        _keep_answers(pending, [*answers, *(c.proposed for c in new)], named)
+        deck_store.keep_pending(pending, frames, found)  # found.json last: the answers fit it
+        cv2.imwrite(str(pending / "sheet.jpg"), _sheet(found))
+        return new
+
+    return more
 
 
 def _named(folder: Path, found: list, answers: list) -> set[int]:
@@ -336,7 +375,8 @@ def _keep_found(store, name: str, frames: list, found: list) -> None:
 def learn_from_frame(grab, name: str, language: str, retake: bool = False,
                      scenes: int | None = None) -> str | None:  # fmt: skip
     """The start screen's *Learn a deck*: the cards laid out in the camera's frame (``grab()``)
-    found, confirmed or corrected in the deck window, learnt and saved there. The deck's name
+    found, confirmed or corrected in the deck window (where *Add a picture* finds the cards
+    missing in another frame), learnt and saved there. The deck's name
     once saved; None where the window closed first: the cards found then wait with the answers
     given, and *Learn a deck* with the same name opens them again without the camera (as
     ``hakam deck learn --answers ... --window``), unless ``retake``: the person chose a new
@@ -365,12 +405,15 @@ def learn_from_frame(grab, name: str, language: str, retake: bool = False,
     else:
         frames = [grab()]
         found = decks.find_cards(frames, detector)
-        if len(found) < len(CARD_NAMES):
+        # Fewer: the window asks for the others (*Add a picture*); but a new picture replaces
+        # the cards waiting, and their answers, only with the whole deck.
+        if not found or (retake and len(found) < len(CARD_NAMES)):
             raise UserError(f"only {len(found)} of the 32 cards found: lay out all 32 face up, "
                             f"not touching, and learn the deck again")  # fmt: skip
         _keep_found(store, name, frames, found)  # in place of any waiting (``retake``)
         answers = [c.proposed for c in found]
-    learnt = _learn_in_window(store, name, frames, found, answers, language, scenes, detector)
+    learnt = _learn_in_window(store, name, frames, found, answers, language, scenes, detector,
+                              grab)  # fmt: skip
     return name if learnt else None
 
 
@@ -431,11 +474,13 @@ _STOPS = (signal.SIGINT, signal.SIGTERM)  # while the window is open: as its Can
 
 
 def _confirm_in_window(found: list, language: str, learn, answers: list,
-                       named: set[int] | None = None) -> tuple[list, bool, int | None]:  # fmt: skip
+                       named: set[int] | None = None,
+                       more=None) -> tuple[list, bool, int | None]:  # fmt: skip
     """The person's answers from the window (starting from ``answers``), whether the deck was
     learnt and saved there (``learn``, with its progress shown), and the signal that closed it
     (None: the person). ``named``: the finds the person named (never proposed again), updated
-    with those named in the window."""
+    with those named in the window. ``more(answers, named)``: *Add a picture*, the new finds
+    (``found`` grows with them; None: not offered)."""
     from PySide6.QtCore import QTimer
 
     from hakam.gui.deck_answers import DeckAnswers
@@ -450,7 +495,15 @@ def _confirm_in_window(found: list, language: str, learn, answers: list,
         given = DeckAnswers(answers, None, named)
     else:
         given = DeckAnswers(answers, reads, named, alike([c.face for c in found]))
-    view = DeckView([c.face for c in found], given, language, learn=learn)
+
+    def add() -> list:
+        new = more(list(given.answers), set(given.named))
+        reads = [c.read for c in new]
+        given.extend([c.proposed for c in new], reads, alike([c.face for c in found]))
+        return [c.face for c in new]
+
+    view = DeckView([c.face for c in found], given, language, learn=learn,
+                    more=None if more is None else add)  # fmt: skip
     view.fit_screen()
     # Ctrl+C or SIGTERM: as Cancel or Close (a learning under way is stopped, nothing saved;
     # the caller then says the stop and exits as stopped). Python sees a signal

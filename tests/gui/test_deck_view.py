@@ -335,3 +335,64 @@ def test_a_stop_from_outside_answers_the_open_question(qtbot):
     assert view.progress.stopped
     qtbot.waitUntil(lambda: not view.isVisible())
     release.set()
+
+
+def test_a_picture_added_brings_its_finds_proposed_with_the_others(qtbot):
+    """*Add a picture*: the cards missing laid before the camera; their finds come after the
+    others, proposed together with them (a card found again proposed once), the answers given
+    stay; a picture with no card is said, nothing changed."""
+    from hakam.vision.decks import propose
+
+    # 31 finds proposed right; AS is missing. The picture added shows AS and KS again.
+    reads = [_read(**{card: 0.9}) for card in CARD_NAMES[:31]]
+    proposals = [name for name, _ in propose(reads)]
+    answers = DeckAnswers(proposals, reads)
+    answers.set(3, CARD_NAMES[3])  # the person confirmed one
+    pictures = [[], [(_read(AS=0.9), 60), (_read(KS=0.6), 90)]]
+    asked: list[int] = []
+
+    def more() -> list:
+        asked.append(len(answers.answers))
+        shown = pictures.pop(0)
+        if not shown:
+            raise UserError("no card found in the new picture: lay the cards face up before "
+                            "the camera, not touching")  # fmt: skip
+        answers.extend([name for name, _ in propose([r for r, _ in shown])],
+                       [r for r, _ in shown])  # fmt: skip
+        return [np.full((176, 126, 3), shade, np.uint8) for _, shade in shown]
+
+    make_app()
+    faces = [np.full((176, 126, 3), 40, np.uint8)] * 31
+    view = DeckView(faces, answers, more=more)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    assert view.add.isVisible() and view.add.text() == "Add a picture"
+    assert view.problem.text() == (
+        "Only 31 of the 32 cards found: lay the others before the camera, then Add a picture; "
+        "missing: A♠")  # fmt: skip
+    qtbot.mouseClick(view.add, Qt.MouseButton.LeftButton)  # a picture with no card in it
+    assert view.problem.text().startswith("no card found in the new picture")
+    assert len(view.choices) == 31
+    qtbot.mouseClick(view.add, Qt.MouseButton.LeftButton)
+    assert len(view.choices) == 33 and asked == [31, 31]
+    assert answers.answers == [*CARD_NAMES[:31], "AS", None]  # KS found again: proposed once
+    assert [c.currentText() for c in view.choices[31:]] == ["A♠", "—"]
+    assert answers.named == {3} and view.save.isEnabled()
+    no_more = DeckView(faces, DeckAnswers(proposals))
+    qtbot.addWidget(no_more)
+    assert no_more.add.isHidden() and "Add a picture" not in no_more.problem.text()
+    # 32 finds or more, a card missing: said with what to do.
+    dropped = DeckAnswers([*CARD_NAMES[:31], None])
+    view = DeckView([*faces, faces[0]], dropped, more=more)
+    qtbot.addWidget(view)
+    assert view.problem.text() == (
+        "missing: A♠ (lay them before the camera, then Add a picture)")  # fmt: skip
+
+
+def test_finds_added_to_answers_without_reads_keep_their_own_proposals():
+    answers = DeckAnswers(["AS", "KS"])  # found before the reads were kept
+    answers.extend(["QS"], [_read(QS=0.9)])
+    assert answers.answers == ["AS", "KS", "QS"] and answers.reads is None
+    answers.set(0, "JS")  # nothing proposed again
+    assert answers.answers == ["JS", "KS", "QS"]

@@ -54,7 +54,7 @@ deck_cli._frames = lambda *a: [np.zeros((8, 8, 3), np.uint8)]
 deck_cli.has_display = lambda: True
 
 
-def window(found, language, learn, answers, named=None):  # answered, maybe learnt, stopped
+def window(found, language, learn, answers, named=None, more=None):  # answered, learnt, stopped
     if saved:
         (decks_root() / "home").mkdir(parents=True)
         (decks_root() / "home" / "deck.json").write_text("{}")
@@ -197,3 +197,111 @@ def test_forget_asks_at_the_terminal_and_refuses_where_nobody_is(tmp_path, monke
     assert not waiting.exists()
     assert main(["deck", "forget", "nope"]) == 2  # nothing to ask about: said at once
     assert "deck 'nope': not learnt here" in capsys.readouterr().err
+
+
+def test_a_picture_added_in_the_window_waits_with_the_answers(tmp_path, monkeypatch):
+    import json
+
+    from hakam.errors import UserError
+    from hakam.vision import deck_store, decks
+    from hakam.vision.reader import OTHER
+
+    store = deck_store.DeckStore(tmp_path / "decks")
+    folder = store.waiting_folder("home")
+    face = np.full((decks.FACE_H, decks.FACE_W, 3), 200, np.uint8)
+
+    def find(frame: int, card: str) -> decks.Candidate:
+        read = np.full(OTHER + 1, 0.001, np.float32)
+        read[CARD_NAMES.index(card)] = 0.9
+        return decks.Candidate(frame, np.float32([1, 2, 30, 40]), np.zeros((4, 2), np.float32),
+                               face, card, 0.9, read)  # fmt: skip
+
+    frames = [np.zeros((40, 60, 3), np.uint8)]
+    found = [find(0, card) for card in CARD_NAMES[:31]]
+    deck_store.keep_pending(folder, frames, found)
+    pictures = [[], [find(0, "AS")]]
+    monkeypatch.setattr(decks, "find_cards", lambda frames, detector: pictures.pop(0))
+    more = deck_cli._more_finds(store, "home", frames, found,
+                                lambda: np.ones((40, 60, 3), np.uint8), None)  # fmt: skip
+    with pytest.raises(UserError, match="no card found in the new picture"):
+        more(list(CARD_NAMES[:31]), {2})
+    assert len(frames) == 1 and len(found) == 31 and not (folder / "frame-1.png").exists()
+    new = more([*CARD_NAMES[:30], None], {30})  # the person dropped a find, then added
+    assert [c.frame for c in new] == [1] and len(frames) == 2 and len(found) == 32
+    kept_frames, kept = deck_store.pending(folder)  # a crash now loses nothing
+    assert len(kept_frames) == 2 and len(kept) == 32 and kept[-1].frame == 1
+    assert decks.read_answers(folder / "proposals.json", 32) == [*CARD_NAMES[:30], None, "AS"]
+    assert json.loads((folder / "named.json").read_text()) == [30]
+
+
+def test_the_window_adds_the_finds_of_a_picture_to_the_answers(monkeypatch):
+    from PySide6.QtCore import QObject
+
+    from hakam.gui.views import deck_view
+    from hakam.vision import decks
+    from hakam.vision.reader import OTHER
+
+    face = np.full((decks.FACE_H, decks.FACE_W, 3), 200, np.uint8)
+
+    def find(card: str) -> decks.Candidate:
+        read = np.full(OTHER + 1, 0.001, np.float32)
+        read[CARD_NAMES.index(card)] = 0.9
+        return decks.Candidate(0, np.float32([1, 2, 30, 40]), np.zeros((4, 2), np.float32),
+                               face, card, 0.9, read)  # fmt: skip
+
+    found = [find(card) for card in CARD_NAMES[:31]]
+    asked: list = []
+
+    def more(answers: list, named: set[int]) -> list:
+        asked.append((answers, named))
+        new = [find("AS"), find("KS")]
+        found.extend(new)  # as ``_more_finds`` does
+        return new
+
+    class Window(QObject):  # the deck window: Add a picture pressed once, then closed
+        def __init__(self, faces, answers, language, learn=None, more=None):
+            super().__init__()
+            self.answers, self.learnt, self.more, self.faces = answers, None, more, faces
+
+        def fit_screen(self):
+            pass
+
+        def exec(self):
+            self.faces += self.more()
+            return 0
+
+    monkeypatch.setattr(deck_view, "DeckView", Window)
+    confirm = deck_cli._confirm_in_window
+    names, learnt, stopped = confirm(found, "en", None, list(CARD_NAMES[:31]), more=more)
+    assert asked == [(list(CARD_NAMES[:31]), set())]
+    assert names == [*CARD_NAMES[:31], "AS", None] and not learnt and stopped is None
+    window_off = deck_cli._confirm_in_window  # without ``more``: not offered
+    monkeypatch.setattr(Window, "exec", lambda self: 0 if self.more is None else pytest.fail())
+    assert window_off(found, "en", None, [*CARD_NAMES[:31], "AS", None])[0][-1] is None
+
+
+def test_a_camera_showing_some_cards_opens_the_window_to_add_the_others(tmp_path, monkeypatch):
+    from hakam.vision import decks
+
+    monkeypatch.setenv("HAKAM_DATA_DIR", str(tmp_path))
+    face = np.full((decks.FACE_H, decks.FACE_W, 3), 200, np.uint8)
+    some = [decks.Candidate(0, np.float32([1, 2, 30, 40]), np.zeros((4, 2), np.float32), face,
+                            card, 0.9) for card in CARD_NAMES[:5]]  # fmt: skip
+    monkeypatch.setattr(deck_cli, "_detector", lambda threads: None)
+    monkeypatch.setattr(deck_cli, "_frames", lambda *a: [np.zeros((40, 60, 3), np.uint8)])
+    monkeypatch.setattr(decks, "find_cards", lambda frames, detector: some)
+    monkeypatch.setattr(deck_cli, "has_display", lambda: True)
+    opened: list = []
+
+    def window(found, language, learn, answers, named=None, more=None):
+        opened.append((len(found), more is not None))
+        return answers, False, None
+
+    monkeypatch.setattr(deck_cli, "_confirm_in_window", window)
+    assert main(["deck", "learn", "--source", "0", "--name", "home", "--window"]) == 0
+    assert opened == [(5, True)]  # a camera: the window, to add a picture of the others
+    assert (tmp_path / "decks" / ".pending" / "home" / "found.json").is_file()
+    (tmp_path / "clip").mkdir()  # a video or a folder: no other frame to take, said at once
+    cv2.imwrite(str(tmp_path / "clip" / "0.png"), np.zeros((40, 60, 3), np.uint8))
+    argv = ["deck", "learn", "--source", str(tmp_path / "clip"), "--name", "hall", "--window"]
+    assert main(argv) == 0 and opened == [(5, True)]

@@ -452,7 +452,7 @@ def test_the_window_learns_the_deck_from_the_answers_given_there(spread, tmp_pat
     cv2.imwrite(str(tmp_path / "src" / "spread.png"), frame)
     told: list[tuple[str, int, int]] = []
 
-    def window(found, language, learn, answers, wrong=False, named=None):
+    def window(found, language, learn, answers, wrong=False, named=None, more=None):
         names = _answers(found, labels)
         if wrong:
             names = [CARD_NAMES[0]] * len(names)
@@ -500,7 +500,7 @@ def test_the_start_screen_learns_a_deck_from_the_cameras_frame(spread, tmp_path,
     store = deck_store.DeckStore(tmp_path / "decks")
     shown: list[str] = []
 
-    def window(found, language, learn, answers, close=False, named=None):
+    def window(found, language, learn, answers, close=False, named=None, more=None):
         shown.append((language, answers))
         names = _answers(found, labels)
         if close:
@@ -538,10 +538,27 @@ def test_the_start_screen_learns_a_deck_from_the_cameras_frame(spread, tmp_path,
     assert deck_cli.learn_from_frame(lambda: frame, "salon", "en", retake=True, scenes=10) is None
     fresh = json.loads((store.waiting_folder("salon") / "found.json").read_text())
     assert shown[-1][1] == [row["proposed"] for row in fresh]  # the new picture's, not the old
-    del shown[-2:]
+    # Part of the cards in the frame: the window opens on them, *Add a picture* for the others
+    # (a new picture of a name waiting replaces its cards only with all 32).
+    half = frame.copy()
+    half[:, frame.shape[1] // 2 :] = 40
+    offered: list = []
+
+    def closed(*a, **k):
+        offered.append(k["more"])
+        return window(*a, close=True)
+
+    monkeypatch.setattr(deck_cli, "_confirm_in_window", closed)
+    assert deck_cli.learn_from_frame(lambda: half, "hall", "en", scenes=10) is None
+    some = json.loads((store.waiting_folder("hall") / "found.json").read_text())
+    assert 0 < len(some) < 32 and offered[-1] is not None
+    with pytest.raises(UserError, match=f"only {len(some)} of the 32 cards found"):
+        deck_cli.learn_from_frame(lambda: half, "salon", "en", retake=True, scenes=10)
+    assert json.loads((store.waiting_folder("salon") / "found.json").read_text()) == fresh
+    del shown[-3:]
     with pytest.raises(UserError, match="deck name 'a b'"):
         deck_cli.learn_from_frame(lambda: frame, "a b", "en", scenes=10)
-    assert store.names() == ["diwan", "majlis"] and store.waiting() == ["salon"]
+    assert store.names() == ["diwan", "majlis"] and store.waiting() == ["hall", "salon"]
     assert len(shown) == 3
 
 
