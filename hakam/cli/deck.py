@@ -573,8 +573,14 @@ def _list(args: argparse.Namespace) -> int:
         print("no deck learnt yet (hakam deck learn --source ... --name ...)")
     for name in store.waiting():
         answers = store.waiting_folder(name) / "proposals.json"
-        print(f"{name}  cards found, waiting for answers ({_go_on(name, answers, name in names)}; "
-              f"hakam deck forget {name} drops them)")  # fmt: skip
+        try:
+            rows = json.loads((answers.parent / "found.json").read_text(encoding="utf-8"))
+            finds = f"{len(rows)} " if isinstance(rows, list) else ""
+        except (OSError, ValueError):  # (said when they are gone on with)
+            finds = ""
+        go_on = _go_on(name, answers, name in names)
+        print(f"{name}  {finds}cards found, waiting for answers ({go_on}; hakam deck forget "
+              f"{name} drops them)")  # fmt: skip
     for name in names:
         try:
             meta = store.describe(name)
