@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hakam.datasets import arabic_deck, art
 from hakam.datasets.spread import labelled_names, learning_spread
+from hakam.gui.deck_answers import DeckAnswers
 from hakam.vision import decks, index_glyphs
 from hakam.vision.detector import make_detector
 
@@ -40,17 +41,18 @@ def design_images(design: str) -> dict[str, np.ndarray]:
 
 
 def corrections(reads: list, truth: list, alike: np.ndarray | None) -> tuple[int, int]:
-    """(finds proposed wrong at first, corrections until every find is right)."""
-    named: dict[int, str | None] = {}
+    """(finds proposed wrong at first, corrections until every find is right): the deck
+    window's answers (``DeckAnswers``), the person naming the first find proposed wrong."""
+    answers = DeckAnswers([name for name, _ in decks.propose(reads, alike=alike)], reads,
+                          alike=alike)  # fmt: skip
     wrong_at_first = None
     while True:
-        proposed = [name for name, _ in decks.propose(reads, named, alike)]
-        wrong = [i for i, (p, t) in enumerate(zip(proposed, truth, strict=True)) if p != t]
+        wrong = [i for i, (p, t) in enumerate(zip(answers.answers, truth, strict=True)) if p != t]
         if wrong_at_first is None:
             wrong_at_first = len(wrong)
         if not wrong:
-            return wrong_at_first, len(named)
-        named[wrong[0]] = truth[wrong[0]]  # the person's answers are never proposed again
+            return wrong_at_first, len(answers.named)
+        answers.set(wrong[0], truth[wrong[0]])  # never proposed again
 
 
 def seeds(text: str) -> list[int]:

@@ -73,6 +73,8 @@ CATALOGUE: tuple[tuple[str, str], ...] = (
      r"deck again",
      "لم يُعثر إلا على {0} من الأوراق الـ32: افرد الأوراق كلها مكشوفةً متباعدةً، ثم تعلَّم الورق "
      "من جديد"),
+    (r"every card in the new picture was found before: lay the cards missing before the camera",
+     "كل ورقة في الصورة الجديدة وُجدت من قبل: ضع الأوراق الناقصة أمام الكاميرا"),
     (r"no card found in the new picture: lay the cards face up before the camera, not touching",
      "لم يُعثر على ورقة في الصورة الجديدة: ضع الأوراق مكشوفةً أمام الكاميرا متباعدةً"),
     (r"export: cannot write (.+) \((.+)\)", "التصدير: تعذّرت الكتابة في {0} ({1})"),

@@ -172,6 +172,22 @@ def same_card(a: Candidate, b: Candidate, frames: Sequence[np.ndarray]) -> bool:
     return a.frame == b.frame or same_view(frames[a.frame], frames[b.frame], a.box, b.box)
 
 
+def not_found_before(found: Sequence[Candidate], frames: Sequence[np.ndarray],
+                     new: Sequence[Candidate], frame: np.ndarray,
+                     dropped: set[int] = frozenset()) -> list[Candidate]:  # fmt: skip
+    """The finds ``new`` of another ``frame`` but those of a card found before: at the same
+    place, the frames the same there (``same_view``; a card left on the table while the missing
+    ones are laid beside it). A find the person dropped (``dropped``, by index) may be found
+    again: a card laid anew in its place is kept."""
+
+    def before(c: Candidate) -> bool:
+        return any(k not in dropped and _iou(o.box, c.box) >= MATCH_IOU
+                   and same_view(frames[o.frame], frame, o.box, c.box)
+                   for k, o in enumerate(found))  # fmt: skip
+
+    return [c for c in new if not before(c)]
+
+
 def find_cards(frames: Sequence[np.ndarray], detector) -> list[Candidate]:
     """Every card the frames show, once (``same_card``), kept from the frame that reads it
     surest: cards shown one at a time at one place are each kept, however alike the generic

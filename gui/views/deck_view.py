@@ -116,6 +116,10 @@ class DeckView(QDialog):
         scroll.setWidgetResizable(True)
         scroll.setWidget(grid_host)
         root.addWidget(scroll, 1)
+        self.again = QLabel()  # the finds proposed again since the person may have looked
+        self.again.setWordWrap(True)
+        self.again.setProperty("role", "changed")
+        root.addWidget(self.again)
         self.problem = QLabel()
         self.problem.setWordWrap(True)
         root.addWidget(self.problem)
@@ -304,10 +308,15 @@ class DeckView(QDialog):
             shown = 0 if now is None else CARD_NAMES.index(now) + 1  # proposed again, maybe
             if choice.currentIndex() != shown:
                 choice.setCurrentIndex(shown)
-            again = k in self.answers.changed
-            self.numbers[k].setText(lang.tr("deck_proposed_again", n=lang.num(k + 1)) if again
-                                    else lang.num(k + 1))  # fmt: skip
+            again = k in self.answers.changed  # as short as the number: the columns stay put
+            self.numbers[k].setText(f"{lang.num(k + 1)} ↻" if again else lang.num(k + 1))
+            self.numbers[k].setToolTip(lang.tr("deck_proposed_again") if again else "")
             self._role(self.numbers[k], "changed" if again else "")
+        changed = sorted(self.answers.changed)
+        comma = "، " if lang.rtl else ", "
+        finds = comma.join(lang.num(k + 1) for k in changed)
+        self.again.setText(lang.tr("deck_look_again", finds=finds))
+        self.again.setVisible(bool(changed) and self.learnt is None)
         self.setLayoutDirection(
             Qt.LayoutDirection.RightToLeft if lang.rtl else Qt.LayoutDirection.LeftToRight
         )

@@ -221,7 +221,7 @@ class StartView(QDialog):
         source = self.start.source
         try:
             learn = self.learn
-            learnt = learn(lambda: self.grab_frame(source), name, self.start.language, retake)
+            learnt = learn(lambda: self._grab_shown(source), name, self.start.language, retake)
         except KeyboardInterrupt as stop:  # Ctrl+C or SIGTERM in the deck window: table mode
             self.stopped = stop  # stops, as the caller of ``exec`` says
             self.reject()
@@ -318,8 +318,20 @@ class StartView(QDialog):
         self.refresh()
 
     def _again(self) -> None:
+        """*Calibrate again*, on a picture the camera takes now."""
         self.start.recalibrate()
+        self.message.clear_line()
+        try:
+            self._grab_shown(self.start.source)
+        except Exception as exc:  # a camera that no longer opens: said, the last picture kept
+            self._say_error(exc)
         self.refresh()
+
+    def _grab_shown(self, source: str) -> np.ndarray:
+        """The camera's frame now, shown here too: what it saw (the deck learnt from it)."""
+        frame = self.grab_frame(source)
+        self.frame.show_frame(frame)
+        return frame
 
     def _start(self) -> None:
         self.message.clear_line()

@@ -300,10 +300,16 @@ def _more_finds(store, name: str, frames: list, found: list, grab, detector):
 
     def more(answers: list, named: set[int]) -> list:
         frame = grab()
-        new = [replace(c, frame=len(frames)) for c in decks.find_cards([frame], detector)]
-        if not new:
+        seen = decks.find_cards([frame], detector)
+        if not seen:
             raise UserError("no card found in the new picture: lay the cards face up before "
                             "the camera, not touching")  # fmt: skip
+        dropped = {k for k in named if answers[k] is None}
+        new = [replace(c, frame=len(frames))
+               for c in decks.not_found_before(found, frames, seen, frame, dropped)]  # fmt: skip
+        if not new:
+            raise UserError("every card in the new picture was found before: lay the cards "
+                            "missing before the camera")  # fmt: skip
         frames.append(frame)
         found.extend(new)
         _keep_answers(pending, [*answers, *(c.proposed for c in new)], named)
@@ -316,13 +322,19 @@ def _more_finds(store, name: str, frames: list, found: list, grab, detector):
 
 def _named(folder: Path, found: list, answers: list) -> set[int]:
     """The finds the person named in the window before (``named.json`` with the cards waiting)
-    and those whose answer is not the proposal (an answers file corrected by hand): the
-    re-proposals leave them as they are."""
-    named = {k for k, (a, c) in enumerate(zip(answers, found, strict=True)) if a != c.proposed}
+    and those whose answer was changed by hand in the answers file since (against the answers
+    the window kept, else the proposals): the re-proposals leave them as they are. The window's
+    own re-proposals are not the person's."""
     try:
         kept = json.loads((folder / "named.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         kept = []
+    since = [c.proposed for c in found]
+    if isinstance(kept, dict):  # {"named": [...], "answers": [...]}: as the window left them
+        if isinstance(kept.get("answers"), list) and len(kept["answers"]) == len(found):
+            since = kept["answers"]
+        kept = kept.get("named")
+    named = {k for k, (a, b) in enumerate(zip(answers, since, strict=True)) if a != b}
     if isinstance(kept, list):
         named |= {k for k in kept if isinstance(k, int) and 0 <= k < len(found)}
     return named
@@ -331,7 +343,8 @@ def _named(folder: Path, found: list, answers: list) -> set[int]:
 def _keep_answers(folder: Path, names: list, named: set[int]) -> None:
     """The person's answers and which finds they named, kept with the cards waiting."""
     _write_answers(folder / "proposals.json", names)
-    (folder / "named.json").write_text(json.dumps(sorted(named)) + "\n", encoding="utf-8")
+    kept = {"named": sorted(named), "answers": list(names)}
+    (folder / "named.json").write_text(json.dumps(kept) + "\n", encoding="utf-8")
 
 
 def _window_learning(store, name: str, frames: list, found: list, scenes: int | None, detector):

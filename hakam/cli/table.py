@@ -288,7 +288,8 @@ def _write_json(path: Path, data: Any) -> None:
 
 
 def _start_screen(args: argparse.Namespace, store: Any) -> Any:
-    """The start screen (no ``--source``): camera, language, match, calibration clicks."""
+    """The start screen (no ``--source``): camera, language, match, calibration clicks; None
+    where the person closed it."""
     from hakam.cli.common import decks_root, first_frame, parse_size
     from hakam.cli.deck import learn_from_frame
     from hakam.gui.start import StartController
@@ -317,7 +318,7 @@ def _start_screen(args: argparse.Namespace, store: Any) -> Any:
     if view.stopped is not None:  # Ctrl+C or SIGTERM, on the screen or in its deck window
         raise view.stopped
     if not accepted or view.choice is None:
-        raise UserError("table: the start screen was closed; nothing started")
+        return None  # the person closed it: nothing started, and no error
     return view.choice
 
 
@@ -413,6 +414,9 @@ def _cmd_table(args: argparse.Namespace) -> int:
     store = MatchStore()
     if args.source is None:  # the start screen decides
         choice = _start_screen(args, store)
+        if choice is None:
+            print("table: the start screen was closed; nothing started")
+            return 0
         args.source, args.lang = choice.source, choice.language
         args.new_match = args.new_match or choice.new_match
         args.deck = choice.deck  # as the screen showed it: --deck, or the person's choice

@@ -261,12 +261,14 @@ def test_as_the_person_names_finds_the_others_are_proposed_again(qtbot):
     assert [c.currentText() for c in view.choices] == ["A♦", "J♦", "K♠"]
     # The find proposed again is marked until the person names it (here: as proposed).
     assert view.answers.changed == {1}
-    assert [n.text() for n in view.numbers] == ["1", "2 · proposed again", "3"]
+    assert [n.text() for n in view.numbers] == ["1", "2 ↻", "3"]
     assert [n.property("role") for n in view.numbers] == ["", "changed", ""]
+    assert view.numbers[1].toolTip() == "proposed again" and not view.again.isHidden()
+    assert view.again.text() == "↻ proposed again as you named others: 2; look at them again"
     view.choices[1].activated.emit(CARD_NAMES.index("JD") + 1)
     assert view.answers.changed == set() and view.answers.answers == ["AD", "JD", "KS"]
     assert [n.text() for n in view.numbers] == ["1", "2", "3"]
-    assert view.numbers[1].property("role") == ""
+    assert view.numbers[1].property("role") == "" and view.again.isHidden()
 
 
 def test_escape_while_learning_does_nothing_and_closing_asks_first(qtbot, monkeypatch):

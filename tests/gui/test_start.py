@@ -174,6 +174,13 @@ def test_table_deck_is_shown_on_the_start_screen_or_refused_before_it(data_dir, 
     with pytest.raises(UserError, match=r"--deck nope: not learnt here \(`hakam deck list`\)"):
         table._start_screen(args, store)
     assert len(shown) == 2  # refused before the screen opened
+    args.deck = None
+    monkeypatch.setattr(StartView, "exec", lambda view: 0)  # the person closes it
+    assert table._start_screen(args, store) is None
+    from hakam.cli import main
+
+    monkeypatch.setattr(DeckStore, "names", lambda self: [])
+    assert main(["table"]) == 0  # closed by the person: not an error
 
 
 def test_a_deck_learnt_from_the_start_screen_is_offered_and_chosen(qtbot, data_dir, monkeypatch):
@@ -378,3 +385,31 @@ def test_a_signal_closes_the_start_screen_without_asking_and_stops(qtbot, data_d
     assert _exec_stoppable(view) == StartView.DialogCode.Rejected
     assert type(view.stopped).__name__ == stop and not view.isVisible()
     assert signal.getsignal(getattr(signal, signame)) is before  # given back
+
+
+def test_the_picture_is_taken_again_to_calibrate_again_and_to_learn_a_deck(qtbot, data_dir):
+    """The start screen shows what the camera sees when asked: *Calibrate again*, and the
+    frame a deck is learnt from; a camera that no longer opens is said, the picture kept."""
+    make_app()
+    shots = iter([np.full((48, 64, 3), v, np.uint8) for v in (10, 20, 30)])
+
+    def grab(source: str) -> np.ndarray:
+        shot = next(shots, None)
+        if shot is None:
+            raise OSError("camera 0 does not open")
+        return shot
+
+    def learn(take, name, language, retake):
+        take()
+        return None
+
+    view = StartView(StartController(MatchStore(), "0"), grab, learn=learn)
+    qtbot.addWidget(view)
+    assert view.frame.image.pixelColor(0, 0).red() == 10  # shown as the source opened
+    view._again()
+    assert view.frame.image.pixelColor(0, 0).red() == 20
+    view._ask_deck_name = lambda *asked: "majlis"
+    view.learn_deck.click()
+    assert view.frame.image.pixelColor(0, 0).red() == 30  # the frame the deck was learnt from
+    view._again()
+    assert view.frame.image.pixelColor(0, 0).red() == 30 and view.message.kind == "error"

@@ -79,6 +79,11 @@ def test_the_finds_a_person_named_are_kept_with_the_cards_waiting(tmp_path):
     deck_cli._keep_answers(tmp_path, ["7C", "8C", "JC", "10C"], {0, 2})  # 7C named as proposed
     assert json.loads((tmp_path / "proposals.json").read_text()) == ["7C", "8C", "JC", "10C"]
     assert deck_cli._named(tmp_path, found, ["7C", "8C", "JC", "10C"]) == {0, 2}
+    # The window's own re-proposals (10C proposed again as QC) are not the person's; a hand
+    # correction of the answers file since is.
+    deck_cli._keep_answers(tmp_path, ["7C", "8C", "JC", "QC"], {2})
+    assert deck_cli._named(tmp_path, found, ["7C", "8C", "JC", "QC"]) == {2}
+    assert deck_cli._named(tmp_path, found, ["7C", "KC", "JC", "QC"]) == {1, 2}
     (tmp_path / "named.json").write_text('[0, "x", 99, -1]')  # damaged: what is a find stays
     assert deck_cli._named(tmp_path, found, ["7C", "8C", "9C", "10C"]) == {0}
 
