@@ -865,6 +865,15 @@ class LiveController(Observable):
             return int(e.deal)
         return self.current.number if self.current else 1
 
+    def seats_before_play(self, table: dict[str, Any] | None) -> None:
+        """Table mode, before the match's first deal is played: where the seats are as the
+        table's calibration and the dealer picked in the panel place them (a deal played
+        brings its own, the same for the whole match)."""
+        if self.deals:
+            return
+        self.table = table
+        self.notify()
+
     def restore(self, events: Iterable[dict[str, Any]]) -> None:
         """After a restart: the deals of the match as the window logged their events (plays,
         tricks, evidence: the Dispute tab opens them), with their rulings and notices as the

@@ -25,7 +25,7 @@ from hakam.engine.record import InputError, parse_deal_record
 from hakam.vision.detections import Detections
 from hakam.vision.events import event
 from hakam.vision.pipeline import Pipeline
-from hakam.vision.seats import Calibration
+from hakam.vision.seats import Calibration, SeatMap, table_geometry
 from hakam.vision.settings import DealSetup, Detector, PipelineError, PipelineSettings
 from hakam.vision.sources import Frame
 from hakam.vision.tracker import CardTracker
@@ -321,6 +321,17 @@ class MatchPipeline:
             else:
                 events += self._open(setup, data).start_events()
         return events
+
+    def table_geometry(self, dealer: int | None) -> dict[str, Any] | None:
+        """Where the seats are, for the live view before a deal of this match is played: the
+        calibration's point marks the first dealer's seat (``dealer``: the one the table picks,
+        where no deal has said); None where that is not known yet."""
+        marked = next((s for s in (self.calibration_seat, self.first_dealer, dealer)
+                       if s is not None), None)  # fmt: skip
+        if self.calibration is None or marked is None:
+            return table_geometry(None, self.roi)
+        clear = (self.settings or PipelineSettings()).clear_deg
+        return table_geometry(SeatMap(self.calibration, marked, clear), self.roi)
 
     def _open(self, setup: DealSetup, data: dict[str, Any]) -> Pipeline:
         n = setup.deal

@@ -29,7 +29,7 @@ from hakam.vision.exchanges import MisreadExchanges
 from hakam.vision.naming import CardNaming, _Way
 from hakam.vision.open_card import OpenCard
 from hakam.vision.provenance import Play
-from hakam.vision.seats import Calibration, SeatMap, attribute
+from hakam.vision.seats import Calibration, SeatMap, attribute, table_geometry
 from hakam.vision.settings import DealSetup, Detector, PipelineSettings
 from hakam.vision.sources import Frame
 from hakam.vision.tracker import CardState, CardTracker, TrackEvent
@@ -143,21 +143,8 @@ class Pipeline(  # one responsibility a mixin, each in its module
         )
 
     def table_geometry(self) -> dict[str, Any] | None:
-        """Where the table is in the frame, for the live view: the centre, a point in front of
-        each seat (from the calibration) and the play area (``--roi``); None when unknown."""
-        if self.seats is None and self.roi is None:
-            return None
-        geometry: dict[str, Any] = {"centre": None, "seats": None, "roi": None}
-        if self.seats is not None:
-            geometry["centre"] = [round(v, 1) for v in self.seats.calibration.centre]
-            geometry["seats"] = [
-                [round(v, 1) for v in self.seats.seat_point(s, 0.9)] for s in range(4)
-            ]
-        if self.roi is not None:
-            geometry["roi"] = [
-                [round(float(x), 1), round(float(y), 1)] for x, y in self.roi.polygon
-            ]
-        return geometry
+        """Where the table is in the frame, for the live view (``table_geometry``)."""
+        return table_geometry(self.seats, self.roi)
 
     # --- per frame ------------------------------------------------------------------------
 

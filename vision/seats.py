@@ -215,6 +215,21 @@ class SeatMap:
         return Attribution(given, expected, seat, clear, round(off, 1))
 
 
+def table_geometry(seats: SeatMap | None, roi: Any = None) -> dict[str, Any] | None:
+    """Where the table is in the frame, for the live view: the centre, a point in front of
+    each seat (from the calibration) and the play area (a zone with a ``polygon``, ``--roi``);
+    None when unknown."""
+    if seats is None and roi is None:
+        return None
+    geometry: dict[str, Any] = {"centre": None, "seats": None, "roi": None}
+    if seats is not None:
+        geometry["centre"] = [round(v, 1) for v in seats.calibration.centre]
+        geometry["seats"] = [[round(v, 1) for v in seats.seat_point(s, 0.9)] for s in range(4)]
+    if roi is not None:
+        geometry["roi"] = [[round(float(x), 1), round(float(y), 1)] for x, y in roi.polygon]
+    return geometry
+
+
 def attribute(seats: SeatMap | None, point: Any, expected: int) -> Attribution:
     """Attribution with or without a calibration (without: the rules alone)."""
     if seats is None:

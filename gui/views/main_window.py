@@ -323,6 +323,10 @@ class MainWindow(QMainWindow):
         self._events_log = log.open("a", encoding="utf-8")
         # The rotation's dealer; the first deal's is the table's choice (tapped in the panel).
         self.setup.play_on_camera(setups.put, match.next_dealer)
+        # Before the first deal is played, the seats' names where the dealer picked sits.
+        self.setup.subscribe(lambda: self.live.seats_before_play(
+            match.table_geometry(self.setup.dealer)))  # fmt: skip
+        self.live.seats_before_play(match.table_geometry(self.setup.dealer))
         corrections: queue.Queue = queue.Queue()
         self.live.subscribe_corrections(corrections.put)
         if self.tabs.indexOf(self.setup_view) >= 0:  # the bidding panel under the picture

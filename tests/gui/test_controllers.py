@@ -631,3 +631,16 @@ def test_a_decision_tells_the_board_the_deals_score_as_the_sheet_has_it(data_dir
     assert score["result"] != penalised
     live.accept(alerts[0].id)
     assert told[-1][1]["result"] == penalised
+
+
+def test_the_seats_before_play_follow_the_panel_until_a_deal_is_played():
+    from hakam.gui.controllers import LiveController
+
+    live = LiveController(sheet_ctl())
+    told: list[int] = []
+    live.subscribe(lambda: told.append(1))
+    live.seats_before_play({"centre": [1, 2], "seats": [[0, 0]] * 4, "roi": None})
+    assert live.table["centre"] == [1, 2] and told == [1]
+    live.deals[1] = object()  # a deal played: its own geometry stays
+    live.seats_before_play(None)
+    assert live.table["centre"] == [1, 2] and told == [1]

@@ -285,3 +285,23 @@ def test_the_windows_table_feed_takes_corrections_after_the_recording_ends():
         answers.put(NO_MORE_CORRECTIONS)
         said = [e["text"] for item in feed for e in item.events if e["type"] == "uncertain"]
         assert said == (["correction: deal 1 has not started"] if keep_open else [])
+
+
+def test_before_the_first_deal_the_seats_are_where_the_dealer_picked_sits(qtbot, data_dir, match4):
+    """A calibration not played with yet marks the first dealer's seat: the live picture names
+    the seats as the dealer the table picks in the panel places them, before any deal."""
+    from hakam.vision.seats import SeatMap
+
+    make_app()
+    store = MatchStore()
+    match_id = store.new_match(0)
+    w = MainWindow(store, "en")
+    qtbot.addWidget(w)
+    setups = SetupQueue()
+    match = MatchPipeline(LabelDetector(match4.labels), setups, calibration=match4.calibration,
+                          fps=match4.fps)  # fmt: skip
+    w.table_feed(match, iter(()), (match_id, "seats", str(data_dir)), setups)
+    for dealer in (w.setup.dealer, 2, 0):  # as the panel opens, then as the table picks
+        w.setup.set_dealer(dealer)
+        point = SeatMap(match4.calibration, dealer).seat_point(dealer, 0.9)
+        assert w.live.table["seats"][dealer] == [round(v, 1) for v in point]

@@ -359,3 +359,22 @@ def test_a_clip_whose_frames_went_to_the_writer_is_never_written_over(tmp_path):
     ok, frame = cap.read()
     assert ok and frame.shape[:2][::-1] == tuple(m.calibration.frame_size) and frame.max() < 16
     assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == len(m.frames)
+
+
+def test_before_a_deal_is_played_the_seats_are_placed_by_the_dealer_picked():
+    """The calibration's point marks the first dealer: the seat the table picks, until a deal
+    (or a calibration played with before) says which seat it is."""
+    from hakam.vision.seats import Calibration
+
+    calibration = Calibration((320.0, 240.0), (320.0, 440.0), False, (640, 480))
+    match = MatchPipeline(object(), lambda deal: None, calibration=calibration)
+    assert match.table_geometry(None) is None  # nobody picked yet: not known
+    seats = match.table_geometry(2)["seats"]
+    assert seats[2] == [320.0, 420.0]  # the dealer picked sits at the point clicked
+    assert match.table_geometry(3)["seats"][3] == [320.0, 420.0]
+    bound = MatchPipeline(object(), lambda deal: None, calibration=calibration,
+                          calibration_seat=1)  # fmt: skip
+    assert bound.table_geometry(3)["seats"][1] == [320.0, 420.0]  # the match's own marked seat
+    assert (
+        MatchPipeline(object(), lambda deal: None).table_geometry(2) is None
+    )  # no camera geometry
