@@ -146,8 +146,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "deck_missing": ("missing: {cards}", "ناقصة: {cards}"),
     "deck_proposed_again": ("proposed again", "اقتُرح من جديد"),
     "deck_look_again": (
-        "↻ proposed again as you named others: {finds}; look at them again",
-        "↻ اقتُرحت من جديد حين سمّيت غيرها: {finds}؛ انظر فيها مرة أخرى",
+        "↻ proposed again since you may have looked: {finds}; look at them again",
+        "↻ اقتُرحت من جديد بعد أن رأيتها ربما: {finds}؛ انظر فيها مرة أخرى",
     ),
     "deck_twice": ("more than once: {cards}", "مكررة: {cards}"),
     "deck_complete": ("The 32 Baloot cards, once each.", "أوراق البلوت الـ32، كل ورقة مرة."),

@@ -172,18 +172,26 @@ def same_card(a: Candidate, b: Candidate, frames: Sequence[np.ndarray]) -> bool:
     return a.frame == b.frame or same_view(frames[a.frame], frames[b.frame], a.box, b.box)
 
 
+def _inner(box, inner: float = 0.6) -> np.ndarray:
+    """The middle of a box, ``inner`` of its width and height: the card itself, not the
+    neighbours a tilted card's box takes in (a user's walk: a card laid beside one left on the
+    table made it look new)."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    dx, dy = (x2 - x1) * (1 - inner) / 2, (y2 - y1) * (1 - inner) / 2
+    return np.float32([x1 + dx, y1 + dy, x2 - dx, y2 - dy])
+
+
 def not_found_before(found: Sequence[Candidate], frames: Sequence[np.ndarray],
-                     new: Sequence[Candidate], frame: np.ndarray,
-                     dropped: set[int] = frozenset()) -> list[Candidate]:  # fmt: skip
+                     new: Sequence[Candidate], frame: np.ndarray) -> list[Candidate]:  # fmt: skip
     """The finds ``new`` of another ``frame`` but those of a card found before: at the same
-    place, the frames the same there (``same_view``; a card left on the table while the missing
-    ones are laid beside it). A find the person dropped (``dropped``, by index) may be found
-    again: a card laid anew in its place is kept."""
+    place, the frames the same in the middle of it (``same_view``; a card left on the table
+    while the missing ones are laid beside it, or one the person dropped and left there). A
+    card laid anew, even where a find was, looks otherwise and is kept."""
 
     def before(c: Candidate) -> bool:
-        return any(k not in dropped and _iou(o.box, c.box) >= MATCH_IOU
-                   and same_view(frames[o.frame], frame, o.box, c.box)
-                   for k, o in enumerate(found))  # fmt: skip
+        return any(_iou(o.box, c.box) >= MATCH_IOU
+                   and same_view(frames[o.frame], frame, _inner(o.box), _inner(c.box))
+                   for o in found)  # fmt: skip
 
     return [c for c in new if not before(c)]
 

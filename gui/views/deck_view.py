@@ -182,8 +182,9 @@ class DeckView(QDialog):
         for face in faces:
             self._add_tile(face)
         self.refresh()
-        if faces:
-            self.findChild(QScrollArea).ensureWidgetVisible(self.choices[-1])
+        if faces:  # shown once laid out
+            last, scroll = self.choices[-1], self.findChild(QScrollArea)
+            QTimer.singleShot(0, lambda: scroll.ensureWidgetVisible(last))
 
     def fit_screen(self, width: int = 1100, height: int = 800) -> None:
         """``width`` x ``height`` where the screen has room for it and its frame, else the room

@@ -304,9 +304,8 @@ def _more_finds(store, name: str, frames: list, found: list, grab, detector):
         if not seen:
             raise UserError("no card found in the new picture: lay the cards face up before "
                             "the camera, not touching")  # fmt: skip
-        dropped = {k for k in named if answers[k] is None}
         new = [replace(c, frame=len(frames))
-               for c in decks.not_found_before(found, frames, seen, frame, dropped)]  # fmt: skip
+               for c in decks.not_found_before(found, frames, seen, frame)]  # fmt: skip
         if not new:
             raise UserError("every card in the new picture was found before: lay the cards "
                             "missing before the camera")  # fmt: skip

@@ -264,7 +264,7 @@ def test_as_the_person_names_finds_the_others_are_proposed_again(qtbot):
     assert [n.text() for n in view.numbers] == ["1", "2 ↻", "3"]
     assert [n.property("role") for n in view.numbers] == ["", "changed", ""]
     assert view.numbers[1].toolTip() == "proposed again" and not view.again.isHidden()
-    assert view.again.text() == "↻ proposed again as you named others: 2; look at them again"
+    assert view.again.text() == "↻ proposed again since you may have looked: 2; look at them again"
     view.choices[1].activated.emit(CARD_NAMES.index("JD") + 1)
     assert view.answers.changed == set() and view.answers.answers == ["AD", "JD", "KS"]
     assert [n.text() for n in view.numbers] == ["1", "2", "3"]
@@ -376,8 +376,14 @@ def test_a_picture_added_brings_its_finds_proposed_with_the_others(qtbot):
     qtbot.mouseClick(view.add, Qt.MouseButton.LeftButton)  # a picture with no card in it
     assert view.problem.text().startswith("no card found in the new picture")
     assert len(view.choices) == 31
+    from PySide6.QtWidgets import QScrollArea
+
+    view.resize(900, 500)
+    bar = view.findChild(QScrollArea).verticalScrollBar()
+    bar.setValue(0)
     qtbot.mouseClick(view.add, Qt.MouseButton.LeftButton)
     assert len(view.choices) == 33 and asked == [31, 31]
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum())  # the new ones
     assert answers.answers == [*CARD_NAMES[:31], "AS", None]  # KS found again: proposed once
     assert [c.currentText() for c in view.choices[31:]] == ["A♠", "—"]
     assert answers.named == {3} and view.save.isEnabled()
