@@ -790,6 +790,7 @@ class LiveController(Observable):
         self.deck_advice: DeckAdvice | None = None
         self.listening = False  # a camera run takes corrections (the window's feed is on)
         self.table: dict[str, Any] | None = None
+        self.table_from_deal = False  # a deal brought the table's geometry (not the panel)
         self.warnings: list[Warning] = []
         self.notices: list[Notice] = []
         self.frame: Any = None
@@ -868,8 +869,8 @@ class LiveController(Observable):
     def seats_before_play(self, table: dict[str, Any] | None) -> None:
         """Table mode, before the match's first deal is played: where the seats are as the
         table's calibration and the dealer picked in the panel place them (a deal played
-        brings its own, the same for the whole match)."""
-        if self.deals:
+        brings its own, the same for the whole match; a void deal brings none)."""
+        if self.table_from_deal:
             return
         self.table = table
         self.notify()
@@ -906,8 +907,10 @@ class LiveController(Observable):
         self.current = log
         self.refusal = None  # a refusal of an answer of the last deal: said
         self.turn = (log.dealer + 1) % 4
-        # The pipeline's calibration and play area, in frame pixels (None: no camera geometry).
-        self.table = e.table
+        # The pipeline's calibration and play area, in frame pixels (None: no camera geometry,
+        # as a void deal's: the seats as they were shown stay).
+        if e.table is not None:
+            self.table, self.table_from_deal = e.table, True
         # The demo's void deal opens the panel with its open card (in table mode the panel
         # bid it already, and the next deal's open card comes from the camera).
         if (

@@ -24,7 +24,8 @@ class DeckAnswers:
                  named: Iterable[int] = (), alike=None) -> None:  # fmt: skip
         self.answers: list[str | None] = list(proposals)
         self.reads = None if reads is None else list(reads)
-        self.named = set(named)
+        # The caller's own set, where it gives one: it sees the finds named here as they are.
+        self.named = named if isinstance(named, set) else set(named)
         self.alike = alike
         self.changed: set[int] = set()
 

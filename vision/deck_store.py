@@ -220,7 +220,9 @@ def keep_pending(folder: Path, frames: Sequence[np.ndarray], found: Sequence[Can
          "read": None if c.read is None else [round(float(v), 6) for v in c.read]}
         for c in found
     ]  # fmt: skip
-    (folder / "found.json").write_text(json.dumps(rows) + "\n", encoding="utf-8")
+    tmp = folder / "found.json.tmp"  # whole or not at all: the finds the answers are given to
+    tmp.write_text(json.dumps(rows) + "\n", encoding="utf-8")
+    tmp.replace(folder / "found.json")
 
 
 def pending(folder: Path) -> tuple[list[np.ndarray], list[Candidate]]:

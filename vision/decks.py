@@ -287,9 +287,11 @@ def check_cards(names: Sequence[str | None]) -> list[str]:
     return kept
 
 
-def read_answers(path: Path, count: int) -> list[str | None]:
+def read_answers(path: Path, count: int, waiting: bool = False) -> list[str | None]:
     """A person's answers from a JSON file: one entry per card found, in the order proposed (a
-    card name, or null to drop that find)."""
+    card name, or null to drop that find). ``waiting``: the answers kept with the cards waiting,
+    where answers beyond the finds kept (a picture added, cut short before its finds were) are
+    dropped."""
     try:
         answers = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -298,6 +300,8 @@ def read_answers(path: Path, count: int) -> list[str | None]:
         answers = answers.get("answers")
     if not isinstance(answers, list) or not all(a is None or isinstance(a, str) for a in answers):
         raise DeckError(f"--answers {path}: a list of card names or null, one per card found")
+    if waiting and len(answers) > count:
+        answers = answers[:count]
     if len(answers) != count:
         raise DeckError(f"--answers {path}: {len(answers)} answers for {count} cards found")
     return [None if a is None else a.strip().upper() for a in answers]

@@ -184,7 +184,8 @@ class DeckView(QDialog):
         self.refresh()
         if faces:  # shown once laid out
             last, scroll = self.choices[-1], self.findChild(QScrollArea)
-            QTimer.singleShot(0, lambda: scroll.ensureWidgetVisible(last))
+            QTimer.singleShot(0, scroll, lambda: scroll.ensureWidgetVisible(last))  # (not once
+            # the window is gone)
 
     def fit_screen(self, width: int = 1100, height: int = 800) -> None:
         """``width`` x ``height`` where the screen has room for it and its frame, else the room

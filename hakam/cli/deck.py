@@ -202,6 +202,14 @@ def _learn_deck(args: argparse.Namespace) -> int:
                 f"`hakam deck forget {args.name}`; --again from its faces)"
             )
         answers_file = pending / "proposals.json"
+        if args.source and args.window and _camera(args.source) and pending.is_dir() and (
+                not args.replace):  # fmt: skip
+            # On with the cards waiting, in the window, the camera there to add a picture.
+            detector = _detector(args.threads)
+            frames, found = deck_store.pending(pending)
+            names = decks.read_answers(answers_file, len(found), waiting=True)
+            decks.check_known(names)
+            return _answer_in_window(args, store, frames, found, names, detector)
         if args.source:
             if pending.exists() and not args.replace:
                 raise UserError(
@@ -232,7 +240,8 @@ def _learn_deck(args: argparse.Namespace) -> int:
         else:
             detector = _detector(args.threads)
             frames, found = deck_store.pending(pending)
-            names = decks.read_answers(Path(args.answers), len(found))
+            kept = Path(args.answers).resolve() == (pending / "proposals.json").resolve()
+            names = decks.read_answers(Path(args.answers), len(found), waiting=kept)
             if args.window:  # back in the window with the answers given so far
                 decks.check_known(names)
                 return _answer_in_window(args, store, frames, found, names, detector)
@@ -254,9 +263,10 @@ def _answer_in_window(args, store, frames: list, found: list, answers: list, det
     grab = (lambda: _frames(args.source, 1, None)[0]) if _camera(args.source) else None
     if not _learn_in_window(store, args.name, frames, found, answers, args.lang, args.scenes,
                             detector, grab):  # fmt: skip
+        camera = f"--source {args.source} " if grab is not None else ""
         print(f"closed: nothing learnt; the cards found wait in "
               f"{store.waiting_folder(args.name)} with your answers so far (go on with hakam "
-              f"deck learn --name {args.name} --window)")  # fmt: skip
+              f"deck learn --name {args.name} {camera}--window)")  # fmt: skip
     return 0
 
 
@@ -273,8 +283,8 @@ def _learn_in_window(store, name: str, frames: list, found: list, answers: list,
     (``Terminated`` for SIGTERM). ``grab()``: the camera's frame, for *Add a picture* (None:
     not offered)."""
     pending = store.waiting_folder(name)
-    learn = _window_learning(store, name, frames, found, scenes, detector)
-    named = _named(pending, found, answers)
+    named = _named(pending, found, answers)  # the window adds to it as the person names
+    learn = _window_learning(store, name, frames, found, scenes, detector, named)
     more = None if grab is None else _more_finds(store, name, frames, found, grab, detector)
     names, learnt, stopped_by = _confirm_in_window(found, language, learn, answers, named=named,
                                                    more=more)  # fmt: skip
@@ -300,6 +310,10 @@ def _more_finds(store, name: str, frames: list, found: list, grab, detector):
 
     def more(answers: list, named: set[int]) -> list:
         frame = grab()
+        if frame.shape != frames[0].shape:  # (its cards could not be told from those found)
+            h, w = frames[0].shape[:2]
+            raise UserError(f"the new picture is {frame.shape[1]}x{frame.shape[0]}, the cards "
+                            f"found are in {w}x{h} ones: take it at that size")  # fmt: skip
         seen = decks.find_cards([frame], detector)
         if not seen:
             raise UserError("no card found in the new picture: lay the cards face up before "
@@ -309,11 +323,17 @@ def _more_finds(store, name: str, frames: list, found: list, grab, detector):
         if not new:
             raise UserError("every card in the new picture was found before: lay the cards "
                             "missing before the camera")  # fmt: skip
+        # Kept before the lists change (a write refused: nothing changed). The answers first:
+        # cut short by a crash, answers beyond the finds kept are dropped when gone on with.
+        try:
+            _keep_answers(pending, [*answers, *(c.proposed for c in new)], named)
+            deck_store.keep_pending(pending, [*frames, frame], [*found, *new])
+            cv2.imwrite(str(pending / "sheet.jpg"), _sheet([*found, *new]))
+        except (OSError, decks.DeckError) as exc:
+            _keep_answers(pending, answers, named)
+            raise UserError(f"deck {name}: the new picture cannot be kept ({exc})") from None
         frames.append(frame)
         found.extend(new)
-        _keep_answers(pending, [*answers, *(c.proposed for c in new)], named)
-        deck_store.keep_pending(pending, frames, found)  # found.json last: the answers fit it
-        cv2.imwrite(str(pending / "sheet.jpg"), _sheet(found))
         return new
 
     return more
@@ -330,8 +350,8 @@ def _named(folder: Path, found: list, answers: list) -> set[int]:
         kept = []
     since = [c.proposed for c in found]
     if isinstance(kept, dict):  # {"named": [...], "answers": [...]}: as the window left them
-        if isinstance(kept.get("answers"), list) and len(kept["answers"]) == len(found):
-            since = kept["answers"]
+        if isinstance(kept.get("answers"), list) and len(kept["answers"]) >= len(found):
+            since = kept["answers"][: len(found)]  # (longer: a picture added, cut short)
         kept = kept.get("named")
     named = {k for k, (a, b) in enumerate(zip(answers, since, strict=True)) if a != b}
     if isinstance(kept, list):
@@ -346,17 +366,18 @@ def _keep_answers(folder: Path, names: list, named: set[int]) -> None:
     (folder / "named.json").write_text(json.dumps(kept) + "\n", encoding="utf-8")
 
 
-def _window_learning(store, name: str, frames: list, found: list, scenes: int | None, detector):
+def _window_learning(store, name: str, frames: list, found: list, scenes: int | None, detector,
+                     named: set[int] | None = None):  # fmt: skip
     """What the deck window's *Learn and save* does with the person's answers: they are written
-    to the cards waiting whatever follows; the deck is learnt and kept (then nothing waits), or
-    a ``UserError`` says why not."""
+    to the cards waiting whatever follows, with ``named`` (the finds the person named); the
+    deck is learnt and kept (then nothing waits), or a ``UserError`` says why not."""
     from hakam.vision import decks
 
     pending = store.waiting_folder(name)
 
     def learn(names: list, progress) -> str:
         try:
-            _write_answers(pending / "proposals.json", names)  # the person's word
+            _keep_answers(pending, names, set() if named is None else named)  # their word
             decks.check_cards(names)
             faces = {n: c.face for c, n in zip(found, names, strict=True) if n is not None}
             _fit_and_save(store, name, faces, frames, scenes, detector, progress)
@@ -410,7 +431,7 @@ def learn_from_frame(grab, name: str, language: str, retake: bool = False,
     if waiting.exists() and not retake:  # found earlier, the window closed: on with them
         try:
             frames, found = deck_store.pending(waiting)
-            answers = decks.read_answers(waiting / "proposals.json", len(found))
+            answers = decks.read_answers(waiting / "proposals.json", len(found), waiting=True)
             decks.check_known(answers)
         except decks.DeckError as exc:
             raise UserError(f"{exc} (hakam deck forget {name} drops the cards waiting)") from None

@@ -640,7 +640,12 @@ def test_the_seats_before_play_follow_the_panel_until_a_deal_is_played():
     told: list[int] = []
     live.subscribe(lambda: told.append(1))
     live.seats_before_play({"centre": [1, 2], "seats": [[0, 0]] * 4, "roi": None})
-    assert live.table["centre"] == [1, 2] and told == [1]
-    live.deals[1] = object()  # a deal played: its own geometry stays
-    live.seats_before_play(None)
-    assert live.table["centre"] == [1, 2] and told == [1]
+    assert live.table["centre"] == [1, 2] and told
+    live.on_events([{"event": "deal", "deal": 1, "dealer": 0, "contract": None}])  # void
+    assert live.table["centre"] == [1, 2]  # no geometry of its own: the panel's stays
+    live.seats_before_play({"centre": [3, 4], "seats": [[0, 0]] * 4, "roi": None})
+    assert live.table["centre"] == [3, 4]
+    played = {"centre": [5, 6], "seats": [[1, 1]] * 4, "roi": None}
+    live.on_events([{"event": "deal", "deal": 2, "dealer": 1, "contract": None, "table": played}])
+    live.seats_before_play(None)  # a deal brought its own: it stays
+    assert live.table == played

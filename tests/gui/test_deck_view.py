@@ -404,3 +404,6 @@ def test_finds_added_to_answers_without_reads_keep_their_own_proposals():
     assert answers.answers == ["AS", "KS", "QS"] and answers.reads is None
     answers.set(0, "JS")  # nothing proposed again
     assert answers.answers == ["JS", "KS", "QS"]
+    named = {1}  # the caller's set sees the finds named (kept if the learning is cut short)
+    DeckAnswers(["AS", "KS"], named=named).set(0, "AS")
+    assert named == {0, 1}

@@ -221,8 +221,8 @@ def test_a_picture_added_in_the_window_waits_with_the_answers(tmp_path, monkeypa
     deck_store.keep_pending(folder, frames, found)
     pictures = [[], [find(0, "AS")]]
     monkeypatch.setattr(decks, "find_cards", lambda frames, detector: pictures.pop(0))
-    more = deck_cli._more_finds(store, "home", frames, found,
-                                lambda: np.ones((40, 60, 3), np.uint8), None)  # fmt: skip
+    shots = [np.ones((40, 60, 3), np.uint8)] * 3 + [np.ones((50, 60, 3), np.uint8)]
+    more = deck_cli._more_finds(store, "home", frames, found, lambda: shots.pop(0), None)
     with pytest.raises(UserError, match="no card found in the new picture"):
         more(list(CARD_NAMES[:31]), {2})
     assert len(frames) == 1 and len(found) == 31 and not (folder / "frame-1.png").exists()
@@ -231,6 +231,26 @@ def test_a_picture_added_in_the_window_waits_with_the_answers(tmp_path, monkeypa
     kept_frames, kept = deck_store.pending(folder)  # a crash now loses nothing
     assert len(kept_frames) == 2 and len(kept) == 32 and kept[-1].frame == 1
     assert decks.read_answers(folder / "proposals.json", 32) == [*CARD_NAMES[:30], None, "AS"]
+    # A picture that cannot be kept changes nothing; nor one of another size.
+    pictures.append([find(0, "KS")])
+    answers = [*CARD_NAMES[:30], None, "AS"]
+
+    def full(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(deck_store, "keep_pending", full)
+    with pytest.raises(UserError, match="deck home: the new picture cannot be kept"):
+        more(answers, {30})
+    assert len(frames) == 2 and len(found) == 32
+    assert decks.read_answers(folder / "proposals.json", 32) == answers
+    with pytest.raises(UserError, match="the new picture is 60x50, the cards found are in 60x40"):
+        more(answers, {30})
+    assert len(frames) == 2 and len(found) == 32
+    # Cut short after the answers were written: those beyond the finds kept are dropped.
+    (folder / "proposals.json").write_text(json.dumps([*answers, "KS"]))
+    assert decks.read_answers(folder / "proposals.json", 32, waiting=True) == answers
+    with pytest.raises(decks.DeckError, match="33 answers for 32 cards found"):
+        decks.read_answers(folder / "proposals.json", 32)  # a person's own file: as given
     assert json.loads((folder / "named.json").read_text()) == {
         "named": [30], "answers": [*CARD_NAMES[:30], None, "AS"]}  # fmt: skip
 
@@ -302,7 +322,30 @@ def test_a_camera_showing_some_cards_opens_the_window_to_add_the_others(tmp_path
     assert main(["deck", "learn", "--source", "0", "--name", "home", "--window"]) == 0
     assert opened == [(5, True)]  # a camera: the window, to add a picture of the others
     assert (tmp_path / "decks" / ".pending" / "home" / "found.json").is_file()
+    monkeypatch.setattr(decks, "find_cards", lambda frames, detector: pytest.fail("found"))
+    assert main(["deck", "learn", "--source", "0", "--name", "home", "--window"]) == 0
+    assert opened == [(5, True)] * 2  # the same again: on with the cards waiting, adding
+    monkeypatch.setattr(decks, "find_cards", lambda frames, detector: some)
     (tmp_path / "clip").mkdir()  # a video or a folder: no other frame to take, said at once
     cv2.imwrite(str(tmp_path / "clip" / "0.png"), np.zeros((40, 60, 3), np.uint8))
     argv = ["deck", "learn", "--source", str(tmp_path / "clip"), "--name", "hall", "--window"]
-    assert main(argv) == 0 and opened == [(5, True)]
+    assert main(argv) == 0 and opened == [(5, True)] * 2
+
+
+def test_learning_from_the_window_keeps_which_finds_the_person_named(tmp_path):
+    """Written before the learning, whatever follows (a refusal here; a crash mid-learning
+    likewise): going on, the person's answers stay theirs and only theirs."""
+    import json
+
+    from hakam.errors import UserError
+    from hakam.vision import deck_store
+
+    store = deck_store.DeckStore(tmp_path / "decks")
+    store.waiting_folder("home").mkdir(parents=True)
+    named = {3}
+    learn = deck_cli._window_learning(store, "home", [], [], 10, None, named)
+    named.add(5)  # named in the window after it opened
+    with pytest.raises(UserError, match="not the 32 Baloot cards once each"):
+        learn(["AS"] * 32, lambda stage, k, n: None)
+    kept = json.loads((store.waiting_folder("home") / "named.json").read_text())
+    assert kept == {"named": [3, 5], "answers": ["AS"] * 32}
