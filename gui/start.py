@@ -13,6 +13,11 @@ from hakam.gui.models import EntryError
 from hakam.vision.seats import Calibration, CalibrationError
 
 
+def last_source(store: MatchStore) -> str:
+    """The source table mode last started with (camera 0 the first time)."""
+    return store.setting("table|last_source") or "0"
+
+
 def table_key(source: str) -> str:
     """The store's key of the match refereed from ``source`` (``hakam table``)."""
     return f"table|{source}"
@@ -169,4 +174,5 @@ class StartController:
             )
         seat = calibration_seat(self.store, self.source)
         self.store.set_setting(f"deck|{table_key(self.source)}", self.deck or "")
+        self.store.set_setting("table|last_source", self.source)  # the screen opens on it
         return StartChoice(self.source, self.language, self.new_match, calibration, seat, self.deck)

@@ -292,7 +292,7 @@ def _start_screen(args: argparse.Namespace, store: Any) -> Any:
     where the person closed it."""
     from hakam.cli.common import decks_root, first_frame, parse_size
     from hakam.cli.deck import learn_from_frame
-    from hakam.gui.start import StartController
+    from hakam.gui.start import StartController, last_source
     from hakam.gui.views.main_window import make_app
     from hakam.gui.views.start_view import StartView
     from hakam.vision.deck_store import DeckStore
@@ -302,7 +302,7 @@ def _start_screen(args: argparse.Namespace, store: Any) -> Any:
         raise UserError(f"--deck {args.deck}: not learnt here (`hakam deck list`)")
     make_app()
     language = args.lang or store.setting("language", "en") or "en"
-    start = StartController(store, "0", language, learnt)
+    start = StartController(store, last_source(store), language, learnt)
 
     def grab(source: str) -> Any:
         return first_frame(source, parse_size(args.camera_size))

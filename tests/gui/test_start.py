@@ -10,7 +10,7 @@ from PySide6.QtGui import QFont, QFontMetrics
 
 from hakam.gui.match_store import MatchStore
 from hakam.gui.models import EntryError
-from hakam.gui.start import StartController, table_key
+from hakam.gui.start import StartController, last_source, table_key
 from hakam.gui.views.main_window import make_app
 from hakam.gui.views.start_view import StartView
 
@@ -32,6 +32,16 @@ def test_start_needs_a_calibration_and_saves_the_one_clicked(data_dir):
     assert StartController(MatchStore(), "1").saved_calibration() is None  # another camera
     with pytest.raises(EntryError, match="language"):
         again.set_language("fr")
+
+
+def test_the_start_screen_opens_on_the_source_last_started_with(data_dir):
+    assert last_source(MatchStore()) == "0"  # the first time: camera 0
+    start = StartController(MatchStore(), "0")
+    start.set_source("/srv/clips/table2.mp4")
+    start.click(320, 240, (640, 480))
+    start.click(320, 420, (640, 480))
+    start.start()
+    assert last_source(MatchStore()) == "/srv/clips/table2.mp4"
 
 
 def test_start_offers_the_match_in_progress_of_that_camera(data_dir):
@@ -366,25 +376,44 @@ def test_the_close_question_says_so_in_the_window_language(qtbot, data_dir):
     assert seen[0][0] == "أتغلق دون أن تبدأ المباراة؟" and set(seen[0][1]) == {"ابقَ", "أغلق"}
 
 
+# In a process of its own, as the table's is (a signal sent to the test run itself, after
+# other tests' threads, crashed it).
+SIGNALLED = """
+import os, signal, sys
+import numpy as np
+from PySide6.QtCore import QTimer
+from hakam.cli.table import _exec_stoppable
+from hakam.gui.match_store import MatchStore
+from hakam.gui.start import StartController
+from hakam.gui.views.main_window import make_app
+from hakam.gui.views.start_view import StartView
+
+signum = getattr(signal, sys.argv[1])
+make_app()
+view = StartView(StartController(MatchStore(), "0"), lambda s: np.zeros((8, 8, 3), np.uint8))
+view._ask_close = lambda: sys.exit("asked")
+before = signal.getsignal(signum)
+QTimer.singleShot(50, lambda: os.kill(os.getpid(), signum))
+code = _exec_stoppable(view)
+print(code, type(view.stopped).__name__, view.isVisible(), signal.getsignal(signum) is before)
+"""
+
+
 @pytest.mark.parametrize(("signame", "stop"), [("SIGTERM", "Terminated"),
                                                ("SIGINT", "KeyboardInterrupt")])  # fmt: skip
-def test_a_signal_closes_the_start_screen_without_asking_and_stops(qtbot, data_dir, signame, stop):
+def test_a_signal_closes_the_start_screen_without_asking_and_stops(tmp_path, signame, stop):
     import os
-    import signal
+    import subprocess
+    import sys
 
-    from PySide6.QtCore import QTimer
-
-    from hakam.cli.table import _exec_stoppable
-
-    make_app()
-    view = StartView(StartController(MatchStore(), "0"), lambda s: np.zeros((8, 8, 3), np.uint8))
-    qtbot.addWidget(view)
-    view._ask_close = lambda: pytest.fail("asked")
-    before = signal.getsignal(getattr(signal, signame))
-    QTimer.singleShot(50, lambda: os.kill(os.getpid(), getattr(signal, signame)))
-    assert _exec_stoppable(view) == StartView.DialogCode.Rejected
-    assert type(view.stopped).__name__ == stop and not view.isVisible()
-    assert signal.getsignal(getattr(signal, signame)) is before  # given back
+    script = tmp_path / "signalled.py"
+    script.write_text(SIGNALLED)
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HAKAM_DATA_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, str(script), signame], capture_output=True,
+                          text=True, env=env, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    # Rejected, stopped as the signal says, closed, the handler given back.
+    assert done.stdout.split() == ["0", stop, "False", "True"]
 
 
 def test_the_picture_is_taken_again_to_calibrate_again_and_to_learn_a_deck(qtbot, data_dir):
