@@ -42,7 +42,7 @@ import numpy as np
 
 from hakam.engine.cards import CARD_NAMES
 from hakam.errors import UserError
-from hakam.vision import deck_scenes, index_glyphs
+from hakam.vision import deck_scenes, index_glyphs, pips
 from hakam.vision.assignment import min_cost_assignment
 from hakam.vision.calibration import Calibration
 from hakam.vision.corners import corner_patches
@@ -120,7 +120,9 @@ class Candidate:
     face: np.ndarray
     proposed: str | None
     probability: float
-    read: np.ndarray | None = None  # the generic read's probabilities (``READER_CLASSES``)
+    # The generic read's probabilities (``READER_CLASSES``), a number card's weighed by its
+    # pips counted (``hakam.vision.pips``).
+    read: np.ndarray | None = None
 
 
 def _iou(a, b) -> float:
@@ -220,6 +222,8 @@ def find_cards(frames: Sequence[np.ndarray], detector) -> list[Candidate]:
                 found.append(c)
             elif c.probability > found[same[0]].probability:
                 found[same[0]] = c
+    # The read of a number card weighed by its pips counted (``hakam.vision.pips``).
+    found = [c if c.read is None else replace(c, read=pips.weigh(c.read, c.face)) for c in found]
     proposals = propose([c.read for c in found], alike=index_glyphs.alike([c.face for c in found]))
     return [replace(c, proposed=name, probability=prob)
             for c, (name, prob) in zip(found, proposals, strict=True)]  # fmt: skip
