@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,27 @@ def first_frame(spec: str, camera_size: tuple[int, int] | None = None) -> Any:
     except SourceError as exc:
         raise _cli_error(str(exc)) from None
     raise _cli_error(f"--source {spec}: no frame")
+
+
+def exec_until_signal(dialog: Any, on_signal: Callable[[int], None]) -> int:
+    """``dialog.exec()``, Ctrl+C and SIGTERM handed to ``on_signal(signum)`` (which closes it)
+    while it is open, the handlers before given back after. Python sees a signal only when it
+    runs: a timer lets it run while Qt waits."""
+    import signal
+
+    from PySide6.QtCore import QTimer
+
+    previous = {n: signal.signal(n, lambda signum, frame: on_signal(signum))
+                for n in (signal.SIGINT, signal.SIGTERM)}  # fmt: skip
+    ticker = QTimer(dialog)
+    ticker.timeout.connect(lambda: None)
+    ticker.start(200)
+    try:
+        return dialog.exec()
+    finally:
+        ticker.stop()
+        for n, handler in previous.items():  # (None: not Python's)
+            signal.signal(n, handler if handler is not None else signal.SIG_DFL)
 
 
 def click_points(image: Any) -> list[tuple[float, float]]:

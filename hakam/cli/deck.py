@@ -503,9 +503,6 @@ def learning_progress():
     return tick
 
 
-_STOPS = (signal.SIGINT, signal.SIGTERM)  # while the window is open: as its Cancel
-
-
 def _confirm_in_window(found: list, language: str, learn, answers: list,
                        named: set[int] | None = None,
                        more=None) -> tuple[list, bool, int | None]:  # fmt: skip
@@ -514,8 +511,7 @@ def _confirm_in_window(found: list, language: str, learn, answers: list,
     (None: the person). ``named``: the finds the person named (never proposed again), updated
     with those named in the window. ``more(answers, named)``: *Add a picture*, the new finds
     (``found`` grows with them; None: not offered)."""
-    from PySide6.QtCore import QTimer
-
+    from hakam.cli.common import exec_until_signal
     from hakam.gui.deck_answers import DeckAnswers
     from hakam.gui.views.deck_view import DeckView
     from hakam.gui.views.main_window import make_app
@@ -539,23 +535,14 @@ def _confirm_in_window(found: list, language: str, learn, answers: list,
                     more=None if more is None else add)  # fmt: skip
     view.fit_screen()
     # Ctrl+C or SIGTERM: as Cancel or Close (a learning under way is stopped, nothing saved;
-    # the caller then says the stop and exits as stopped). Python sees a signal
-    # only when it runs: a timer lets it run while Qt waits.
+    # the caller then says the stop and exits as stopped).
     got: list[int] = []
 
-    def close(signum, frame) -> None:
+    def close(signum: int) -> None:
         got.append(signum)
         view.reject()
 
-    previous = {n: signal.signal(n, close) for n in _STOPS}  # None: not Python's
-    ticker = QTimer(view)
-    ticker.timeout.connect(lambda: None)
-    ticker.start(200)
-    try:
-        view.exec()
-    finally:
-        for n, handler in previous.items():
-            signal.signal(n, handler if handler is not None else signal.SIG_DFL)
+    exec_until_signal(view, close)
     named |= given.named
     return list(given.answers), view.learnt is not None, (got[0] if got else None)
 

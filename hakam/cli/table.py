@@ -324,30 +324,19 @@ def _start_screen(args: argparse.Namespace, store: Any) -> Any:
 
 def _exec_stoppable(view: Any) -> int:
     """``view.exec()``, closed without a question by Ctrl+C or SIGTERM, the stop kept in
-    ``view.stopped`` (``Terminated`` for SIGTERM). Python sees a signal only when it runs: a
-    timer lets it run while Qt waits."""
+    ``view.stopped`` (``Terminated`` for SIGTERM)."""
     import signal
 
-    from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QDialog
 
+    from hakam.cli.common import exec_until_signal
     from hakam.errors import Terminated
 
-    def stop(signum: int, frame: Any) -> None:
+    def stop(signum: int) -> None:
         view.stopped = Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
         QDialog.reject(view)  # the dialog's own close: no "Close without starting?" asked
 
-    stops = (signal.SIGINT, signal.SIGTERM)
-    previous = {n: signal.signal(n, stop) for n in stops}
-    ticker = QTimer(view)
-    ticker.timeout.connect(lambda: None)
-    ticker.start(200)
-    try:
-        return view.exec()
-    finally:
-        ticker.stop()
-        for n, handler in previous.items():
-            signal.signal(n, handler if handler is not None else signal.SIG_DFL)
+    return exec_until_signal(view, stop)
 
 
 def _calibration(args: argparse.Namespace, store: Any) -> Any:
