@@ -34,40 +34,39 @@ class DeckAnswers:
             raise EntryError(f"card {index + 1}: no such find")
         if card is not None and card not in CARD_NAMES:
             raise EntryError(f"card {index + 1}: {card!r} is not a Baloot card")
-        before = list(self.answers)
         self.answers[index] = card
         self.named.add(index)
         self.changed.discard(index)
         if self.reads is not None:
-            from hakam.vision.decks import propose
-
-            # All the finds not named are proposed again (keeping those this answer does not
-            # bear on as they were took the simulated person 43 corrections against 29 on the
-            # tuning spreads): those changed are marked for the person to look at again.
-            named = {i: self.answers[i] for i in self.named}
-            self.answers = [name for name, _ in propose(self.reads, named, self.alike)]
-            self.changed |= {i for i, (a, b) in enumerate(zip(before, self.answers, strict=True))
-                             if a != b and i != index}  # fmt: skip
+            self._propose_again(len(self.answers))
 
     def extend(self, proposals: Sequence[str | None], reads: Sequence | None = None,
                alike=None) -> None:  # fmt: skip
         """Finds of another picture added after the others, with their proposals and reads
         (``alike``: of all the finds now). Where every find's read is known, the finds not named
         are proposed again together: a card found in both pictures is proposed once."""
-        before = list(self.answers)
+        shown = len(self.answers)  # the finds the person may have looked at
         self.answers += list(proposals)
         if self.reads is None or reads is None:  # (cards found before reads were kept)
             self.reads = None
             return
-        from hakam.vision.decks import propose
-
         self.reads += list(reads)
         self.alike = alike
+        self._propose_again(shown)
+
+    def _propose_again(self, shown: int) -> None:
+        """Every find not named proposed again (keeping those an answer does not bear on as
+        they were took the simulated person 43 corrections against 29 on the tuning spreads):
+        those of the first ``shown`` whose proposal changed are marked for the person to look
+        at again."""
+        from hakam.vision.decks import propose
+
         named = {i: self.answers[i] for i in self.named}
+        before = self.answers
         self.answers = [name for name, _ in propose(self.reads, named, self.alike)]
-        self.changed |= {
-            i for i, (a, b) in enumerate(zip(before, self.answers, strict=False)) if a != b
-        }
+        now = self.answers[:shown]
+        self.changed |= {i for i, (a, b) in enumerate(zip(before[:shown], now, strict=True))
+                         if a != b and i not in self.named}  # fmt: skip
 
     def missing(self) -> list[str]:
         return [c for c in CARD_NAMES if c not in self.answers]
