@@ -49,21 +49,28 @@ def glyphs(face: np.ndarray) -> list[np.ndarray]:
     corner shows no ink clear of its edges)."""
     out = []
     for f in (face, cv2.rotate(face, cv2.ROTATE_180)):
-        darkest = f[: REGION[1], : REGION[0]].min(axis=2).astype(np.float32)
-        if darkest.size == 0:
+        region = f[: REGION[1], : REGION[0]]
+        if region.size == 0:
             continue
-        paper = float(np.percentile(darkest, 90))
-        ink = np.clip((paper - darkest) / max(paper * 0.5, 1.0), 0.0, 1.0)
-        window = _window(ink)
+        window = _window(ink(region))
         if window is not None:
             out.append(window)
     return out
 
 
-def _window(ink: np.ndarray) -> np.ndarray | None:
-    count, labels, stats, _ = cv2.connectedComponentsWithStats((ink > INK).astype(np.uint8))
-    keep = np.zeros(ink.shape, bool)
-    height, width = ink.shape
+def ink(bgr: np.ndarray) -> np.ndarray:
+    """How much ink each pixel of a region of a face holds, whatever its colour, 0 to 1: the
+    paper's brightness (the region's 90th percentile) less the darkest channel, of half the
+    paper's brightness."""
+    darkest = bgr.min(axis=2).astype(np.float32)
+    paper = float(np.percentile(darkest, 90))
+    return np.clip((paper - darkest) / max(paper * 0.5, 1.0), 0.0, 1.0)
+
+
+def _window(amount: np.ndarray) -> np.ndarray | None:
+    count, labels, stats, _ = cv2.connectedComponentsWithStats((amount > INK).astype(np.uint8))
+    keep = np.zeros(amount.shape, bool)
+    height, width = amount.shape
     for k in range(1, count):
         x, y, w, h, area = stats[k]
         if area >= 4 and x > 0 and y > 0 and x + w < width and y + h < height:
@@ -72,7 +79,7 @@ def _window(ink: np.ndarray) -> np.ndarray | None:
     if not len(ys):
         return None
     y0, x0 = int(ys.min()), max(0, int(xs.min()) - SHIFT)
-    cut = np.where(keep, ink, 0.0)[y0 : y0 + WINDOW[1] + SHIFT, x0 : x0 + WINDOW[0] + 2 * SHIFT]
+    cut = np.where(keep, amount, 0.0)[y0 : y0 + WINDOW[1] + SHIFT, x0 : x0 + WINDOW[0] + 2 * SHIFT]
     window = np.zeros((WINDOW[1] + 2 * SHIFT, WINDOW[0] + 2 * SHIFT), np.float32)
     window[SHIFT : SHIFT + cut.shape[0], : cut.shape[1]] = cut
     return cv2.GaussianBlur(window, (0, 0), 1.0)

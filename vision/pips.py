@@ -3,8 +3,8 @@
 A 7, 8, 9 or 10 prints as many pips of its suit between its index columns, in every design we
 draw, while the generic readers, on indices they do not know (the Arabic ١٠ ٩ ٨ ٧), read one
 for another. Counted on a face straightened while learning a deck (``hakam.vision.decks``,
-``FACE_W`` x ``FACE_H``): the ink whatever its colour (the paper's brightness less the darkest
-channel) in the middle of the face's width, its blobs of about one size. Tuning design's spreads
+``FACE_W`` x ``FACE_H``): the ink whatever its colour (``hakam.vision.index_glyphs.ink``) in
+the middle of the face's width, its blobs of about one size. Tuning design's spreads
 (seeds 0, 7, 8, 11-15): 7, 8, 9, 10 counted right 28, 30, 31 and 29 times of 32; court cards and
 aces never counted 7 to 10 (docs/experiments/2026-12-05-learning-a-deck.md).
 """
@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from hakam.engine.cards import CARD_NAMES
+from hakam.vision import index_glyphs
 
 COLUMNS = (0.2, 0.8)  # the share of the face's width between its index columns
 ROWS = (0.05, 0.95)
@@ -33,10 +34,8 @@ def count(face: np.ndarray) -> int | None:
     middle = face[int(ROWS[0] * h) : int(ROWS[1] * h), int(COLUMNS[0] * w) : int(COLUMNS[1] * w)]
     if middle.size == 0:
         return None
-    darkest = middle.min(axis=2).astype(np.float32)
-    paper = float(np.percentile(darkest, 90))
-    ink = (paper - darkest) / max(paper * 0.5, 1.0) > INK
-    n, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8))
+    inked = index_glyphs.ink(middle) > INK
+    n, _, stats, _ = cv2.connectedComponentsWithStats(inked.astype(np.uint8))
     areas = stats[1:n, cv2.CC_STAT_AREA]
     areas = areas[areas >= LEAST]
     if not len(areas):
