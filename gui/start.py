@@ -85,15 +85,12 @@ class StartController:
 
     def deck_name_problem(self, name: str) -> str | None:
         """Why a new deck cannot take ``name`` (one line), or None: it can."""
-        from hakam.vision.decks import DeckError, check_name
+        from hakam.vision.decks import DeckError, check_new_name
 
         try:
-            check_name(name)
+            check_new_name(name, self.decks)
         except DeckError as exc:
             return str(exc)
-        if name in self.decks:
-            return (f"deck {name}: learnt here already; give another name (or "
-                    f"`hakam deck forget {name}`)")  # fmt: skip
         return None
 
     def deck_learnt(self, name: str) -> None:

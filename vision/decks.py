@@ -32,7 +32,7 @@ import hashlib
 import json
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
@@ -75,6 +75,15 @@ def check_name(name: str) -> str:
         raise DeckError(
             f"deck name {name!r}: 1 to 40 letters, digits, '_', '.' or '-', from a letter or digit"
         )
+    return name
+
+
+def check_new_name(name: str, learnt: Collection[str]) -> str:
+    """A name a new deck can take: a deck name (``check_name``), not one of ``learnt``."""
+    check_name(name)
+    if name in learnt:
+        raise DeckError(f"deck {name}: learnt here already; give another name (or "
+                        f"`hakam deck forget {name}`)")  # fmt: skip
     return name
 
 

@@ -420,12 +420,9 @@ def learn_from_frame(grab, name: str, language: str, retake: bool = False,
 
     store = deck_store.DeckStore(decks_root())
     try:
-        decks.check_name(name)
+        decks.check_new_name(name, store.names())
     except decks.DeckError as exc:
         raise UserError(str(exc)) from None
-    if name in store.names():
-        raise UserError(f"deck {name}: learnt here already; give another name (or "
-                        f"`hakam deck forget {name}`)")  # fmt: skip
     detector = _detector(0)
     waiting = store.waiting_folder(name)
     if waiting.exists() and not retake:  # found earlier, the window closed: on with them
