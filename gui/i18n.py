@@ -150,6 +150,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "↻ اقتُرحت من جديد بعد أن رأيتها ربما: {finds}؛ انظر فيها مرة أخرى",
     ),
     "deck_twice": ("more than once: {cards}", "مكررة: {cards}"),
+    "deck_taken": ("{card} (find {finds})", "{card} (الورقة {finds})"),  # in a find's choices
     "deck_complete": ("The 32 Baloot cards, once each.", "أوراق البلوت الـ32، كل ورقة مرة."),
     "deck_save": ("Learn and save the deck", "تعلَّم الورق واحفظه"),
     "deck_cancel": ("Cancel", "إلغاء"),

@@ -158,11 +158,24 @@ def arabic(message: str) -> str:
     return f"{name}: {_ltr(detail)}" if name else _ltr(message)
 
 
-def say(lang: Language, message: str) -> str:
+def sentence(text: str) -> str:
+    """English ``text`` as a sentence in the window: its first letter a capital, unless its
+    first word is a name written as it is (``hakam-match/1``, ``deck.json``)."""
+    word = text.split(" ", 1)[0]
+    if text[:1].isascii() and text[:1].islower() and not any(c in word for c in "-/._"):
+        return text[0].upper() + text[1:]
+    return text
+
+
+def say(lang: Language, message: str, within: bool = False) -> str:
     """A one-line message (an error, a notice, a question) as the window says it: in Arabic
     from the catalogue in an Arabic window, in its digits; in English with its cards as the
-    window writes them (10♠)."""
-    return lang.num(arabic(message)) if lang.rtl else cards_as_symbols(message)
+    window writes them (10♠), as a sentence (the command line's messages start in lower case)
+    unless it is said ``within`` another ("Not taken: correction: ...")."""
+    if lang.rtl:
+        return lang.num(arabic(message))
+    said = cards_as_symbols(message)
+    return said if within else sentence(said)
 
 
 def violation(lang: Language, v: dict[str, Any]) -> str:

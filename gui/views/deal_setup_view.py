@@ -351,7 +351,7 @@ class DealSetupView(QWidget):
             self.raise_row.addWidget(b, i // 2, i % 2)
         refused = s.raise_refused()
         self.raise_refused.setVisible(refused is not None)
-        why = say(lang, refused) if refused else ""
+        why = say(lang, refused, within=True) if refused else ""
         self.raise_refused.setText(lang.tr("raise_refused", why=why))
         self.project_box.setTitle(lang.tr("step_projects"))
         seat_index = max(0, self.project_seat.currentIndex())

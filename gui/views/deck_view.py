@@ -30,7 +30,7 @@ from hakam.engine.cards import CARD_NAMES
 from hakam.errors import UserError
 from hakam.gui.deck_answers import DeckAnswers, LearningProgress, LearningStopped
 from hakam.gui.i18n import Language
-from hakam.gui.messages import say
+from hakam.gui.messages import say, sentence
 from hakam.gui.views.live_view import to_qimage
 
 COLUMNS = 6  # fits 1366x768 with the theme's 15-16 pt text
@@ -304,6 +304,23 @@ class DeckView(QDialog):
         self.answers.set(k, None if index <= 0 else CARD_NAMES[index - 1])
         self.refresh()
 
+    def _mark_taken(self) -> None:
+        """Each find's choices say which other finds a card is given to ("K♠ (find 7)"): a
+        card chosen again is seen before it is chosen."""
+        lang, comma = self.lang, "، " if self.lang.rtl else ", "
+        holders: dict[str, list[int]] = {}
+        for k, card in enumerate(self.answers.answers):
+            if card is not None:
+                holders.setdefault(card, []).append(k)
+        for k, choice in enumerate(self.choices):
+            for i, card in enumerate(CARD_NAMES, 1):
+                others = comma.join(lang.num(j + 1) for j in holders.get(card, ()) if j != k)
+                text = lang.card(card)
+                if others:
+                    text = lang.tr("deck_taken", card=text, finds=others)
+                if choice.itemText(i) != text:
+                    choice.setItemText(i, text)
+
     def refresh(self) -> None:
         lang = self.lang
         for k, (choice, now) in enumerate(zip(self.choices, self.answers.answers, strict=True)):
@@ -314,6 +331,7 @@ class DeckView(QDialog):
             self.numbers[k].setText(f"{lang.num(k + 1)} ↻" if again else lang.num(k + 1))
             self.numbers[k].setToolTip(lang.tr("deck_proposed_again") if again else "")
             self._role(self.numbers[k], "changed" if again else "")
+        self._mark_taken()
         changed = sorted(self.answers.changed)
         comma = "، " if lang.rtl else ", "
         finds = comma.join(lang.num(k + 1) for k in changed)
@@ -341,7 +359,8 @@ class DeckView(QDialog):
             cards = [f"{lang.card(c)} ({comma.join(map(lang.num, self.answers.finds(c)))})"
                      for c in self.answers.twice()]  # fmt: skip
             parts.append(lang.tr("deck_twice", cards=" ".join(cards)))
-        self.problem.setText(("؛ " if lang.rtl else "; ").join(parts) or lang.tr("deck_complete"))
+        problem = ("؛ " if lang.rtl else "; ").join(parts) or lang.tr("deck_complete")
+        self.problem.setText(problem if lang.rtl else sentence(problem))
         self._role(self.problem, "error" if parts else "ok")
         self.save.setEnabled(not parts)
         self.save.setText(lang.tr("deck_save"))

@@ -93,7 +93,9 @@ class DisputeView(QWidget):
         self.correct_button.setText(lang.tr("correct_trick"))
         self.correct_button.setEnabled(self.live.listening)  # a camera run takes it
         refusal = self.live.refusal
-        self.refused.setText(lang.tr("refused", text=say(lang, refusal)) if refusal else "")
+        self.refused.setText(
+            lang.tr("refused", text=say(lang, refusal, within=True)) if refusal else ""
+        )
         if self.refused.isHidden() == bool(refusal):  # a change lays the view out again
             self.refused.setVisible(bool(refusal))
         self.audit_title.setText(lang.tr("audit"))

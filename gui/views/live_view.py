@@ -487,11 +487,11 @@ class LiveView(QWidget):
             self.deck_line.setVisible(bool(advice))
         title = lang.tr("notices")
         if live.refusal:  # the pipeline did not take the last answer: why, in one line
-            title += "\n" + lang.tr("refused", text=say(lang, live.refusal))
+            title += "\n" + lang.tr("refused", text=say(lang, live.refusal, within=True))
         self.notices_title.setText(title)
         self.notices.clear()
         for n in live.open_notices():
-            item = QListWidgetItem(lang.tr("uncertain", text=say(lang, n.text)))
+            item = QListWidgetItem(lang.tr("uncertain", text=say(lang, n.text, within=True)))
             item.setData(Qt.ItemDataRole.UserRole, n.id)
             item.setForeground(QColor("#9fa8da"))
             self.notices.addItem(item)

@@ -40,11 +40,15 @@ def test_the_window_offers_save_only_for_the_32_cards_once_each(qtbot):
     view.show()
     qtbot.waitExposed(view)
     assert not view.save.isEnabled()
-    assert view.problem.text() == "missing: A♠; more than once: 7♣ (1, 32)"
-    assert view.choices[31].currentText() == "7♣"
+    assert view.problem.text() == "Missing: A♠; more than once: 7♣ (1, 32)"
+    assert view.choices[31].currentText() == "7♣ (find 1)"  # the other find given 7♣
+    assert view.choices[5].itemText(CARD_NAMES.index("7C") + 1) == "7♣ (find 1, 32)"
+    assert view.choices[5].itemText(CARD_NAMES.index("AS") + 1) == "A♠"  # given to none
     view.choices[31].setCurrentIndex(CARD_NAMES.index("AS") + 1)
     view.choices[31].activated.emit(CARD_NAMES.index("AS") + 1)
     assert view.save.isEnabled() and view.problem.text() == "The 32 Baloot cards, once each."
+    assert view.choices[31].currentText() == "A♠"  # given to this find alone now
+    assert view.choices[0].itemText(CARD_NAMES.index("AS") + 1) == "A♠ (find 32)"
     qtbot.mouseClick(view.save, Qt.MouseButton.LeftButton)
     assert view.result() == DeckView.DialogCode.Accepted
     assert answers.answers == list(CARD_NAMES)
@@ -60,6 +64,11 @@ def test_the_window_in_arabic(qtbot):
     assert missing.startswith("ناقصة: ")
     assert not view.save.isEnabled()
     assert view.save.text() == "تعلَّم الورق واحفظه"
+    # A card given to a find is said in each other find's choices, in the window's digits.
+    two = DeckView([np.zeros((176, 126, 3), np.uint8)] * 2, DeckAnswers(["AS", None]), "ar")
+    qtbot.addWidget(two)
+    assert two.choices[1].itemText(CARD_NAMES.index("AS") + 1) == (
+        f"{two.lang.card('AS')} (الورقة {two.lang.num(1)})")  # fmt: skip
 
 
 def test_the_pace_gives_the_time_left_of_each_stage():
@@ -374,7 +383,7 @@ def test_a_picture_added_brings_its_finds_proposed_with_the_others(qtbot):
         "Only 31 of the 32 cards found: lay the others before the camera, then Add a picture; "
         "missing: A♠")  # fmt: skip
     qtbot.mouseClick(view.add, Qt.MouseButton.LeftButton)  # a picture with no card in it
-    assert view.problem.text().startswith("no card found in the new picture")
+    assert view.problem.text().startswith("No card found in the new picture")
     assert len(view.choices) == 31
     from PySide6.QtWidgets import QScrollArea
 
@@ -395,7 +404,7 @@ def test_a_picture_added_brings_its_finds_proposed_with_the_others(qtbot):
     view = DeckView([*faces, faces[0]], dropped, more=more)
     qtbot.addWidget(view)
     assert view.problem.text() == (
-        "missing: A♠ (lay them before the camera, then Add a picture)")  # fmt: skip
+        "Missing: A♠ (lay them before the camera, then Add a picture)")  # fmt: skip
 
 
 def test_finds_added_to_answers_without_reads_keep_their_own_proposals():

@@ -9,8 +9,9 @@ from PySide6.QtCore import Qt
 
 from hakam.engine.contract import Contract
 from hakam.gui.controllers import DealSetupController, ScoreSheetController
+from hakam.gui.i18n import Language
 from hakam.gui.match_store import MatchStore
-from hakam.gui.messages import arabic, known
+from hakam.gui.messages import arabic, known, say
 from hakam.gui.models import EntryError, manual_entry
 
 
@@ -67,6 +68,21 @@ def test_every_message_a_table_can_cause_is_in_the_catalogue(data_dir):
 def test_a_message_not_in_the_catalogue_keeps_its_detail():
     said = arabic("project: siri of 9S needs 7S, 8S, 9S")
     assert said.startswith("المشروع: ") and "siri of 9S needs 7S, 8S, 9S" in said
+
+
+def test_an_english_message_is_said_as_a_sentence_unless_within_another():
+    en = Language("en")
+    assert say(en, "card 3: 'KS' is not a Baloot card") == "Card 3: 'K♠' is not a Baloot card"
+    assert say(en, "correction: seat 0 played no QS", within=True) == (
+        "correction: seat 0 played no Q♠")  # fmt: skip
+    # A name written as it is stays so; a message that starts with a card or a digit too.
+    for said in ("hakam-match/1: not a match file", "deck.json: unreadable", "3 cards left",
+                 "AS seat 1 (not read)"):  # fmt: skip
+        assert say(en, said) == said.replace("AS", "A♠")
+    ar = say(Language("ar"), "no card found in the new picture: lay the cards face up before "
+             "the camera, not touching")  # fmt: skip
+    assert ar == arabic("no card found in the new picture: lay the cards face up before the "
+                        "camera, not touching") and ar[0] not in "Nn"  # fmt: skip
 
 
 def test_the_panel_says_a_refusal_in_arabic(qtbot, data_dir):

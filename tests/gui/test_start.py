@@ -87,12 +87,12 @@ def test_a_camera_that_does_not_open_is_said_on_the_start_screen(qtbot, data_dir
 
     view = StartView(StartController(MatchStore(), "3"), grab)
     qtbot.addWidget(view)
-    assert "camera 3: cannot be opened" in view.message.text()
+    assert "Camera 3: cannot be opened" in view.message.text()
     assert view.message.kind == "error"
     view._language("ar")  # said again in the language chosen after it (seen in a walk-through)
     assert view.message.text() == "الكاميرا 3: لا تُفتح (غير موجودة أو مشغولة)"
     view._language("en")
-    assert view.message.text().startswith("camera 3: cannot be opened")
+    assert view.message.text().startswith("Camera 3: cannot be opened")
     view.show()  # the small screen with no picture: the chosen language's button, bold, fits
     qtbot.waitExposed(view)
     for b in view.lang_buttons:

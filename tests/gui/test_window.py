@@ -176,7 +176,7 @@ def test_exports_csv_html_pdf(qtbot, window, tmp_path):
     message = w.sheet_view.message
     assert (message.kind, message.text()) == ("saved", f"Saved to {pdf}")
     assert w.sheet_view.export("csv", str(tmp_path / "no" / "m.csv")) is None
-    assert message.kind == "error" and message.text().startswith("export:")
+    assert message.kind == "error" and message.text().startswith("Export: cannot write")
 
 
 def test_feed_item_without_frame_only_moves_events(qtbot, window):
