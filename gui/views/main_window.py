@@ -322,11 +322,23 @@ class MainWindow(QMainWindow):
         log.parent.mkdir(parents=True, exist_ok=True)
         self._events_log = log.open("a", encoding="utf-8")
         # The rotation's dealer; the first deal's is the table's choice (tapped in the panel).
-        self.setup.play_on_camera(setups.put, match.next_dealer)
-        # Before the first deal is played, the seats' names where the dealer picked sits.
-        self.setup.subscribe(lambda: self.live.seats_before_play(
-            match.table_geometry(self.setup.dealer)))  # fmt: skip
-        self.live.seats_before_play(match.table_geometry(self.setup.dealer))
+        # Before the first deal is played, the seats' names where the dealer picked sits; once
+        # it is sent, where its dealer sits (the panel has moved on to the next dealer, and the
+        # camera's thread says the match's first dealer when it takes the deal).
+        first: list[int] = []
+
+        def send(line: dict) -> None:
+            if match.first_dealer is None and not first:
+                first.append(int(line["dealer"]))
+            setups.put(line)
+
+        def seats() -> None:
+            dealer = first[0] if first else self.setup.dealer
+            self.live.seats_before_play(match.table_geometry(dealer))
+
+        self.setup.play_on_camera(send, match.next_dealer)
+        self.setup.subscribe(seats)
+        seats()
         corrections: queue.Queue = queue.Queue()
         self.live.subscribe_corrections(corrections.put)
         if self.tabs.indexOf(self.setup_view) >= 0:  # the bidding panel under the picture

@@ -305,3 +305,12 @@ def test_before_the_first_deal_the_seats_are_where_the_dealer_picked_sits(qtbot,
         w.setup.set_dealer(dealer)
         point = SeatMap(match4.calibration, dealer).seat_point(dealer, 0.9)
         assert w.live.table["seats"][dealer] == [round(v, 1) for v in point]
+    # The deal bid and played on camera: the panel moves on to the next dealer, and the seats
+    # stay where this deal's dealer placed them until the deal brings its own.
+    before = w.live.table
+    w.setup.set_open_card("9H")
+    w.setup.call("hokum")
+    for _ in range(3):
+        w.setup.call("pass")
+    w.setup.start_deal()
+    assert w.setup.dealer == 1 and w.live.table == before
