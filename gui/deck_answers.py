@@ -98,14 +98,16 @@ class LearningProgress:
         self.done = self.total = 0
         self.left: float | None = None
         self.stopped = False
-        self._began: dict[str, float] = {}
+        self._began: dict[str, tuple[float, int]] = {}
 
     def update(self, stage: str, done: int, total: int) -> None:
         if self.stopped:
             raise LearningStopped("stopped: nothing learnt")
         now = self.clock()
-        began = self._began.setdefault(stage, now)  # its first step done: the pace from there
-        left = (now - began) / (done - 1) * (total - done) if done > 1 else None
+        # The stage's first step seen (the first, or where scenes drawn ahead had got to):
+        # the pace from there.
+        began, first = self._began.setdefault(stage, (now, done))
+        left = (now - began) / (done - first) * (total - done) if done > first else None
         # One assignment: the window's timer reads these from another thread.
         self.stage, self.done, self.total, self.left = stage, done, total, left
 

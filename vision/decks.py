@@ -553,9 +553,11 @@ def learn_deck(
     scenes: int = LEARN_SCENES,
     seed: int = 0,
     progress: Callable[[str, int, int], None] | None = None,
+    samples: Samples | None = None,
 ) -> LearnedDeck:
     """The deck's own index network from its 32 confirmed faces (card name -> BGR face).
-    ``progress(stage, done, total)``: ``"scenes"`` drawn, then ``"training"`` steps."""
+    ``progress(stage, done, total)``: ``"scenes"`` drawn, then ``"training"`` steps.
+    ``samples``: the scenes' samples, drawn already (``hakam.vision.deck_ahead``)."""
     check_name(name)
     check_cards(list(faces))
     check_reader(detector, "learning a deck")
@@ -564,7 +566,8 @@ def learn_deck(
     def said(stage: str):
         return None if progress is None else (lambda k, n: progress(stage, k, n))
 
-    samples = learning_samples(faces, detector, scenes, seed, said("scenes"))
+    if samples is None:
+        samples = learning_samples(faces, detector, scenes, seed, said("scenes"))
     onnx = index_onnx(detector.corners.index.path)
     learn_tail(onnx, tail, samples.patches, samples.classes, said("training"),
                detector.corners.index.threads)  # fmt: skip

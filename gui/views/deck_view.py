@@ -47,6 +47,9 @@ More = Callable[[], list]
 # ``progress(stage, done, total)`` as it goes; returns the deck's name, or raises a one-line
 # ``UserError``.
 Learn = Callable[[list, Callable[[str, int, int], None]], str]
+# ``ahead(answers)``: the answers as they now stand, before *Learn and save* (the learning's
+# scenes are drawn ahead with them: ``hakam.vision.deck_ahead``).
+Ahead = Callable[[list], None]
 
 
 class _Learning(QThread):
@@ -82,7 +85,8 @@ class _CardChoice(QComboBox):
 
 class DeckView(QDialog):
     """``exec()`` it; accepted: ``answers.answers`` are the person's (and, given ``learn``, the
-    deck ``learnt`` is saved)."""
+    deck ``learnt`` is saved). ``ahead`` is told the answers each time they may have changed,
+    until the learning starts."""
 
     def __init__(
         self,
@@ -92,10 +96,11 @@ class DeckView(QDialog):
         parent: QWidget | None = None,
         learn: Learn | None = None,
         more: More | None = None,
+        ahead: Ahead | None = None,
     ) -> None:
         super().__init__(parent)
         self.answers, self.lang = answers, Language(language)
-        self.learn, self.learnt, self.more = learn, None, more
+        self.learn, self.learnt, self.more, self.ahead = learn, None, more, ahead
         self.progress = LearningProgress()
         self._job: _Learning | None = None
         self._asking: QMessageBox | None = None  # "Stop learning?", while it is asked
@@ -332,6 +337,8 @@ class DeckView(QDialog):
             self.numbers[k].setToolTip(lang.tr("deck_proposed_again") if again else "")
             self._role(self.numbers[k], "changed" if again else "")
         self._mark_taken()
+        if self.ahead is not None and self._job is None and self.learnt is None:
+            self.ahead(list(self.answers.answers))
         changed = sorted(self.answers.changed)
         comma = "، " if lang.rtl else ", "
         finds = comma.join(lang.num(k + 1) for k in changed)

@@ -282,12 +282,23 @@ def _learn_in_window(store, name: str, frames: list, found: list, answers: list,
     the person named wait with the cards; closed by Ctrl+C or SIGTERM, the stop is raised
     (``Terminated`` for SIGTERM). ``grab()``: the camera's frame, for *Add a picture* (None:
     not offered)."""
+    from hakam.vision import decks
+    from hakam.vision.deck_ahead import ScenesAhead
+
     pending = store.waiting_folder(name)
     named = _named(pending, found, answers)  # the window adds to it as the person names
-    learn = _window_learning(store, name, frames, found, scenes, detector, named)
+    count = decks.LEARN_SCENES if scenes is None else scenes
+    # The scenes drawn while the person looks (``hakam.vision.deck_ahead``).
+    ahead = ScenesAhead(lambda k: found[k].face, lambda faces, tick: decks.learning_samples(
+        faces, detector, count, progress=tick))  # fmt: skip
+    learn = _window_learning(store, name, frames, found, scenes, detector, named, ahead)
     more = None if grab is None else _more_finds(store, name, frames, found, grab, detector)
-    names, learnt, stopped_by = _confirm_in_window(found, language, learn, answers, named=named,
-                                                   more=more)  # fmt: skip
+    try:
+        names, learnt, stopped_by = _confirm_in_window(
+            found, language, learn, answers, named=named, more=more, ahead=ahead
+        )
+    finally:
+        ahead.close()
     if not learnt:
         _keep_answers(pending, names, named)
     if stopped_by is not None:
@@ -367,10 +378,11 @@ def _keep_answers(folder: Path, names: list, named: set[int]) -> None:
 
 
 def _window_learning(store, name: str, frames: list, found: list, scenes: int | None, detector,
-                     named: set[int] | None = None):  # fmt: skip
+                     named: set[int] | None = None, ahead=None):  # fmt: skip
     """What the deck window's *Learn and save* does with the person's answers: they are written
     to the cards waiting whatever follows, with ``named`` (the finds the person named); the
-    deck is learnt and kept (then nothing waits), or a ``UserError`` says why not."""
+    deck is learnt and kept (then nothing waits), or a ``UserError`` says why not. ``ahead``:
+    the scenes drawn while the person looked (``ScenesAhead``), taken where they fit."""
     from hakam.vision import decks
 
     pending = store.waiting_folder(name)
@@ -380,7 +392,8 @@ def _window_learning(store, name: str, frames: list, found: list, scenes: int | 
             _keep_answers(pending, names, set() if named is None else named)  # their word
             decks.check_cards(names)
             faces = {n: c.face for c, n in zip(found, names, strict=True) if n is not None}
-            _fit_and_save(store, name, faces, frames, scenes, detector, progress)
+            _fit_and_save(store, name, faces, frames, scenes, detector, progress,
+                          None if ahead is None else (ahead, names))  # fmt: skip
             shutil.rmtree(pending, ignore_errors=True)  # kept: nothing waits
         except decks.DeckError as exc:
             raise UserError(str(exc)) from None
@@ -453,8 +466,9 @@ def _write_answers(path: Path, answers: list) -> None:
 
 
 def _fit_and_save(store, name: str, faces: dict, frames: list, scenes: int | None, detector,
-                  shown=None):  # fmt: skip
-    """Learn the deck and keep it; ``shown``: the window's progress, told each step too."""
+                  shown=None, ahead=None):  # fmt: skip
+    """Learn the deck and keep it; ``shown``: the window's progress, told each step too;
+    ``ahead``: the scenes drawn ahead (``ScenesAhead``) and the answers, where there are."""
     from hakam.vision import decks
 
     scenes = decks.LEARN_SCENES if scenes is None else scenes
@@ -469,7 +483,10 @@ def _fit_and_save(store, name: str, faces: dict, frames: list, scenes: int | Non
             shown(stage, k, n)  # raises LearningStopped when the person stopped it
         printed(stage, k, n)
 
-    deck = decks.learn_deck(name, faces, detector, scenes, progress=tick)
+    samples = None
+    if ahead is not None:  # the scenes drawn while the person looked, where they fit
+        samples = ahead[0].take(ahead[1], lambda k, n: tick("scenes", k, n))
+    deck = decks.learn_deck(name, faces, detector, scenes, progress=tick, samples=samples)
     folder = store.save(deck, faces, frames)
     print(f"deck {name}: learnt from {deck.samples} corner samples in "
           f"{time.monotonic() - t0:.0f} s, "
@@ -501,13 +518,14 @@ def learning_progress():
 
 
 def _confirm_in_window(found: list, language: str, learn, answers: list,
-                       named: set[int] | None = None,
-                       more=None) -> tuple[list, bool, int | None]:  # fmt: skip
+                       named: set[int] | None = None, more=None,
+                       ahead=None) -> tuple[list, bool, int | None]:  # fmt: skip
     """The person's answers from the window (starting from ``answers``), whether the deck was
     learnt and saved there (``learn``, with its progress shown), and the signal that closed it
     (None: the person). ``named``: the finds the person named (never proposed again), updated
     with those named in the window. ``more(answers, named)``: *Add a picture*, the new finds
-    (``found`` grows with them; None: not offered)."""
+    (``found`` grows with them; None: not offered). ``ahead``: the scenes drawn while the
+    person looks (``ScenesAhead``), told the answers as they change."""
     from hakam.cli.common import exec_until_signal
     from hakam.gui.deck_answers import DeckAnswers
     from hakam.gui.views.deck_view import DeckView
@@ -523,13 +541,16 @@ def _confirm_in_window(found: list, language: str, learn, answers: list,
         given = DeckAnswers(answers, reads, named, alike([c.face for c in found]))
 
     def add() -> list:
+        if ahead is not None:  # the detector is this picture's now
+            ahead.pause()
         new = more(list(given.answers), set(given.named))
         reads = [c.read for c in new]
         given.extend([c.proposed for c in new], reads, alike([c.face for c in found]))
         return [c.face for c in new]
 
     view = DeckView([c.face for c in found], given, language, learn=learn,
-                    more=None if more is None else add)  # fmt: skip
+                    more=None if more is None else add,
+                    ahead=None if ahead is None else ahead.update)  # fmt: skip
     view.fit_screen()
     # Ctrl+C or SIGTERM: as Cancel or Close (a learning under way is stopped, nothing saved;
     # the caller then says the stop and exits as stopped).

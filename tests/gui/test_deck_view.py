@@ -97,6 +97,23 @@ def _answered(qtbot, learn):
     return view
 
 
+def test_the_answers_are_told_as_they_change_until_the_learning_starts(qtbot):
+    told: list[list] = []
+    make_app()
+    faces = [np.full((176, 126, 3), 40, np.uint8)] * 32
+    view = DeckView(faces, DeckAnswers(list(CARD_NAMES)), learn=lambda a, p: "majlis",
+                    ahead=told.append)  # fmt: skip
+    qtbot.addWidget(view)
+    assert told == [list(CARD_NAMES)]  # as the window opens: drawn with at once
+    view.choices[0].activated.emit(0)  # the first find dropped
+    assert told[-1] == [None, *CARD_NAMES[1:]]
+    view.choices[0].activated.emit(1)
+    shown = len(told)
+    qtbot.mouseClick(view.save, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.learnt == "majlis")
+    assert len(told) == shown  # learning, then learnt: not told again
+
+
 def test_the_deck_is_learnt_in_the_window_with_its_progress(qtbot):
     seen, first = threading.Event(), threading.Event()
 

@@ -54,7 +54,8 @@ deck_cli._frames = lambda *a: [np.zeros((8, 8, 3), np.uint8)]
 deck_cli.has_display = lambda: True
 
 
-def window(found, language, learn, answers, named=None, more=None):  # answered, learnt, stopped
+def window(found, language, learn, answers, named=None, more=None, ahead=None):  # (answered,
+    # learnt, stopped)
     if saved:
         (decks_root() / "home").mkdir(parents=True)
         (decks_root() / "home" / "deck.json").write_text("{}")
@@ -280,7 +281,7 @@ def test_the_window_adds_the_finds_of_a_picture_to_the_answers(monkeypatch):
         return new
 
     class Window(QObject):  # the deck window: Add a picture pressed once, then closed
-        def __init__(self, faces, answers, language, learn=None, more=None):
+        def __init__(self, faces, answers, language, learn=None, more=None, ahead=None):
             super().__init__()
             self.answers, self.learnt, self.more, self.faces = answers, None, more, faces
 
@@ -314,7 +315,7 @@ def test_a_camera_showing_some_cards_opens_the_window_to_add_the_others(tmp_path
     monkeypatch.setattr(deck_cli, "has_display", lambda: True)
     opened: list = []
 
-    def window(found, language, learn, answers, named=None, more=None):
+    def window(found, language, learn, answers, named=None, more=None, ahead=None):
         opened.append((len(found), more is not None))
         return answers, False, None
 

@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 import warnings
 
@@ -269,6 +270,21 @@ def test_a_spread_is_found_straightened_learnt_kept_and_read(spread, detector, t
 
 
 @needs_font
+def test_scenes_drawn_ahead_are_the_scenes_the_learning_draws(detector):
+    from hakam.vision.deck_ahead import ScenesAhead
+
+    faces = {n: cv2.resize(arabic_deck.draw_card(n)[:, :, :3], (decks.FACE_W, decks.FACE_H))
+             for n in CARD_NAMES}  # fmt: skip
+    here = decks.learning_samples(faces, detector, scenes=4, processes=0)
+    ahead = ScenesAhead(lambda k: faces[CARD_NAMES[k]], lambda drawn, tick: decks.learning_samples(
+        drawn, detector, 4, progress=tick, processes=0))  # fmt: skip
+    ahead.update(list(CARD_NAMES))
+    there = ahead.take(list(CARD_NAMES), lambda k, n: None)
+    assert len(here.classes) > 4
+    assert all(np.array_equal(a, b) for a, b in zip(here, there, strict=True))
+
+
+@needs_font
 def test_scenes_drawn_by_other_processes_teach_the_same_and_stop_with_the_learning(detector):
     faces = {n: cv2.resize(arabic_deck.draw_card(n)[:, :, :3], (decks.FACE_W, decks.FACE_H))
              for n in CARD_NAMES}  # fmt: skip
@@ -506,16 +522,23 @@ def test_the_start_screen_learns_a_deck_from_the_cameras_frame(spread, tmp_path,
     store = deck_store.DeckStore(tmp_path / "decks")
     shown: list[str] = []
 
-    def window(found, language, learn, answers, close=False, named=None, more=None):
+    drawn: list[str] = []  # the thread each learning's scenes were drawn in
+    draw = decks.learning_samples
+    monkeypatch.setattr(decks, "learning_samples", lambda *a, **k: drawn.append(
+        threading.current_thread().name) or draw(*a, **k))  # fmt: skip
+
+    def window(found, language, learn, answers, close=False, named=None, more=None, ahead=None):
         shown.append((language, answers))
         names = _answers(found, labels)
         if close:
             return [*names[:-1], None], False, None
+        ahead.update(names)  # the scenes drawn while the person looks, then taken
         learn(names, lambda stage, k, n: None)
         return names, True, None
 
     monkeypatch.setattr(deck_cli, "_confirm_in_window", window)
     assert deck_cli.learn_from_frame(lambda: frame, "majlis", "ar", scenes=10) == "majlis"
+    assert drawn == ["deck-scenes-ahead"]
     assert shown[0][0] == "ar" and store.names() == ["majlis"] and store.waiting() == []
     assert len(store.frames("majlis")) == 1 and store.load("majlis").samples > 0
     with pytest.raises(UserError, match="deck majlis: learnt here already; give another name"):

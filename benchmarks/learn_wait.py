@@ -1,0 +1,85 @@
+"""The wait after *Learn and save*: a deck learnt with its scenes drawn while the person looked
+at the cards found (``hakam.vision.deck_ahead``) against the same deck learnt from scratch.
+
+The design's spread is found and answered by its labels (as ``benchmarks/decks.py`` does), then
+learnt once as ``hakam deck learn`` does, and once for each ``--looks`` seconds: the drawing
+started with the answers, the person looking that long, then *Learn and save* (the scenes drawn
+ahead taken, the rest drawn, the training). Printed for each: the seconds from the click to the
+deck learnt, the scenes drawn before the click, the ratio to learning from scratch, and whether
+the deck's index network came out the same (the same scenes, the same training).
+
+    python benchmarks/learn_wait.py --design tuning --looks 30,60
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from decks import design_images  # noqa: E402  (benchmarks/decks.py)
+
+from hakam.datasets.spread import labelled_names, learning_spread  # noqa: E402
+from hakam.engine.cards import CARD_NAMES  # noqa: E402
+from hakam.vision import decks  # noqa: E402
+from hakam.vision.deck_ahead import ScenesAhead  # noqa: E402
+from hakam.vision.detector import make_detector  # noqa: E402
+
+
+def learn(faces: dict, detector, scenes: int, samples=None) -> decks.LearnedDeck:
+    return decks.learn_deck("wait", faces, detector, scenes, samples=samples)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--design", default="tuning")
+    ap.add_argument("--looks", default="30,60", help="seconds the person looks, comma separated")
+    ap.add_argument("--scenes", type=int, default=decks.LEARN_SCENES)
+    args = ap.parse_args(argv)
+    detector = make_detector("openvino")
+    spread, labels = learning_spread(design_images(args.design), 7)
+    found = decks.find_cards([spread], detector)
+    answers = labelled_names([c.box for c in found], labels, decks.MATCH_IOU)
+    if sorted(a for a in answers if a) != sorted(CARD_NAMES):
+        print(f"{args.design}: the spread's 32 cards were not found once each")
+        return 1
+    faces = {a: c.face for c, a in zip(found, answers, strict=True) if a}
+    t0 = time.perf_counter()
+    alone = learn(faces, detector, args.scenes)
+    base = time.perf_counter() - t0
+    print(f"{args.design}: learnt from scratch in {base:.1f} s", flush=True)
+    rows = [("from scratch", 0, base, 0, True, 0.0)]
+    for look in (float(s) for s in args.looks.split(",")):
+        ahead = ScenesAhead(lambda k: found[k].face, lambda f, tick: decks.learning_samples(
+            f, detector, args.scenes, progress=tick))  # fmt: skip
+        ahead.update(answers)  # the window opens: the answers complete, drawn with at once
+        time.sleep(look)
+        before = ahead.done
+        t0 = time.perf_counter()  # the click
+        samples = ahead.take(answers, lambda k, n: None)
+        deck = learn(faces, detector, args.scenes, samples)
+        wait = time.perf_counter() - t0
+        diff = max(float(np.abs(a - b).max()) for a, b in
+                   zip(alone.tail.params(), deck.tail.params(), strict=True))  # fmt: skip
+        rows.append((f"looked {look:.0f} s", look, wait, before, samples is not None, diff))
+        print(f"looked {look:.0f} s: {before} scenes drawn before the click, learnt {wait:.1f} s "
+              f"after it", flush=True)  # fmt: skip
+    print(f"\n{args.design}, {args.scenes} scenes; the wait after *Learn and save*:\n")
+    print("| person looked | scenes drawn before the click | wait | ratio | same network |")
+    print("|---|---|---|---|---|")
+    for name, _, wait, before, taken, diff in rows:
+        same = "—" if name == "from scratch" else (f"yes (weights within {diff:.1e})" if taken
+                                                   else "not taken")  # fmt: skip
+        print(f"| {name} | {before} | {wait:.1f} s | {wait / base:.2f} | {same} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
