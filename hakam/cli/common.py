@@ -64,42 +64,71 @@ def exec_until_signal(dialog: Any, on_signal: Callable[[int], None]) -> int:
             signal.signal(n, handler if handler is not None else signal.SIG_DFL)
 
 
-def click_points(image: Any) -> list[tuple[float, float]]:
-    """Show the frame in a Qt window; the first click is the centre, the second the dealer."""
+def click_points(image: Any, language: str = "en") -> list[tuple[float, float]]:
+    """Show the frame in a Qt window, fitted to the screen; the first click is the centre, the
+    second the dealer (in the frame's pixels). Escape or closing it first: a one-line error."""
     import os
 
     if not (
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     ) and sys.platform.startswith("linux"):
         raise _cli_error("no display: give --centre X,Y --dealer X,Y (pixels of the frame)")
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([])
+    window = click_window(image, language)
+    window.show()
+    app.exec()
+    if len(window.points) != 2:
+        raise _cli_error("calibrate: closed before two clicks (centre, then dealer's seat)")
+    return window.points
+
+
+def click_window(image: Any, language: str = "en") -> Any:
+    """The calibration's window (``click_points``): the frame scaled down to fit the screen it
+    opens on (a 1920x1080 camera on a 1366x768 laptop), its clicks kept in ``points`` in the
+    frame's pixels; it closes after two, or on Escape."""
     from PySide6.QtCore import Qt
     from PySide6.QtGui import QImage, QPixmap
     from PySide6.QtWidgets import QApplication, QLabel
 
-    app = QApplication.instance() or QApplication([])
+    from hakam.gui.i18n import Language
+
+    lang = Language(language)
     h, w = image.shape[:2]
     rgb = image[:, :, ::-1].copy()
-    qimg = QImage(rgb.data, w, h, 3 * w, QImage.Format.Format_RGB888)
-    points: list[tuple[float, float]] = []
+    picture = QPixmap.fromImage(QImage(rgb.data, w, h, 3 * w, QImage.Format.Format_RGB888))
+    room = QApplication.primaryScreen().availableGeometry()
+    # Room for the window's frame and title bar round the picture.
+    scale = min(1.0, (room.width() - 40) / w, (room.height() - 90) / h)
+    shown = picture.scaled(max(1, round(w * scale)), max(1, round(h * scale)),
+                           Qt.AspectRatioMode.KeepAspectRatio,
+                           Qt.TransformationMode.SmoothTransformation)  # fmt: skip
 
     class Clicks(QLabel):
+        def __init__(self) -> None:
+            super().__init__()
+            self.points: list[tuple[float, float]] = []
+
         def mousePressEvent(self, ev: Any) -> None:
             pos = ev.position()
-            points.append((float(pos.x()), float(pos.y())))
-            self.setWindowTitle("Hakam calibrate: now click the DEALER's seat")
-            if len(points) == 2:
+            self.points.append((float(pos.x()) / scale, float(pos.y()) / scale))
+            self.setWindowTitle(f"Hakam: {lang.tr('start_click_dealer')}")
+            if len(self.points) == 2:
                 self.close()
 
-    label = Clicks()
-    label.setPixmap(QPixmap.fromImage(qimg))
-    label.setFixedSize(w, h)
-    label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-    label.setWindowTitle("Hakam calibrate: click the CENTRE of the table")
-    label.show()
-    app.exec()
-    if len(points) != 2:
-        raise _cli_error("calibrate: closed before two clicks (centre, then dealer's seat)")
-    return points
+        def keyPressEvent(self, ev: Any) -> None:
+            if ev.key() == Qt.Key.Key_Escape:
+                self.close()
+                return
+            super().keyPressEvent(ev)
+
+    window = Clicks()
+    window.setPixmap(shown)
+    window.setFixedSize(shown.size())
+    window.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+    window.setWindowTitle(f"Hakam: {lang.tr('start_click_centre')}")
+    return window
 
 
 def parse_size(text: str, option: str = "--size") -> tuple[int, int]:

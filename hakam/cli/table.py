@@ -358,7 +358,7 @@ def _calibration(args: argparse.Namespace, store: Any) -> Any:
         return choice.calibration, choice.calibration_seat, True
     image = first_frame(args.source, parse_size(args.camera_size))
     size = (int(image.shape[1]), int(image.shape[0]))
-    for x, y in click_points(image):
+    for x, y in click_points(image, args.lang or store.setting("language", "en") or "en"):
         start.click(x, y, size)
     try:
         choice = start.start()

@@ -434,7 +434,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
         else:
             img = first_frame(args.source or "0", camera_size)
             size = (int(img.shape[1]), int(img.shape[0]))
-            centre, dealer = click_points(img)
+            centre, dealer = click_points(img, getattr(args, "lang", None) or "en")
         cal = Calibration(centre, dealer, args.mirrored, size)
     except CalibrationError as exc:
         raise _cli_error(str(exc)) from None

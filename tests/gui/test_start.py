@@ -442,3 +442,26 @@ def test_the_picture_is_taken_again_to_calibrate_again_and_to_learn_a_deck(qtbot
     assert view.frame.image.pixelColor(0, 0).red() == 30  # the frame the deck was learnt from
     view._again()
     assert view.frame.image.pixelColor(0, 0).red() == 30 and view.message.kind == "error"
+
+
+def test_the_calibration_window_fits_the_screen_and_clicks_in_frame_pixels(qtbot):
+    """``hakam table --source X`` with no calibration saved: a 1920x1080 camera's frame fits the
+    screen it opens on; the clicks are the frame's pixels; Escape closes it."""
+    from PySide6.QtWidgets import QApplication
+
+    from hakam.cli.common import click_window
+
+    make_app()
+    frame = np.zeros((1080, 1920, 3), np.uint8)
+    window = click_window(frame, "ar")
+    qtbot.addWidget(window)
+    room = QApplication.primaryScreen().availableGeometry()
+    assert window.width() <= room.width() and window.height() <= room.height()
+    assert window.width() / window.height() == pytest.approx(1920 / 1080, rel=0.01)
+    assert window.windowTitle() == "Hakam: المعايرة: انقر وسط الطاولة في الصورة"
+    window.show()
+    qtbot.mouseClick(window, Qt.MouseButton.LeftButton, pos=QPoint(window.width() // 2, 0))
+    (x, y), scale = window.points[0], window.width() / 1920
+    assert x == pytest.approx(960, abs=1 / scale) and y == 0
+    qtbot.keyClick(window, Qt.Key.Key_Escape)
+    assert not window.isVisible() and len(window.points) == 1
