@@ -17,17 +17,19 @@ class DeckAnswers:
     named are proposed again as they name others (``hakam.vision.decks.propose``: each card at
     most once; ``alike``: the finds printing the same rank, ``hakam.vision.index_glyphs``);
     ``named``: the finds already named by the person (their answers never change); ``changed``:
-    the finds proposed again to another card since the window opened, not named since (the
-    person may have looked at them before: the window marks them)."""
+    the finds proposed again to another card since the person may have looked at them, not
+    named since (the window marks them; given: those marked when the window closed before)."""
 
     def __init__(self, proposals: Sequence[str | None], reads: Sequence | None = None,
-                 named: Iterable[int] = (), alike=None) -> None:  # fmt: skip
+                 named: Iterable[int] = (), alike=None,
+                 changed: Iterable[int] = ()) -> None:  # fmt: skip
         self.answers: list[str | None] = list(proposals)
         self.reads = None if reads is None else list(reads)
         # The caller's own set, where it gives one: it sees the finds named here as they are.
         self.named = named if isinstance(named, set) else set(named)
         self.alike = alike
-        self.changed: set[int] = set()
+        # The caller's own set too: the marks are kept with the cards waiting.
+        self.changed = changed if isinstance(changed, set) else set(changed)
 
     def set(self, index: int, card: str | None) -> None:
         if not 0 <= index < len(self.answers):

@@ -101,7 +101,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "raise_refused": ("No doubling now: {why}", "لا دبل الآن: {why}"),
     "preview": ("On the sheet: Us {us} – Them {them}", "في الورقة: لنا {us} – لهم {them}"),
     "start_title": ("Hakam: table mode", "حَكَم: وضع الطاولة"),
-    "start_source": ("Camera (number) or video file:", "الكاميرا (رقم) أو ملف فيديو:"),
+    "start_source": (
+        "Camera (number), video or folder:",
+        "الكاميرا (رقم) أو فيديو أو مجلد صور:",
+    ),
     "start_new": ("A new match", "مباراة جديدة"),
     "start_deck": ("Deck:", "الورق:"),
     "start_learn_deck": ("Learn a deck…", "تعلَّم ورقًا…"),
@@ -146,22 +149,25 @@ STRINGS: dict[str, tuple[str, str]] = {
     "deck_missing": ("missing: {cards}", "ناقصة: {cards}"),
     "deck_proposed_again": ("proposed again", "اقتُرح من جديد"),
     "deck_look_again": (
-        "↻ proposed again since you may have looked: {finds}; look at them again",
-        "↻ اقتُرحت من جديد بعد أن رأيتها ربما: {finds}؛ انظر فيها مرة أخرى",
+        "↻ Changed by your other answers after you may have checked them: {finds}. Look at "
+        "these finds again; choosing a card for one clears its mark.",
+        "↻ غيّرتها إجاباتك الأخرى بعد أن راجعتها ربما: {finds}. انظر في هذه الأوراق مرة أخرى؛ "
+        "اختيار ورقة لإحداها يزيل علامتها.",
     ),
     "deck_twice": ("more than once: {cards}", "مكررة: {cards}"),
     "deck_taken": ("{card} (find {finds})", "{card} (الورقة {finds})"),  # in a find's choices
     "deck_complete": ("The 32 Baloot cards, once each.", "أوراق البلوت الـ32، كل ورقة مرة."),
     "deck_save": ("Learn and save the deck", "تعلَّم الورق واحفظه"),
-    "deck_cancel": ("Cancel", "إلغاء"),
+    "deck_cancel": ("Cancel", "ألغِ"),  # as Qt's own buttons say it
     "deck_add": ("Add a picture", "أضف صورة"),
     "deck_too_few_add": (
         "Only {found} of the 32 cards found: lay the others before the camera, then Add a picture",
         "لم يُعثر إلا على {found} من الأوراق الـ32: ضع البقية أمام الكاميرا ثم «أضف صورة»",
     ),
     "deck_missing_add": (
-        " (lay them before the camera, then Add a picture)",
-        " (ضعها أمام الكاميرا ثم «أضف صورة»)",
+        " (give each to its find if it was found; else lay it before the camera, then Add a "
+        "picture)",
+        " (أعطِ كلًّا منها ورقتها إن وُجدت؛ وإلا فضعها أمام الكاميرا ثم «أضف صورة»)",
     ),
     "deck_learning": ("Learning the deck…", "جارٍ تعلُّم الورق…"),
     "deck_scenes": (
@@ -185,6 +191,14 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Deck {name} learnt and saved: choose it on the table's start screen (hakam table "
         "--deck {name}).",
         "تُعلِّم الورق {name} وحُفظ: اختره في شاشة بدء الطاولة (‎hakam table --deck {name}).",
+    ),
+    "deck_saved_chosen": (
+        "Deck {name} learnt and saved; the table reads with it.",
+        "تُعلِّم الورق {name} وحُفظ، وتقرأ الطاولة به.",
+    ),
+    "deck_stopped": (
+        "Learning stopped: nothing of it is kept. Your answers stay: learn again, or Cancel.",
+        "أُوقف التعلُّم ولم يُحفظ منه شيء. إجاباتك باقية: تعلَّم من جديد أو ألغِ.",
     ),
     "deck_close": ("Close", "إغلاق"),
     "hide": ("Hide", "إخفاء"),
@@ -289,7 +303,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "{n} ruling(s) withdrawn after a correction",
         "{n} حكم سُحب بعد تصحيح",
     ),
-    "cancel": ("Cancel", "إلغاء"),
+    "cancel": ("Cancel", "ألغِ"),  # as Qt's own buttons say it
     "refused": ("Not taken: {text}", "لم يُؤخذ: {text}"),
     "pick_seat": (
         "Trick {trick}: whose card is wrong?",

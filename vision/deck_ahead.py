@@ -113,7 +113,10 @@ class ScenesAhead:
             self._stop.set()
             thread.join()
 
-    close = pause
+    def close(self) -> None:
+        """The window closed: the drawing under way stops at its next scene, not waited for."""
+        self._stop.set()
+        self._thread = self._drawn = None
 
     def take(self, answers: Sequence[str | None], progress: Callable[[int, int], None]):
         """The samples for ``answers``: the scenes drawn ahead with the same finds, waited for

@@ -71,10 +71,12 @@ class DeckError(UserError):
 
 
 def check_name(name: str) -> str:
-    if not DECK_NAME.match(name or ""):
-        raise DeckError(
-            f"deck name {name!r}: 1 to 40 letters, digits, '_', '.' or '-', from a letter or digit"
-        )
+    if not name:
+        raise DeckError("deck name: give the deck a name (1 to 40 letters, digits, '_', '.' or "
+                        "'-', starting with a letter or digit)")  # fmt: skip
+    if not DECK_NAME.match(name):
+        raise DeckError(f"deck name {name}: 1 to 40 letters, digits, '_', '.' or '-', starting "
+                        f"with a letter or digit")  # fmt: skip
     return name
 
 

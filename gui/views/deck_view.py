@@ -22,6 +22,9 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QScrollArea,
+    QStyle,
+    QStyleOptionComboBox,
+    QStylePainter,
     QVBoxLayout,
     QWidget,
 )
@@ -77,10 +80,25 @@ class _Learning(QThread):
 
 class _CardChoice(QComboBox):
     """A find's card: chosen by a click or the keys, never by the mouse wheel (the wheel
-    scrolls the finds; over a tile it would change a card unseen)."""
+    scrolls the finds; over a tile it would change a card unseen). Closed, it shows the card
+    alone (``Qt.UserRole``), not which other finds it is given to: that is for the list."""
 
     def wheelEvent(self, event) -> None:
         event.ignore()
+
+    def paintEvent(self, event) -> None:
+        painter = QStylePainter(self)
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        shown = self.itemData(self.currentIndex(), Qt.ItemDataRole.UserRole)
+        if shown:
+            option.currentText = shown
+        painter.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, option)
+        painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, option)
+
+    def shown(self) -> str:
+        """What the closed choice shows."""
+        return self.itemData(self.currentIndex(), Qt.ItemDataRole.UserRole) or self.currentText()
 
 
 class DeckView(QDialog):
@@ -97,10 +115,12 @@ class DeckView(QDialog):
         learn: Learn | None = None,
         more: More | None = None,
         ahead: Ahead | None = None,
+        chosen: bool = False,
     ) -> None:
         super().__init__(parent)
         self.answers, self.lang = answers, Language(language)
         self.learn, self.learnt, self.more, self.ahead = learn, None, more, ahead
+        self.chosen = chosen  # the deck is chosen for the table once saved (the start screen)
         self.progress = LearningProgress()
         self._job: _Learning | None = None
         self._asking: QMessageBox | None = None  # "Stop learning?", while it is asked
@@ -132,8 +152,9 @@ class DeckView(QDialog):
         self.bar.setVisible(False)
         root.addWidget(self.bar)
         actions = QHBoxLayout()
-        self.cancel = QPushButton()
-        self.cancel.clicked.connect(self.reject)
+        self.cancel = QPushButton()  # *Cancel*; while learning, *Stop learning*
+        self.cancel.clicked.connect(self._cancel_clicked)
+        self._stay = False  # stopped by *Stop learning*: back to the answers, not closed
         self.add = QPushButton()  # another picture: the cards missing laid out, or misshapen
         self.add.clicked.connect(self._add_picture)
         self.add.setVisible(more is not None)
@@ -177,9 +198,9 @@ class DeckView(QDialog):
         self.setCursor(Qt.CursorShape.WaitCursor)
         try:
             faces = self.more()
-        except UserError as exc:
+        except UserError as exc:  # said above what the answers still need (or that they are whole)
             self.refresh()
-            self.problem.setText(say(self.lang, str(exc)))
+            self.problem.setText(f"{say(self.lang, str(exc))}\n{self.problem.text()}")
             self._role(self.problem, "error")
             return
         finally:
@@ -211,6 +232,7 @@ class DeckView(QDialog):
         self.cancel.setText(self.lang.tr("deck_stop"))
         self.bar.setRange(0, 0)  # busy until the first step is counted
         self.bar.setVisible(True)
+        self.again.setVisible(False)  # nothing can be changed while learning
         self._job = _Learning(self.learn, list(self.answers.answers), self.progress)
         self._job.ended.connect(self._ended)
         self._job.start()
@@ -243,14 +265,25 @@ class DeckView(QDialog):
             else:
                 self.refresh()
                 self.save.setFocus()
-        elif self.progress.stopped:
+        elif self.progress.stopped and not self._stay:
             super().reject()
-        else:  # refused: said in one line; the answers stay, to correct or to try again
+        else:  # stopped by *Stop learning*, or refused: the answers stay, to learn again
+            stopped, self._stay = self.progress.stopped, False
             for widget in (*self.choices, self.add):
                 widget.setEnabled(True)
             self.refresh()
-            self.problem.setText(refused)
-            self._role(self.problem, "error")
+            self.problem.setText(self.lang.tr("deck_stopped") if stopped else refused)
+            self._role(self.problem, "" if stopped else "error")
+
+    def _cancel_clicked(self) -> None:
+        """*Cancel* closes; *Stop learning* asks, then stops the learning and goes back to the
+        answers (kept: to learn again, or to cancel)."""
+        if self._job is None or self.learnt is not None:
+            self.reject()
+            return
+        if not self.progress.stopped and self.ask_stop():
+            self._stay = True
+            self.reject()
 
     def keyPressEvent(self, event) -> None:
         """Escape or Enter while learning does nothing: a stray key never throws minutes of
@@ -275,7 +308,9 @@ class DeckView(QDialog):
         box.setWindowTitle(self.lang.tr("deck_title"))
         box.setText(self.lang.tr("deck_ask_stop"))
         stop = box.addButton(self.lang.tr("deck_stop"), QMessageBox.ButtonRole.DestructiveRole)
-        box.addButton(self.lang.tr("deck_go_on"), QMessageBox.ButtonRole.RejectRole)
+        go_on = box.addButton(self.lang.tr("deck_go_on"), QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(go_on)  # Enter or Escape never throws the learning away
+        box.setEscapeButton(go_on)
         self._asking = box  # a stop from outside (Ctrl+C, SIGTERM) closes it too
         try:
             box.exec()
@@ -325,6 +360,7 @@ class DeckView(QDialog):
                     text = lang.tr("deck_taken", card=text, finds=others)
                 if choice.itemText(i) != text:
                     choice.setItemText(i, text)
+                    choice.setItemData(i, lang.card(card), Qt.ItemDataRole.UserRole)
 
     def refresh(self) -> None:
         lang = self.lang
@@ -343,7 +379,7 @@ class DeckView(QDialog):
         comma = "، " if lang.rtl else ", "
         finds = comma.join(lang.num(k + 1) for k in changed)
         self.again.setText(lang.tr("deck_look_again", finds=finds))
-        self.again.setVisible(bool(changed) and self.learnt is None)
+        self.again.setVisible(bool(changed) and self.learnt is None and self._job is None)
         self.setLayoutDirection(
             Qt.LayoutDirection.RightToLeft if lang.rtl else Qt.LayoutDirection.LeftToRight
         )
@@ -374,7 +410,8 @@ class DeckView(QDialog):
         self.add.setText(lang.tr("deck_add"))
         self.cancel.setText(lang.tr("deck_stop" if self._job is not None else "deck_cancel"))
         if self.learnt is not None:  # saved: said here until the person closes the window
-            self.problem.setText(lang.tr("deck_saved", name=self.learnt))
+            saved = "deck_saved_chosen" if self.chosen else "deck_saved"
+            self.problem.setText(lang.tr(saved, name=self.learnt))
             self._role(self.problem, "ok")
             self.cancel.setVisible(False)
             self.add.setVisible(False)

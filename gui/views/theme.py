@@ -31,6 +31,8 @@ QPushButton[role="danger"] {{ background: {DANGER}; border-color: #ff6b6b; font-
 QPushButton[role="ok"] {{ background: {OK}; font-weight: bold; }}
 QLineEdit, QComboBox, QSpinBox {{ background: #0b0e11; border: 1px solid #46525e;
                                    padding: 6px; font-size: 20pt; }}
+QLineEdit:disabled, QComboBox:disabled, QSpinBox:disabled {{ color: #5d6873;
+                                                             border-color: #333d47; }}
 QTableWidget {{ background: #0b0e11; gridline-color: #333d47; font-size: 16pt; }}
 QHeaderView::section {{ background: {PANEL}; color: {TEXT}; padding: 6px; font-size: 16pt;
                         font-weight: bold; }}

@@ -144,9 +144,10 @@ def _learn(args: argparse.Namespace) -> int:
         elif pending.is_dir():  # the window's answers are written to the cards waiting
             answers = pending / "proposals.json" if args.window else args.answers or (
                 pending / "proposals.json")  # fmt: skip
-            window = " --window" if args.window else ""
+            how = (_in_window(args.name, args.replace) if args.window
+                   else _go_on(args.name, answers, args.replace))  # fmt: skip
             print(f"stopped: nothing learnt; the cards found wait in {pending} (go on with "
-                  f"{_go_on(args.name, answers, args.replace)}{window})", flush=True)  # fmt: skip
+                  f"{how})", flush=True)  # fmt: skip
         else:
             print("stopped: nothing learnt", flush=True)
         if isinstance(exc, Terminated):
@@ -160,6 +161,11 @@ def _go_on(name: str, answers, replace: bool) -> str:
     """The command that learns ``name`` from the cards waiting, with the ``answers`` file."""
     again = " --replace" if replace else ""
     return f"hakam deck learn --name {name} --answers {shlex.quote(str(answers))}{again}"
+
+
+def _in_window(name: str, replace: bool) -> str:
+    """The command that opens the cards waiting for ``name`` in the deck window."""
+    return f"hakam deck learn --name {name} --window{' --replace' if replace else ''}"
 
 
 def _take_again(args: argparse.Namespace) -> str:
@@ -195,7 +201,9 @@ def _learn_deck(args: argparse.Namespace) -> int:
         if args.source and args.answers:
             raise UserError("--source takes the frames, --answers confirms them: one at a time")
         if not (args.source or args.answers):
-            raise UserError("give --source (the cards laid out) or --answers (your answers)")
+            waiting = "; cards wait for it: --window goes on with them" if pending.is_dir() else ""
+            raise UserError(f"give --source (the cards laid out) or --answers (your answers)"
+                            f"{waiting}")  # fmt: skip
         if args.name in store.names() and not args.replace:
             raise UserError(
                 f"deck {args.name}: learnt already (--replace learns it anew; "
@@ -214,7 +222,8 @@ def _learn_deck(args: argparse.Namespace) -> int:
             if pending.exists() and not args.replace:
                 raise UserError(
                     f"deck {args.name}: cards found earlier wait in {pending} (go on with "
-                    f"--answers {answers_file}, or --replace them)"
+                    f"{_in_window(args.name, False)}, or --answers {answers_file}; or "
+                    f"--replace them)"
                 )
             detector = _detector(args.threads)  # refused here, before the camera is asked
             frames = _frames(args.source, args.frames, args.every)
@@ -276,7 +285,8 @@ def _camera(source: str | None) -> bool:
 
 
 def _learn_in_window(store, name: str, frames: list, found: list, answers: list,
-                     language: str, scenes: int | None, detector, grab=None) -> bool:  # fmt: skip
+                     language: str, scenes: int | None, detector, grab=None,
+                     chosen: bool = False) -> bool:  # fmt: skip
     """The cards found, with ``answers``, confirmed or corrected in the window and learnt
     there: whether the deck was learnt and saved. Closed first, the answers and which finds
     the person named wait with the cards; closed by Ctrl+C or SIGTERM, the stop is raised
@@ -287,26 +297,38 @@ def _learn_in_window(store, name: str, frames: list, found: list, answers: list,
 
     pending = store.waiting_folder(name)
     named = _named(pending, found, answers)  # the window adds to it as the person names
+    changed = _changed(pending, found, named)  # the finds marked to look at again
     count = decks.LEARN_SCENES if scenes is None else scenes
     # The scenes drawn while the person looks (``hakam.vision.deck_ahead``).
     ahead = ScenesAhead(lambda k: found[k].face, lambda faces, tick: decks.learning_samples(
         faces, detector, count, progress=tick))  # fmt: skip
-    learn = _window_learning(store, name, frames, found, scenes, detector, named, ahead)
-    more = None if grab is None else _more_finds(store, name, frames, found, grab, detector)
+    learn = _window_learning(store, name, frames, found, scenes, detector, named, ahead,
+                             changed)  # fmt: skip
+    more = None if grab is None else _more_finds(store, name, frames, found, grab, detector,
+                                                 changed)  # fmt: skip
     try:
         names, learnt, stopped_by = _confirm_in_window(
-            found, language, learn, answers, named=named, more=more, ahead=ahead
+            found,
+            language,
+            learn,
+            answers,
+            named=named,
+            more=more,
+            ahead=ahead,
+            changed=changed,
+            chosen=chosen,
         )
     finally:
         ahead.close()
     if not learnt:
-        _keep_answers(pending, names, named)
+        _keep_answers(pending, names, named, changed)
     if stopped_by is not None:
         raise Terminated if stopped_by == signal.SIGTERM else KeyboardInterrupt
     return learnt
 
 
-def _more_finds(store, name: str, frames: list, found: list, grab, detector):
+def _more_finds(store, name: str, frames: list, found: list, grab, detector,
+                changed: set[int] | None = None):  # fmt: skip
     """*Add a picture*: ``more(answers, named)`` takes the camera's frame and adds the cards
     found in it to ``frames`` and ``found`` (in place: the learning sees them), keeps them
     waiting with the answers given so far and the new finds' proposals, and returns the new
@@ -337,11 +359,11 @@ def _more_finds(store, name: str, frames: list, found: list, grab, detector):
         # Kept before the lists change (a write refused: nothing changed). The answers first:
         # cut short by a crash, answers beyond the finds kept are dropped when gone on with.
         try:
-            _keep_answers(pending, [*answers, *(c.proposed for c in new)], named)
+            _keep_answers(pending, [*answers, *(c.proposed for c in new)], named, changed)
             deck_store.keep_pending(pending, [*frames, frame], [*found, *new])
             cv2.imwrite(str(pending / "sheet.jpg"), _sheet([*found, *new]))
         except (OSError, decks.DeckError) as exc:
-            _keep_answers(pending, answers, named)
+            _keep_answers(pending, answers, named, changed)
             raise UserError(f"deck {name}: the new picture cannot be kept ({exc})") from None
         frames.append(frame)
         found.extend(new)
@@ -370,15 +392,30 @@ def _named(folder: Path, found: list, answers: list) -> set[int]:
     return named
 
 
-def _keep_answers(folder: Path, names: list, named: set[int]) -> None:
-    """The person's answers and which finds they named, kept with the cards waiting."""
+def _changed(folder: Path, found: list, named: set[int]) -> set[int]:
+    """The finds the window marked to look at again when it closed (``named.json``), but for
+    those named since."""
+    try:
+        kept = json.loads((folder / "named.json").read_text(encoding="utf-8"))
+        marked = kept.get("changed", []) if isinstance(kept, dict) else []
+    except (OSError, ValueError):
+        marked = []
+    if not isinstance(marked, list):
+        return set()
+    return {k for k in marked if isinstance(k, int) and 0 <= k < len(found)} - named
+
+
+def _keep_answers(folder: Path, names: list, named: set[int], changed=None) -> None:
+    """The person's answers, which finds they named and which the window marked to look at
+    again (``changed``), kept with the cards waiting."""
     _write_answers(folder / "proposals.json", names)
-    kept = {"named": sorted(named), "answers": list(names)}
+    kept = {"named": sorted(named), "answers": list(names), "changed": sorted(changed or ())}
     (folder / "named.json").write_text(json.dumps(kept) + "\n", encoding="utf-8")
 
 
 def _window_learning(store, name: str, frames: list, found: list, scenes: int | None, detector,
-                     named: set[int] | None = None, ahead=None):  # fmt: skip
+                     named: set[int] | None = None, ahead=None,
+                     changed: set[int] | None = None):  # fmt: skip
     """What the deck window's *Learn and save* does with the person's answers: they are written
     to the cards waiting whatever follows, with ``named`` (the finds the person named); the
     deck is learnt and kept (then nothing waits), or a ``UserError`` says why not. ``ahead``:
@@ -389,7 +426,7 @@ def _window_learning(store, name: str, frames: list, found: list, scenes: int | 
 
     def learn(names: list, progress) -> str:
         try:
-            _keep_answers(pending, names, set() if named is None else named)  # their word
+            _keep_answers(pending, names, set() if named is None else named, changed)  # their word
             decks.check_cards(names)
             faces = {n: c.face for c, n in zip(found, names, strict=True) if n is not None}
             _fit_and_save(store, name, faces, frames, scenes, detector, progress,
@@ -456,7 +493,7 @@ def learn_from_frame(grab, name: str, language: str, retake: bool = False,
         _keep_found(store, name, frames, found)  # in place of any waiting (``retake``)
         answers = [c.proposed for c in found]
     learnt = _learn_in_window(store, name, frames, found, answers, language, scenes, detector,
-                              grab)  # fmt: skip
+                              grab, chosen=True)  # fmt: skip
     return name if learnt else None
 
 
@@ -517,13 +554,22 @@ def learning_progress():
     return tick
 
 
-def _confirm_in_window(found: list, language: str, learn, answers: list,
-                       named: set[int] | None = None, more=None,
-                       ahead=None) -> tuple[list, bool, int | None]:  # fmt: skip
+def _confirm_in_window(
+    found: list,
+    language: str,
+    learn,
+    answers: list,
+    named: set[int] | None = None,
+    more=None,
+    ahead=None,
+    changed: set[int] | None = None,
+    chosen: bool = False,
+) -> tuple[list, bool, int | None]:
     """The person's answers from the window (starting from ``answers``), whether the deck was
     learnt and saved there (``learn``, with its progress shown), and the signal that closed it
     (None: the person). ``named``: the finds the person named (never proposed again), updated
-    with those named in the window. ``more(answers, named)``: *Add a picture*, the new finds
+    with those named in the window; ``changed``: the finds marked to look at again, updated as
+    the window marks them. ``more(answers, named)``: *Add a picture*, the new finds
     (``found`` grows with them; None: not offered). ``ahead``: the scenes drawn while the
     person looks (``ScenesAhead``), told the answers as they change."""
     from hakam.cli.common import exec_until_signal
@@ -535,10 +581,11 @@ def _confirm_in_window(found: list, language: str, learn, answers: list,
     make_app()
     reads = [c.read for c in found]
     named = set() if named is None else named
+    changed = set() if changed is None else changed  # marked when the window closed before
     if any(r is None for r in reads):  # found before reads were kept: not proposed again
-        given = DeckAnswers(answers, None, named)
+        given = DeckAnswers(answers, None, named, changed=changed)
     else:
-        given = DeckAnswers(answers, reads, named, alike([c.face for c in found]))
+        given = DeckAnswers(answers, reads, named, alike([c.face for c in found]), changed)
 
     def add() -> list:
         if ahead is not None:  # the detector is this picture's now
@@ -550,7 +597,7 @@ def _confirm_in_window(found: list, language: str, learn, answers: list,
 
     view = DeckView([c.face for c in found], given, language, learn=learn,
                     more=None if more is None else add,
-                    ahead=None if ahead is None else ahead.update)  # fmt: skip
+                    ahead=None if ahead is None else ahead.update, chosen=chosen)  # fmt: skip
     view.fit_screen()
     # Ctrl+C or SIGTERM: as Cancel or Close (a learning under way is stopped, nothing saved;
     # the caller then says the stop and exits as stopped).
@@ -616,9 +663,10 @@ def _list(args: argparse.Namespace) -> int:
             finds = f"{len(rows)} " if isinstance(rows, list) else ""
         except (OSError, ValueError):  # (said when they are gone on with)
             finds = ""
-        go_on = _go_on(name, answers, name in names)
-        print(f"{name}  {finds}cards found, waiting for answers ({go_on}; hakam deck forget "
-              f"{name} drops them)")  # fmt: skip
+        replace = name in names
+        print(f"{name}  {finds}cards found, waiting for answers (go on with "
+              f"{_in_window(name, replace)}, or {_go_on(name, answers, replace)}; hakam deck "
+              f"forget {name} drops them)")  # fmt: skip
     for name in names:
         try:
             meta = store.describe(name)

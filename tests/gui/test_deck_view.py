@@ -42,6 +42,7 @@ def test_the_window_offers_save_only_for_the_32_cards_once_each(qtbot):
     assert not view.save.isEnabled()
     assert view.problem.text() == "Missing: A♠; more than once: 7♣ (1, 32)"
     assert view.choices[31].currentText() == "7♣ (find 1)"  # the other find given 7♣
+    assert view.choices[31].shown() == "7♣"  # closed: the card alone (the list says more)
     assert view.choices[5].itemText(CARD_NAMES.index("7C") + 1) == "7♣ (find 1, 32)"
     assert view.choices[5].itemText(CARD_NAMES.index("AS") + 1) == "A♠"  # given to none
     view.choices[31].setCurrentIndex(CARD_NAMES.index("AS") + 1)
@@ -101,8 +102,8 @@ def test_the_answers_are_told_as_they_change_until_the_learning_starts(qtbot):
     told: list[list] = []
     make_app()
     faces = [np.full((176, 126, 3), 40, np.uint8)] * 32
-    view = DeckView(faces, DeckAnswers(list(CARD_NAMES)), learn=lambda a, p: "majlis",
-                    ahead=told.append)  # fmt: skip
+    view = DeckView(faces, DeckAnswers(list(CARD_NAMES), changed={1}),
+                    learn=lambda a, p: "majlis", ahead=told.append, chosen=True)  # fmt: skip
     qtbot.addWidget(view)
     assert told == [list(CARD_NAMES)]  # as the window opens: drawn with at once
     view.choices[0].activated.emit(0)  # the first find dropped
@@ -112,6 +113,17 @@ def test_the_answers_are_told_as_they_change_until_the_learning_starts(qtbot):
     qtbot.mouseClick(view.save, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: view.learnt == "majlis")
     assert len(told) == shown  # learning, then learnt: not told again
+    # From the start screen the deck is chosen for the table as it is saved.
+    assert view.problem.text() == "Deck majlis learnt and saved; the table reads with it."
+
+
+def test_the_finds_marked_when_the_window_closed_are_marked_again(qtbot):
+    make_app()
+    view = DeckView([np.full((176, 126, 3), 40, np.uint8)] * 32,
+                    DeckAnswers(list(CARD_NAMES), changed={1}))  # fmt: skip
+    qtbot.addWidget(view)
+    assert view.numbers[1].text() == "2 ↻" and not view.again.isHidden()
+    assert "2. Look at these finds again" in view.again.text()
 
 
 def test_the_deck_is_learnt_in_the_window_with_its_progress(qtbot):
@@ -203,6 +215,17 @@ def test_learning_can_be_stopped_or_refused_and_the_answers_stay(qtbot):
     assert view.problem.property("role") == "error"
     assert view.isVisible() and view.save.isEnabled() and view.choices[0].isEnabled()
     assert view.cancel.text() == "Cancel" and view.answers.answers == list(CARD_NAMES)
+    # *Stop learning*, confirmed: the learning stops, the answers are back, to learn again.
+    view = _answered(qtbot, forever)
+    qtbot.mouseClick(view.save, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.progress.done > 2)
+    assert view.again.isHidden()  # nothing to look at again while learning
+    view.ask_stop = lambda: True
+    qtbot.mouseClick(view.cancel, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view._job is None)
+    assert view.isVisible() and view.learnt is None and view.save.isEnabled()
+    assert view.problem.text().startswith("Learning stopped: nothing of it is kept")
+    assert view.cancel.text() == "Cancel" and view.choices[0].isEnabled()
 
 
 def test_the_window_fits_the_screen_and_says_when_cards_were_not_found(qtbot):
@@ -290,7 +313,9 @@ def test_as_the_person_names_finds_the_others_are_proposed_again(qtbot):
     assert [n.text() for n in view.numbers] == ["1", "2 ↻", "3"]
     assert [n.property("role") for n in view.numbers] == ["", "changed", ""]
     assert view.numbers[1].toolTip() == "proposed again" and not view.again.isHidden()
-    assert view.again.text() == "↻ proposed again since you may have looked: 2; look at them again"
+    assert view.again.text() == ("↻ Changed by your other answers after you may have checked "
+                                 "them: 2. Look at these finds again; choosing a card for one "
+                                 "clears its mark.")  # fmt: skip
     view.choices[1].activated.emit(CARD_NAMES.index("JD") + 1)
     assert view.answers.changed == set() and view.answers.answers == ["AD", "JD", "KS"]
     assert [n.text() for n in view.numbers] == ["1", "2", "3"]
@@ -337,6 +362,9 @@ def test_the_question_before_stopping_offers_to_stop_or_go_on(qtbot):
 
     QTimer.singleShot(50, lambda: press("Go on learning"))
     assert view.ask_stop() is False
+    QTimer.singleShot(50, lambda: qtbot.keyClick(QApplication.activeModalWidget(),
+                                                 Qt.Key.Key_Return))  # fmt: skip
+    assert view.ask_stop() is False  # Enter is Go on learning: a stray key throws nothing away
     QTimer.singleShot(50, lambda: press("Stop learning"))
     assert view.ask_stop() is True
     assert texts[0].startswith("Stop learning the deck? Nothing of it is kept")
@@ -421,7 +449,8 @@ def test_a_picture_added_brings_its_finds_proposed_with_the_others(qtbot):
     view = DeckView([*faces, faces[0]], dropped, more=more)
     qtbot.addWidget(view)
     assert view.problem.text() == (
-        "Missing: A♠ (lay them before the camera, then Add a picture)")  # fmt: skip
+        "Missing: A♠ (give each to its find if it was found; else lay it before the camera, "
+        "then Add a picture)")  # fmt: skip
 
 
 def test_finds_added_to_answers_without_reads_keep_their_own_proposals():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -77,6 +78,10 @@ def test_other_finds_draw_again_and_answers_for_other_finds_take_nothing():
     ahead = ScenesAhead(shown.__getitem__, draw)
     ahead.update([*CARD_NAMES, None])
     ahead.update([*CARD_NAMES[:31], None, "AS"])  # the last card is find 33's now
+    for _ in range(500):  # the second drawing's thread under way
+        if len(draw.calls) == 2:
+            break
+        time.sleep(0.01)
     assert len(draw.calls) == 2 and draw.calls[1]["AS"] is shown[32]
     draw.gate.set()
     assert ahead.take([*CARD_NAMES, None], lambda k, n: None) is None  # drawn with find 33
@@ -105,7 +110,7 @@ def test_a_stop_while_waiting_stops_the_drawing_and_a_failure_draws_again():
     assert ahead.take(list(CARD_NAMES), lambda k, n: None) is None  # the learning draws them
 
 
-def test_pause_ends_the_drawing_under_way():
+def test_pause_or_close_ends_the_drawing_under_way():
     shown = faces(32)
     draw = Drawing()
     ahead = ScenesAhead(shown.__getitem__, draw)
@@ -115,6 +120,11 @@ def test_pause_ends_the_drawing_under_way():
     ahead.pause()
     assert not thread.is_alive()
     assert ahead.take(list(CARD_NAMES), lambda k, n: None) is None
+    ahead.update(list(CARD_NAMES))  # the window closed: stopped, not waited for
+    thread = ahead._thread
+    ahead.close()
+    thread.join(5)
+    assert not thread.is_alive() and ahead.take(list(CARD_NAMES), lambda k, n: None) is None
 
 
 def test_the_pace_counts_from_the_first_step_seen():

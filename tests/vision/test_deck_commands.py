@@ -54,7 +54,7 @@ deck_cli._frames = lambda *a: [np.zeros((8, 8, 3), np.uint8)]
 deck_cli.has_display = lambda: True
 
 
-def window(found, language, learn, answers, named=None, more=None, ahead=None):  # (answered,
+def window(found, language, learn, answers, named=None, more=None, **_):  # (answered,
     # learnt, stopped)
     if saved:
         (decks_root() / "home").mkdir(parents=True)
@@ -108,7 +108,7 @@ def test_a_window_closed_by_a_signal_exits_as_stopped(tmp_path, signame, code):
     done = subprocess.run([sys.executable, str(path), signame, "again"], capture_output=True,
                           text=True, env=env, timeout=120)  # fmt: skip
     assert done.returncode == code, done.stderr  # and the way back says the window again:
-    assert f"--answers {pending / 'proposals.json'} --window)" in done.stdout
+    assert "(go on with hakam deck learn --name home --window)" in done.stdout
     done = subprocess.run([sys.executable, str(path), signame, "saved"], capture_output=True,
                           text=True, env=env, timeout=120)  # fmt: skip
     assert done.returncode == code, done.stderr
@@ -253,7 +253,7 @@ def test_a_picture_added_in_the_window_waits_with_the_answers(tmp_path, monkeypa
     with pytest.raises(decks.DeckError, match="33 answers for 32 cards found"):
         decks.read_answers(folder / "proposals.json", 32)  # a person's own file: as given
     assert json.loads((folder / "named.json").read_text()) == {
-        "named": [30], "answers": [*CARD_NAMES[:30], None, "AS"]}  # fmt: skip
+        "named": [30], "answers": [*CARD_NAMES[:30], None, "AS"], "changed": []}  # fmt: skip
 
 
 def test_the_window_adds_the_finds_of_a_picture_to_the_answers(monkeypatch):
@@ -281,7 +281,7 @@ def test_the_window_adds_the_finds_of_a_picture_to_the_answers(monkeypatch):
         return new
 
     class Window(QObject):  # the deck window: Add a picture pressed once, then closed
-        def __init__(self, faces, answers, language, learn=None, more=None, ahead=None):
+        def __init__(self, faces, answers, language, learn=None, more=None, **_):
             super().__init__()
             self.answers, self.learnt, self.more, self.faces = answers, None, more, faces
 
@@ -315,7 +315,7 @@ def test_a_camera_showing_some_cards_opens_the_window_to_add_the_others(tmp_path
     monkeypatch.setattr(deck_cli, "has_display", lambda: True)
     opened: list = []
 
-    def window(found, language, learn, answers, named=None, more=None, ahead=None):
+    def window(found, language, learn, answers, named=None, more=None, **_):
         opened.append((len(found), more is not None))
         return answers, False, None
 
@@ -343,10 +343,14 @@ def test_learning_from_the_window_keeps_which_finds_the_person_named(tmp_path):
 
     store = deck_store.DeckStore(tmp_path / "decks")
     store.waiting_folder("home").mkdir(parents=True)
-    named = {3}
-    learn = deck_cli._window_learning(store, "home", [], [], 10, None, named)
+    named, changed = {3}, {7}
+    learn = deck_cli._window_learning(store, "home", [], [], 10, None, named, None, changed)
     named.add(5)  # named in the window after it opened
+    changed.add(9)  # and a find proposed again there
     with pytest.raises(UserError, match="not the 32 Baloot cards once each"):
         learn(["AS"] * 32, lambda stage, k, n: None)
     kept = json.loads((store.waiting_folder("home") / "named.json").read_text())
-    assert kept == {"named": [3, 5], "answers": ["AS"] * 32}
+    assert kept == {"named": [3, 5], "answers": ["AS"] * 32, "changed": [7, 9]}
+    # Going on: the marks stay where the window left them, but for a find named since.
+    found = [None] * 32
+    assert deck_cli._changed(store.waiting_folder("home"), found, {9}) == {7}

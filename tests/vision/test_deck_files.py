@@ -151,7 +151,7 @@ def test_a_deck_written_to_a_file_is_kept_elsewhere_as_it_was(networks, tmp_path
         ),
         ({"meta": {"frames": 1}}, "it holds 0 frames where its deck.json says 1"),
         ({"meta": {"format": "hakam-deck/9"}}, r"not a hakam-deck/2 deck \(hakam-deck/9\)"),
-        ({"meta": {"name": "../x"}}, "deck name '../x'"),
+        ({"meta": {"name": "../x"}}, "deck name ../x: 1 to 40"),
         ({"meta": {"name": None}}, "deck.json: name None is not a text"),
         ({"meta": {"name": ""}}, "its deck.json names no deck; nothing imported \\(give --name\\)"),
         ({"meta": {"networks": [["outline", "0"]]}}, "networks .* is not a table"),

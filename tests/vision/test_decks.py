@@ -108,6 +108,8 @@ def test_deck_names_are_plain_and_cannot_be_the_pending_folder():
         with pytest.raises(decks.DeckError):
             decks.check_name(bad)
     assert decks.check_name("home-deck_2.b") == "home-deck_2.b"
+    with pytest.raises(decks.DeckError, match=r"^deck name: give the deck a name \(1 to 40"):
+        decks.check_name("")
 
 
 def test_a_save_cut_short_between_its_renames_is_finished_or_undone(tmp_path):
@@ -527,7 +529,9 @@ def test_the_start_screen_learns_a_deck_from_the_cameras_frame(spread, tmp_path,
     monkeypatch.setattr(decks, "learning_samples", lambda *a, **k: drawn.append(
         threading.current_thread().name) or draw(*a, **k))  # fmt: skip
 
-    def window(found, language, learn, answers, close=False, named=None, more=None, ahead=None):
+    def window(
+        found, language, learn, answers, close=False, named=None, more=None, ahead=None, **_
+    ):
         shown.append((language, answers))
         names = _answers(found, labels)
         if close:
@@ -585,7 +589,7 @@ def test_the_start_screen_learns_a_deck_from_the_cameras_frame(spread, tmp_path,
         deck_cli.learn_from_frame(lambda: half, "salon", "en", retake=True, scenes=10)
     assert json.loads((store.waiting_folder("salon") / "found.json").read_text()) == fresh
     del shown[-3:]
-    with pytest.raises(UserError, match="deck name 'a b'"):
+    with pytest.raises(UserError, match="deck name a b: 1 to 40"):
         deck_cli.learn_from_frame(lambda: frame, "a b", "en", scenes=10)
     assert store.names() == ["diwan", "majlis"] and store.waiting() == ["hall", "salon"]
     assert len(shown) == 3

@@ -130,7 +130,7 @@ def test_the_cards_found_and_the_deck_window_propose_with_the_glyphs(monkeypatch
     class Window(QObject):  # the deck window, closed at once: what it was given is kept
         given = None
 
-        def __init__(self, faces, answers, language, learn=None, more=None):
+        def __init__(self, faces, answers, language, learn=None, more=None, **_):
             super().__init__()
             Window.given, self.learnt = answers, None
 
