@@ -196,6 +196,13 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Deck {name} learnt and saved; the table reads with it.",
         "تُعلِّم الورق {name} وحُفظ، وتقرأ الطاولة به.",
     ),
+    "deck_ask_changed": (
+        "↻ Finds {finds} were changed by your other answers after you may have checked them. "
+        "Learn the deck as it stands?",
+        "↻ غيّرت إجاباتك الأخرى الأوراق {finds} بعد أن راجعتها ربما. أتتعلَّم الورق كما هو؟",
+    ),
+    "deck_learn_anyway": ("Learn as it stands", "تعلَّمه كما هو"),
+    "deck_look_first": ("Look at them first", "انظر فيها أولًا"),
     "deck_stopped": (
         "Learning stopped: nothing of it is kept. Your answers stay: learn again, or Cancel.",
         "أُوقف التعلُّم ولم يُحفظ منه شيء. إجاباتك باقية: تعلَّم من جديد أو ألغِ.",

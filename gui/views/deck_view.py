@@ -221,7 +221,15 @@ class DeckView(QDialog):
         fit_to_screen(self, width, height)
 
     def _save(self) -> None:
-        if self.learn is None or self.learnt is not None:  # nothing to learn, or learnt: close
+        if self.learnt is not None:  # learnt: *Close*
+            self.accept()
+            return
+        if self.answers.changed and not self.ask_changed():  # to look at them first
+            first = self.choices[min(self.answers.changed)]
+            self.findChild(QScrollArea).ensureWidgetVisible(first)
+            first.setFocus()
+            return
+        if self.learn is None:  # nothing to learn here: the answers are the caller's
             self.accept()
             return
         for widget in (*self.choices, self.save, self.add):
@@ -300,6 +308,27 @@ class DeckView(QDialog):
             event.ignore()
             return
         super().closeEvent(event)
+
+    def ask_changed(self) -> bool:
+        """Whether the person learns the deck with finds still marked ↻ (changed by their other
+        answers after they may have checked them): a card swapped unseen would be misread all
+        evening. Looking at them first is the default."""
+        lang, comma = self.lang, "، " if self.lang.rtl else ", "
+        box = QMessageBox(self)
+        box.setLayoutDirection(self.layoutDirection())
+        box.setWindowTitle(lang.tr("deck_title"))
+        finds = comma.join(lang.num(k + 1) for k in sorted(self.answers.changed))
+        box.setText(lang.tr("deck_ask_changed", finds=finds))
+        learn = box.addButton(lang.tr("deck_learn_anyway"), QMessageBox.ButtonRole.AcceptRole)
+        look = box.addButton(lang.tr("deck_look_first"), QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(look)
+        box.setEscapeButton(look)
+        self._asking = box
+        try:
+            box.exec()
+        finally:
+            self._asking = None
+        return box.clickedButton() is learn
 
     def ask_stop(self) -> bool:
         """Whether the person stops the learning under way (nothing of it is kept)."""

@@ -102,8 +102,8 @@ def test_the_answers_are_told_as_they_change_until_the_learning_starts(qtbot):
     told: list[list] = []
     make_app()
     faces = [np.full((176, 126, 3), 40, np.uint8)] * 32
-    view = DeckView(faces, DeckAnswers(list(CARD_NAMES), changed={1}),
-                    learn=lambda a, p: "majlis", ahead=told.append, chosen=True)  # fmt: skip
+    view = DeckView(faces, DeckAnswers(list(CARD_NAMES)), learn=lambda a, p: "majlis",
+                    ahead=told.append, chosen=True)  # fmt: skip
     qtbot.addWidget(view)
     assert told == [list(CARD_NAMES)]  # as the window opens: drawn with at once
     view.choices[0].activated.emit(0)  # the first find dropped
@@ -462,3 +462,33 @@ def test_finds_added_to_answers_without_reads_keep_their_own_proposals():
     named = {1}  # the caller's set sees the finds named (kept if the learning is cut short)
     DeckAnswers(["AS", "KS"], named=named).set(0, "AS")
     assert named == {0, 1}
+
+
+def test_learning_with_finds_marked_to_look_at_asks_first(qtbot):
+    """A find changed by the person's other answers after they may have checked it (↻): *Learn
+    and save* asks, looking at them first the default; learning as it stands is their choice."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    make_app()
+    learnt: list[list] = []
+    view = DeckView([np.full((176, 126, 3), 40, np.uint8)] * 32,
+                    DeckAnswers(list(CARD_NAMES), changed={30, 4}),
+                    learn=lambda a, p: learnt.append(a) or "majlis")  # fmt: skip
+    qtbot.addWidget(view)
+    view.show()
+    asked: list[str] = []
+
+    def answer(key) -> None:
+        box = QApplication.activeModalWidget()
+        asked.append(box.text())
+        qtbot.keyClick(box, key)
+
+    QTimer.singleShot(50, lambda: answer(Qt.Key.Key_Return))  # the default: look first
+    qtbot.mouseClick(view.save, Qt.MouseButton.LeftButton)
+    assert asked[0].startswith("↻ Finds 5, 31 were changed by your other answers")
+    assert view._job is None and learnt == [] and view.focusWidget() is view.choices[4]
+    view.ask_changed = lambda: True  # learning as it stands
+    qtbot.mouseClick(view.save, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.learnt == "majlis")
+    assert learnt == [list(CARD_NAMES)]
