@@ -1,14 +1,14 @@
-"""The wait after *Learn and save*: a deck learnt with its scenes drawn while the person looked
-at the cards found (``hakam.vision.deck_ahead``) against the same deck learnt from scratch.
+"""The wait after *Learn and save*: a deck learnt while the person looked at the cards found
+(``hakam.vision.deck_ahead``) against the same deck learnt from scratch.
 
 The design's spread is found and answered by its labels (as ``benchmarks/decks.py`` does), then
-learnt once as ``hakam deck learn`` does, and once for each ``--looks`` seconds: the drawing
-started with the answers, the person looking that long, then *Learn and save* (the scenes drawn
-ahead taken, the rest drawn, the training). Printed for each: the seconds from the click to the
-deck learnt, the scenes drawn before the click, the ratio to learning from scratch, and whether
+learnt once as ``hakam deck learn`` does, and once for each ``--looks`` seconds: the learning
+started with the answers, the person looking that long, then *Learn and save* (what was done
+ahead taken, the rest done). Printed for each: the seconds from the click to the deck learnt,
+how far the learning had got before the click, the ratio to learning from scratch, and whether
 the deck's index network came out the same (the same scenes, the same training).
 
-    python benchmarks/learn_wait.py --design tuning --looks 30,60
+    python benchmarks/learn_wait.py --design tuning --looks 30,60,120
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def learn(faces: dict, detector, scenes: int, samples=None) -> decks.LearnedDeck
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--design", default="tuning")
-    ap.add_argument("--looks", default="30,60", help="seconds the person looks, comma separated")
+    ap.add_argument("--looks", default="30,60,120", help="seconds looked, comma-separated")
     ap.add_argument("--scenes", type=int, default=decks.LEARN_SCENES)
     args = ap.parse_args(argv)
     detector = make_detector("openvino")
@@ -55,24 +55,30 @@ def main(argv: list[str] | None = None) -> int:
     alone = learn(faces, detector, args.scenes)
     base = time.perf_counter() - t0
     print(f"{args.design}: learnt from scratch in {base:.1f} s", flush=True)
-    rows = [("from scratch", 0, base, 0, True, 0.0)]
+    rows = [("from scratch", 0, base, "", True, 0.0)]
     for look in (float(s) for s in args.looks.split(",")):
-        ahead = ScenesAhead(lambda k: found[k].face, lambda f, tick: decks.learning_samples(
-            f, detector, args.scenes, progress=tick))  # fmt: skip
-        ahead.update(answers)  # the window opens: the answers complete, drawn with at once
+        ahead = ScenesAhead(
+            lambda k: found[k].face,
+            lambda f, tick: decks.learning_samples(f, detector, args.scenes, progress=tick),
+            lambda s, tick: decks.deck_from_samples("wait", s, detector, args.scenes, tick),
+        )
+        ahead.update(answers)  # the window opens: the answers complete, learnt with at once
         time.sleep(look)
-        before = ahead.done
+        before = f"{ahead.done} of {ahead.total} {ahead.stage}"
         t0 = time.perf_counter()  # the click
-        samples = ahead.take(answers, lambda k, n: None)
-        deck = learn(faces, detector, args.scenes, samples)
+        taken = ahead.take(answers, lambda stage, k, n: None)
+        if taken is not None and taken[0] == "deck":
+            deck = taken[1]
+        else:
+            deck = learn(faces, detector, args.scenes, None if taken is None else taken[1])
         wait = time.perf_counter() - t0
         diff = max(float(np.abs(a - b).max()) for a, b in
                    zip(alone.tail.params(), deck.tail.params(), strict=True))  # fmt: skip
-        rows.append((f"looked {look:.0f} s", look, wait, before, samples is not None, diff))
-        print(f"looked {look:.0f} s: {before} scenes drawn before the click, learnt {wait:.1f} s "
-              f"after it", flush=True)  # fmt: skip
+        rows.append((f"looked {look:.0f} s", look, wait, before, taken is not None, diff))
+        print(f"looked {look:.0f} s: {before} done before the click, learnt {wait:.1f} s after "
+              f"it", flush=True)  # fmt: skip
     print(f"\n{args.design}, {args.scenes} scenes; the wait after *Learn and save*:\n")
-    print("| person looked | scenes drawn before the click | wait | ratio | same network |")
+    print("| person looked | done before the click | wait | ratio | same network |")
     print("|---|---|---|---|---|")
     for name, _, wait, before, taken, diff in rows:
         same = "—" if name == "from scratch" else (f"yes (weights within {diff:.1e})" if taken

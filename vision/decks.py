@@ -570,8 +570,18 @@ def learn_deck(
 
     if samples is None:
         samples = learning_samples(faces, detector, scenes, seed, said("scenes"))
+    return deck_from_samples(name, samples, detector, scenes, said("training"), tail)
+
+
+def deck_from_samples(name: str, samples: Samples, detector, scenes: int = LEARN_SCENES,
+                      progress: Callable[[int, int], None] | None = None,
+                      tail: IndexTail | None = None) -> LearnedDeck:  # fmt: skip
+    """The deck trained on ``samples`` (``learning_samples`` of its ``scenes``): its index
+    network from the shipped one's ``tail`` (read here where not given), ``progress(step,
+    steps)`` after each training step, and its calibration of the whole-card reader."""
+    tail = shipped_tail(detector) if tail is None else tail
     onnx = index_onnx(detector.corners.index.path)
-    learn_tail(onnx, tail, samples.patches, samples.classes, said("training"),
+    learn_tail(onnx, tail, samples.patches, samples.classes, progress,
                detector.corners.index.threads)  # fmt: skip
     calibration = None  # no finder box taught: the whole-card reader's reads as they are
     if len(samples.read_classes):

@@ -299,9 +299,10 @@ def _learn_in_window(store, name: str, frames: list, found: list, answers: list,
     named = _named(pending, found, answers)  # the window adds to it as the person names
     changed = _changed(pending, found, named)  # the finds marked to look at again
     count = decks.LEARN_SCENES if scenes is None else scenes
-    # The scenes drawn while the person looks (``hakam.vision.deck_ahead``).
+    # The deck learnt while the person looks (``hakam.vision.deck_ahead``).
     ahead = ScenesAhead(lambda k: found[k].face, lambda faces, tick: decks.learning_samples(
-        faces, detector, count, progress=tick))  # fmt: skip
+        faces, detector, count, progress=tick), lambda samples, tick: decks.deck_from_samples(
+        name, samples, detector, count, tick))  # fmt: skip
     learn = _window_learning(store, name, frames, found, scenes, detector, named, ahead,
                              changed)  # fmt: skip
     more = None if grab is None else _more_finds(store, name, frames, found, grab, detector,
@@ -520,10 +521,13 @@ def _fit_and_save(store, name: str, faces: dict, frames: list, scenes: int | Non
             shown(stage, k, n)  # raises LearningStopped when the person stopped it
         printed(stage, k, n)
 
-    samples = None
-    if ahead is not None:  # the scenes drawn while the person looked, where they fit
-        samples = ahead[0].take(ahead[1], lambda k, n: tick("scenes", k, n))
-    deck = decks.learn_deck(name, faces, detector, scenes, progress=tick, samples=samples)
+    # What was done while the person looked, where it fits: the deck, or its scenes.
+    taken = None if ahead is None else ahead[0].take(ahead[1], tick)
+    if taken is not None and taken[0] == "deck":
+        deck = taken[1]
+    else:
+        deck = decks.learn_deck(name, faces, detector, scenes, progress=tick,
+                                samples=None if taken is None else taken[1])  # fmt: skip
     folder = store.save(deck, faces, frames)
     print(f"deck {name}: learnt from {deck.samples} corner samples in "
           f"{time.monotonic() - t0:.0f} s, "

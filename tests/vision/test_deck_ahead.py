@@ -1,4 +1,4 @@
-"""The learning scenes drawn while the person looks at the cards found (``ScenesAhead``)."""
+"""A deck learnt while the person looks at the cards found (``ScenesAhead``)."""
 
 from __future__ import annotations
 
@@ -63,8 +63,9 @@ def test_scenes_drawn_with_the_proposals_are_labelled_with_the_answers():
     ahead.update([*proposals[:30], CARD_NAMES[30], CARD_NAMES[31], None])  # the same finds
     told: list[tuple[int, int]] = []
     draw.gate.set()
-    samples = ahead.take([*CARD_NAMES, None], lambda k, n: told.append((k, n)))
-    assert len(draw.calls) == 1 and told[-1] == (STEPS, STEPS)
+    how, samples = ahead.take([*CARD_NAMES, None], lambda stage, k, n: told.append((stage, k, n)))
+    assert how == "samples"  # nothing trained ahead here
+    assert len(draw.calls) == 1 and told[-1] == ("scenes", STEPS, STEPS)
     # Each patch is labelled with its find's answer, not the card it was drawn as.
     for patch, label, read in zip(samples.patches, samples.classes, samples.read_classes,
                                   strict=True):  # fmt: skip
@@ -84,9 +85,9 @@ def test_other_finds_draw_again_and_answers_for_other_finds_take_nothing():
         time.sleep(0.01)
     assert len(draw.calls) == 2 and draw.calls[1]["AS"] is shown[32]
     draw.gate.set()
-    assert ahead.take([*CARD_NAMES, None], lambda k, n: None) is None  # drawn with find 33
+    assert ahead.take([*CARD_NAMES, None], lambda stage, k, n: None) is None  # drawn with find 33
     ahead.update([*CARD_NAMES, None])
-    assert ahead.take([*CARD_NAMES, None], lambda k, n: None) is not None
+    assert ahead.take([*CARD_NAMES, None], lambda stage, k, n: None) is not None
     with pytest.raises(ValueError, match="other finds"):
         samples = draw(dict(zip(CARD_NAMES, shown[:32], strict=True)), lambda k, n: None)
         relabel(samples, dict(enumerate(CARD_NAMES)), {k + 1: c for k, c in enumerate(CARD_NAMES)})
@@ -102,12 +103,12 @@ def test_a_stop_while_waiting_stops_the_drawing_and_a_failure_draws_again():
     progress = LearningProgress()
     progress.stop()  # the person stopped the learning: said at the next step shown
     with pytest.raises(LearningStopped):
-        ahead.take(list(CARD_NAMES), lambda k, n: progress.update("scenes", k, n))
+        ahead.take(list(CARD_NAMES), progress.update)
     assert not thread.is_alive() and ahead.done == 2
     draw.gate.set()
     draw.fail = True
     ahead.update(list(CARD_NAMES))
-    assert ahead.take(list(CARD_NAMES), lambda k, n: None) is None  # the learning draws them
+    assert ahead.take(list(CARD_NAMES), lambda stage, k, n: None) is None  # the learning draws
 
 
 def test_pause_or_close_ends_the_drawing_under_way():
@@ -119,12 +120,12 @@ def test_pause_or_close_ends_the_drawing_under_way():
     draw.gate.set()
     ahead.pause()
     assert not thread.is_alive()
-    assert ahead.take(list(CARD_NAMES), lambda k, n: None) is None
+    assert ahead.take(list(CARD_NAMES), lambda stage, k, n: None) is None
     ahead.update(list(CARD_NAMES))  # the window closed: stopped, not waited for
     thread = ahead._thread
     ahead.close()
     thread.join(5)
-    assert not thread.is_alive() and ahead.take(list(CARD_NAMES), lambda k, n: None) is None
+    assert not thread.is_alive() and ahead.take(list(CARD_NAMES), lambda stage, k, n: None) is None
 
 
 def test_the_pace_counts_from_the_first_step_seen():
@@ -134,3 +135,65 @@ def test_the_pace_counts_from_the_first_step_seen():
     now[0] = 10.0
     progress.update("scenes", 1600, 2000)
     assert progress.left == pytest.approx(40.0)
+
+
+class Training:
+    """A stand-in for the deck's training: a step at a time, held at ``gate`` until let go;
+    the deck it learns is the classes it was given."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.calls: list[np.ndarray] = []
+        self.fail = False
+
+    def __call__(self, samples: Samples, tick) -> dict:
+        self.calls.append(samples.classes.copy())
+        for k in range(1, STEPS + 1):
+            while not self.gate.wait(0.01):
+                tick(k - 1, STEPS)
+            tick(k, STEPS)
+        if self.fail:
+            raise RuntimeError("training failed")
+        return {"classes": samples.classes.copy()}
+
+
+def labels(answers) -> list[int]:
+    """The classes a deck drawn by ``Drawing`` from these answers is taught (and OTHER)."""
+    return [*(CARD_NAMES.index(a) for a in answers if a), OTHER]
+
+
+def test_the_deck_is_trained_ahead_on_the_answers_as_they_stand():
+    shown = faces(32)
+    draw, train = Drawing(), Training()
+    draw.gate.set()
+    ahead = ScenesAhead(shown.__getitem__, draw, train)
+    proposals = [*CARD_NAMES[:30], CARD_NAMES[31], CARD_NAMES[30]]  # two traded
+    ahead.update(proposals)
+    for _ in range(500):  # drawn, and training on the proposals
+        if train.calls:
+            break
+        time.sleep(0.01)
+    ahead.update(list(CARD_NAMES))  # the person trades them back: trained again on these
+    train.gate.set()
+    told: list[tuple] = []
+    how, deck = ahead.take(list(CARD_NAMES), lambda stage, k, n: told.append((stage, k, n)))
+    assert how == "deck" and list(deck["classes"]) == labels(CARD_NAMES)
+    assert list(train.calls[0]) == labels(proposals) and list(train.calls[-1]) == labels(CARD_NAMES)
+    assert told[-1] == ("training", STEPS, STEPS)
+
+
+def test_answers_taken_that_were_not_trained_on_are_trained_on_then():
+    shown = faces(32)
+    draw, train = Drawing(), Training()
+    draw.gate.set()
+    train.gate.set()
+    ahead = ScenesAhead(shown.__getitem__, draw, train)
+    ahead.update(list(CARD_NAMES))
+    traded = [*CARD_NAMES[:30], CARD_NAMES[31], CARD_NAMES[30]]
+    how, deck = ahead.take(traded, lambda stage, k, n: None)  # clicked before it was told
+    assert how == "deck" and list(deck["classes"]) == labels(traded)
+    # A training that fails: the scenes drawn are taken, the learning trains and says why.
+    train.fail = True
+    ahead.update(list(CARD_NAMES))
+    how, samples = ahead.take(list(CARD_NAMES), lambda stage, k, n: None)
+    assert how == "samples" and list(samples.classes) == labels(CARD_NAMES)

@@ -281,8 +281,8 @@ def test_scenes_drawn_ahead_are_the_scenes_the_learning_draws(detector):
     ahead = ScenesAhead(lambda k: faces[CARD_NAMES[k]], lambda drawn, tick: decks.learning_samples(
         drawn, detector, 4, progress=tick, processes=0))  # fmt: skip
     ahead.update(list(CARD_NAMES))
-    there = ahead.take(list(CARD_NAMES), lambda k, n: None)
-    assert len(here.classes) > 4
+    how, there = ahead.take(list(CARD_NAMES), lambda stage, k, n: None)
+    assert how == "samples" and len(here.classes) > 4
     assert all(np.array_equal(a, b) for a, b in zip(here, there, strict=True))
 
 
@@ -524,10 +524,13 @@ def test_the_start_screen_learns_a_deck_from_the_cameras_frame(spread, tmp_path,
     store = deck_store.DeckStore(tmp_path / "decks")
     shown: list[str] = []
 
-    drawn: list[str] = []  # the thread each learning's scenes were drawn in
-    draw = decks.learning_samples
-    monkeypatch.setattr(decks, "learning_samples", lambda *a, **k: drawn.append(
-        threading.current_thread().name) or draw(*a, **k))  # fmt: skip
+    drawn: list[str] = []  # the thread each learning's scenes were drawn in, and trained in
+
+    def seen(done):
+        return lambda *a, **k: drawn.append(threading.current_thread().name) or done(*a, **k)
+
+    monkeypatch.setattr(decks, "learning_samples", seen(decks.learning_samples))
+    monkeypatch.setattr(decks, "deck_from_samples", seen(decks.deck_from_samples))
 
     def window(
         found, language, learn, answers, close=False, named=None, more=None, ahead=None, **_
@@ -536,13 +539,13 @@ def test_the_start_screen_learns_a_deck_from_the_cameras_frame(spread, tmp_path,
         names = _answers(found, labels)
         if close:
             return [*names[:-1], None], False, None
-        ahead.update(names)  # the scenes drawn while the person looks, then taken
+        ahead.update(names)  # the deck learnt while the person looks, then taken
         learn(names, lambda stage, k, n: None)
         return names, True, None
 
     monkeypatch.setattr(deck_cli, "_confirm_in_window", window)
     assert deck_cli.learn_from_frame(lambda: frame, "majlis", "ar", scenes=10) == "majlis"
-    assert drawn == ["deck-scenes-ahead"]
+    assert drawn == ["deck-learning-ahead"] * 2
     assert shown[0][0] == "ar" and store.names() == ["majlis"] and store.waiting() == []
     assert len(store.frames("majlis")) == 1 and store.load("majlis").samples > 0
     with pytest.raises(UserError, match="deck majlis: learnt here already; give another name"):
