@@ -63,12 +63,12 @@ CATALOGUE: tuple[tuple[str, str], ...] = (
     (r"source: give a camera number \(0, 1, \.\.\.\) or a video file",
      "المصدر: اكتب رقم الكاميرا (0، 1، ...) أو ملف فيديو"),
     # the start screen's Learn a deck (hakam.cli.deck.learn_from_frame)
-    (r"deck name: give the deck a name \(1 to 40 letters, digits, '_', '\.' or '-', starting "
-     r"with a letter or digit\)",
+    (r"deck name: give the deck a name \(1 to 40 Latin letters, digits, '_', '\.' or '-', "
+     r"starting with a letter or digit\)",
      "اسم الورق: سمِّ الورق (من 1 إلى 40 من الحروف اللاتينية أو الأرقام أو _ أو . أو -، أوله "
      "حرف أو رقم)"),
-    (r"deck name (.*): 1 to 40 letters, digits, '_', '\.' or '-', starting with a letter or "
-     r"digit",
+    (r"deck name (.*): 1 to 40 Latin letters, digits, '_', '\.' or '-', starting with a "
+     r"letter or digit",
      "اسم الورق «{0}»: من 1 إلى 40 من الحروف اللاتينية أو الأرقام أو _ أو . أو -، أوله حرف "
      "أو رقم"),
     (r"deck (\S+): learnt here already; give another name \(or `hakam deck forget \S+`\)",

@@ -12,6 +12,7 @@ from hakam.gui.models import EntryError
 
 
 class DeckAnswers:
+    keep = 0.0  # ``propose``'s ``keep``: how much a find's proposal as it stands is held to
     """Starts from the proposals; ``complete`` once they are the 32 Baloot cards once each.
     Given each find's ``reads`` (the generic read's probabilities), the finds the person has not
     named are proposed again as they name others (``hakam.vision.decks.propose``: each card at
@@ -65,7 +66,8 @@ class DeckAnswers:
 
         named = {i: self.answers[i] for i in self.named}
         before = self.answers
-        self.answers = [name for name, _ in propose(self.reads, named, self.alike)]
+        self.answers = [name for name, _ in propose(self.reads, named, self.alike, before,
+                                                    self.keep)]  # fmt: skip
         now = self.answers[:shown]
         self.changed |= {i for i, (a, b) in enumerate(zip(before[:shown], now, strict=True))
                          if a != b and i not in self.named}  # fmt: skip

@@ -169,6 +169,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "picture)",
         " (أعطِ كلًّا منها ورقتها إن وُجدت؛ وإلا فضعها أمام الكاميرا ثم «أضف صورة»)",
     ),
+    "deck_missing_give": (
+        " (give each to its find if it was found)",
+        " (أعطِ كلًّا منها ورقتها إن وُجدت)",
+    ),
     "deck_learning": ("Learning the deck…", "جارٍ تعلُّم الورق…"),
     "deck_scenes": (
         "Drawing scenes with the deck: {done} of {total}, about {left} s left to draw (then "

@@ -21,6 +21,8 @@ from hakam.gui.i18n import RULE_NAMES, STRINGS, SUIT_SYMBOL, Language, card_labe
 from hakam.vision.provenance import NAMED_BY, RENAMED
 
 LRI, PDI = "\u2066", "\u2069"  # a left-to-right isolate inside right-to-left text
+RLI = "\u2067"  # a right-to-left isolate: Arabic typed by the person inside an English line
+ARABIC_RUN = re.compile(r"[\u0600-\u06ff]+(?:\s+[\u0600-\u06ff]+)*")
 CARD_TOKEN = re.compile(r"\b(10|[7-9JQKA])([CDHS])\b")
 # "AS seat 1 (not read, the only card left)": a card of a trick, its seat and why it was named
 PLAYED = re.compile(r"(\S+) seat (\d)(?: \(([^()]*)\))?(?:, |$)")
@@ -174,7 +176,7 @@ def say(lang: Language, message: str, within: bool = False) -> str:
     unless it is said ``within`` another ("Not taken: correction: ...")."""
     if lang.rtl:
         return lang.num(arabic(message))
-    said = cards_as_symbols(message)
+    said = ARABIC_RUN.sub(lambda m: f"{RLI}{m.group(0)}{PDI}", cards_as_symbols(message))
     return said if within else sentence(said)
 
 

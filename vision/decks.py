@@ -72,11 +72,11 @@ class DeckError(UserError):
 
 def check_name(name: str) -> str:
     if not name:
-        raise DeckError("deck name: give the deck a name (1 to 40 letters, digits, '_', '.' or "
-                        "'-', starting with a letter or digit)")  # fmt: skip
+        raise DeckError("deck name: give the deck a name (1 to 40 Latin letters, digits, '_', "
+                        "'.' or '-', starting with a letter or digit)")  # fmt: skip
     if not DECK_NAME.match(name):
-        raise DeckError(f"deck name {name}: 1 to 40 letters, digits, '_', '.' or '-', starting "
-                        f"with a letter or digit")  # fmt: skip
+        raise DeckError(f"deck name {name}: 1 to 40 Latin letters, digits, '_', '.' or '-', "
+                        f"starting with a letter or digit")  # fmt: skip
     return name
 
 
@@ -241,7 +241,8 @@ def find_cards(frames: Sequence[np.ndarray], detector) -> list[Candidate]:
 
 
 def propose(reads: Sequence[np.ndarray], named: dict[int, str | None] | None = None,
-            alike: np.ndarray | None = None) -> list[tuple[str | None, float]]:  # fmt: skip
+            alike: np.ndarray | None = None, current: Sequence[str | None] | None = None,
+            keep: float = 0.0) -> list[tuple[str | None, float]]:  # fmt: skip
     """A name to propose for each find (None: no Baloot card) and its probability: the likeliest
     names taken together, each card at most once (a deck holds each card once), any number of
     finds on no card. Rendered spreads, proposed wrong against each find's likeliest card alone
@@ -256,7 +257,11 @@ def propose(reads: Sequence[np.ndarray], named: dict[int, str | None] | None = N
     ``alike``: which finds print the same rank (``hakam.vision.index_glyphs.alike``): they share
     their rank evidence, and a rank named for one is proposed for the others (the tuning
     design's spreads, seeds 16-23: 37 corrections against 71; the arabic design's, seeds 0, 7,
-    8, 11-15: 28 against 41; standard indices as before: ``benchmarks/proposals.py``)."""
+    8, 11-15: 28 against 41; standard indices as before: ``benchmarks/proposals.py``).
+
+    ``current``: each find's proposal as it stands, kept unless the others gain more than
+    ``keep`` (a log-probability) by its change: a correction moves fewer finds the person may
+    have checked."""
     named = named or {}
     if not len(reads):
         return []
@@ -275,6 +280,13 @@ def propose(reads: Sequence[np.ndarray], named: dict[int, str | None] | None = N
         # A column for each card left, and one "no card" column for each find.
         no_card = np.repeat(p[free][:, OTHER : OTHER + 1], len(free), axis=1)
         cost = -np.log(np.concatenate([p[free][:, cards], no_card], axis=1))
+        if current is not None and keep:
+            for row, i in enumerate(free):
+                now = current[i]
+                if now is None:
+                    cost[row, len(cards) :] -= keep
+                elif CARD_NAMES.index(now) in cards:
+                    cost[row, cards.index(CARD_NAMES.index(now))] -= keep
         for i, j in zip(free, min_cost_assignment(cost), strict=True):
             out[i] = said(i, cards[j] if j < len(cards) else OTHER)
     return out

@@ -426,6 +426,8 @@ class DeckView(QDialog):
             )
             if adding and not too_few:
                 parts[-1] += lang.tr("deck_missing_add")
+            elif None in self.answers.answers:  # a find dropped may be one of them
+                parts[-1] += lang.tr("deck_missing_give")
         if self.answers.twice():  # with the finds to look at: "7♣ (1, 32)"
             comma = "، " if lang.rtl else ", "
             cards = [f"{lang.card(c)} ({comma.join(map(lang.num, self.answers.finds(c)))})"

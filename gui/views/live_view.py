@@ -38,6 +38,20 @@ def to_qimage(frame: np.ndarray) -> QImage:
     return QImage(frame.data, w, h, frame.strides[0], QImage.Format.Format_BGR888).copy()
 
 
+def seat_rects(points: list[QPointF], sizes: list[tuple[float, float]],
+               target: QRectF) -> list[QRectF]:  # fmt: skip
+    """Where each seat's name is drawn: a box of its name's size (width, height) on the seat's
+    point, kept inside the picture ``target``. As wide as the name, not more: in a small picture
+    (the bidding docked under it) two names kept inside it do not run together."""
+    rects = []
+    for c, (w, h) in zip(points, sizes, strict=True):
+        rect = QRectF(c.x() - w / 2, c.y() - h / 2, w, h)
+        rect.moveLeft(min(max(rect.left(), target.left()), target.right() - rect.width()))
+        rect.moveTop(min(max(rect.top(), target.top()), target.bottom() - rect.height()))
+        rects.append(rect)
+    return rects
+
+
 class VideoWidget(QWidget):
     """Paints the frame scaled to fit, then the overlay in frame coordinates."""
 
@@ -86,14 +100,15 @@ class VideoWidget(QWidget):
         font.setBold(True)
         p.setFont(font)
         turn = self.live.turn
+        texts = {}
+        for seat in range(4):
+            name = f"{self.lang.seat(seat)} · {self.lang.tr(f'dir{seat}')}"
+            texts[seat] = f"▶ {name}" if seat == turn else name
         if table.get("seats"):  # calibrated: each seat's label where that seat sits
-            places = {}
-            for seat, (sx, sy) in enumerate(table["seats"]):
-                c = pt(sx, sy)
-                rect = QRectF(c.x() - 110, c.y() - 20, 220, 40)
-                rect.moveLeft(min(max(rect.left(), target.left()), target.right() - rect.width()))
-                rect.moveTop(min(max(rect.top(), target.top()), target.bottom() - rect.height()))
-                places[seat] = rect
+            names = p.fontMetrics()
+            sizes = [(names.horizontalAdvance(texts[s]) + 16, names.height() + 8) for s in range(4)]
+            points = [pt(sx, sy) for sx, sy in table["seats"]]
+            places = dict(enumerate(seat_rects(points, sizes, target)))
         else:  # no calibration: seat 0 nearest the camera, then round to the right
             places = {
                 0: QRectF(target.left(), target.bottom() - 44, target.width(), 40),
@@ -102,13 +117,12 @@ class VideoWidget(QWidget):
                 3: QRectF(target.left() + 5, target.center().y() - 20, 165, 40),
             }
         for seat, rect in places.items():
-            text = f"{self.lang.seat(seat)} · {self.lang.tr(f'dir{seat}')}"
             on_turn = seat == turn
             if on_turn:
-                text = "▶ " + text
-                p.fillRect(rect.adjusted(30, 2, -30, -2), QColor(255, 211, 77, 60))
+                inset = min(30, rect.width() / 8)
+                p.fillRect(rect.adjusted(inset, 2, -inset, -2), QColor(255, 211, 77, 60))
             p.setPen(QColor(theme.ACCENT if on_turn else theme.TEXT))
-            p.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+            p.drawText(rect, Qt.AlignmentFlag.AlignCenter, texts[seat])
         # read cards: the card's name large, white on black, framed in the read's colour (sure
         # green, unsure amber), to be read from two metres; the size follows the picture's
         font.setPointSize(max(16, round(target.height() / 26)))

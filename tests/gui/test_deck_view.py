@@ -492,3 +492,11 @@ def test_learning_with_finds_marked_to_look_at_asks_first(qtbot):
     qtbot.mouseClick(view.save, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: view.learnt == "majlis")
     assert learnt == [list(CARD_NAMES)]
+
+
+def test_a_card_missing_with_a_find_dropped_says_to_give_it_its_find(qtbot):
+    make_app()
+    view = DeckView([np.full((176, 126, 3), 40, np.uint8)] * 32,
+                    DeckAnswers([*CARD_NAMES[:31], None]))  # fmt: skip
+    qtbot.addWidget(view)
+    assert view.problem.text() == "Missing: A♠ (give each to its find if it was found)"

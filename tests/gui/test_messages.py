@@ -79,6 +79,8 @@ def test_an_english_message_is_said_as_a_sentence_unless_within_another():
     for said in ("hakam-match/1: not a match file", "deck.json: unreadable", "3 cards left",
                  "AS seat 1 (not read)"):  # fmt: skip
         assert say(en, said) == said.replace("AS", "A♠")
+    # Arabic the person typed stays whole inside an English line ("مجلس: 1", not "1 :مجلس").
+    assert say(en, "deck name مجلس: 1 to 40") == "Deck name \u2067مجلس\u2069: 1 to 40"
     ar = say(Language("ar"), "no card found in the new picture: lay the cards face up before "
              "the camera, not touching")  # fmt: skip
     assert ar == arabic("no card found in the new picture: lay the cards face up before the "

@@ -332,7 +332,7 @@ def test_a_refused_deck_name_is_asked_again_with_why_and_the_name_typed(qtbot, d
     view.learn_deck.click()
     assert calls == ["majlis"]
     assert asked[0] == ("", None) and asked[1][0] == "majlis hall"
-    assert "1 to 40 letters, digits" in asked[1][1]
+    assert "1 to 40 Latin letters, digits" in asked[1][1]
     assert asked[2] == ("diwan", "deck diwan: learnt here already; give another name (or "
                                  "`hakam deck forget diwan`)")  # fmt: skip
     view.learn_deck.click()  # refused, then cancelled: nothing learnt

@@ -314,3 +314,27 @@ def test_before_the_first_deal_the_seats_are_where_the_dealer_picked_sits(qtbot,
         w.setup.call("pass")
     w.setup.start_deal()
     assert w.setup.dealer == 1 and w.live.table == before
+
+
+def test_the_seats_names_in_a_small_picture_do_not_run_together(qtbot):
+    """The bidding docked under the picture at 1366x768 leaves it about 296x166: the four names,
+    each as wide as itself and kept inside the picture, stay apart."""
+    from PySide6.QtCore import QPointF, QRectF
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from hakam.gui.views.live_view import seat_rects
+
+    make_app()
+    target = QRectF(366, 194, 296, 166)
+    font = QFont()
+    font.setPointSize(9)
+    font.setBold(True)
+    metrics = QFontMetrics(font)
+    names = ["Seat 0 · South", "Seat 1 · East", "▶ Seat 2 · North", "Seat 3 · West"]
+    sizes = [(metrics.horizontalAdvance(n) + 16, metrics.height() + 8) for n in names]
+    c = target.center()
+    points = [QPointF(c.x(), target.bottom() + 40), QPointF(target.right() + 60, c.y()),
+              QPointF(c.x(), target.top() - 40), QPointF(target.left() - 60, c.y())]  # fmt: skip
+    rects = seat_rects(points, sizes, target)
+    assert all(target.contains(r) for r in rects)
+    assert not any(a.intersects(b) for i, a in enumerate(rects) for b in rects[i + 1 :])
