@@ -40,19 +40,25 @@ def design_images(design: str) -> dict[str, np.ndarray]:
     return art.load_deck_images(art.deck_by_name(design))
 
 
-def corrections(reads: list, truth: list, alike: np.ndarray | None) -> tuple[int, int]:
-    """(finds proposed wrong at first, corrections until every find is right): the deck
-    window's answers (``DeckAnswers``), the person naming the first find proposed wrong."""
+def corrections(reads: list, truth: list, alike: np.ndarray | None) -> tuple[int, int, int, int]:
+    """(finds proposed wrong at first, corrections until every find is right, finds proposed
+    right that a correction turned wrong, finds a correction changed): the deck window's answers
+    (``DeckAnswers``, as shipped), the person naming the first find proposed wrong."""
     answers = DeckAnswers([name for name, _ in decks.propose(reads, alike=alike)], reads,
                           alike=alike)  # fmt: skip
-    wrong_at_first = None
+    wrong_at_first, turned, changed = None, 0, 0
     while True:
         wrong = [i for i, (p, t) in enumerate(zip(answers.answers, truth, strict=True)) if p != t]
         if wrong_at_first is None:
             wrong_at_first = len(wrong)
         if not wrong:
-            return wrong_at_first, len(answers.named)
+            return wrong_at_first, len(answers.named), turned, changed
+        before = list(answers.answers)
         answers.set(wrong[0], truth[wrong[0]])  # never proposed again
+        moved = [i for i, (a, b) in enumerate(zip(before, answers.answers, strict=True))
+                 if a != b and i != wrong[0]]  # fmt: skip
+        changed += len(moved)
+        turned += sum(before[i] == truth[i] for i in moved)
 
 
 def seeds(text: str) -> list[int]:
@@ -71,12 +77,13 @@ def main(argv: list[str] | None = None) -> int:
     detector = make_detector()
     print(f"{time.strftime('%Y-%m-%d')}; seeds {','.join(map(str, args.seeds))}")
     print("| design | spreads | finds | wrong at first: generic / glyphs | corrections: "
-          "generic / glyphs | s a spread to compare the glyphs |")  # fmt: skip
-    print("|---|---|---|---|---|---|")
+          "generic / glyphs | right turned wrong / changed (↻), glyphs | s a spread to compare "
+          "the glyphs |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|")
     for design in args.designs.split(","):
         images = design_images(design)
         finds = spent = 0
-        totals = np.zeros(4, int)
+        totals = np.zeros(8, int)
         per: list[str] = []
         for seed in args.seeds:
             frame, labels = learning_spread(images, seed)
@@ -89,12 +96,13 @@ def main(argv: list[str] | None = None) -> int:
             row = (*corrections(reads, truth, None), *corrections(reads, truth, alike))
             totals += row
             finds += len(found)
-            per.append(f"{row[1]}/{row[3]}")
-            said = f"wrong at first {row[0]} / {row[2]}; corrections {row[1]} / {row[3]}"
+            per.append(f"{row[1]}/{row[5]}")
+            said = f"wrong at first {row[0]} / {row[4]}; corrections {row[1]} / {row[5]}"
             print(f"  {design} {seed}: {len(found)} finds; {said}", file=sys.stderr, flush=True)
         n = len(args.seeds)
-        print(f"| {design} | {n} | {finds} | {totals[0]} / {totals[2]} | {totals[1]} / "
-              f"{totals[3]} ({', '.join(per)}) | {spent / n:.2f} |", flush=True)  # fmt: skip
+        print(f"| {design} | {n} | {finds} | {totals[0]} / {totals[4]} | {totals[1]} / "
+              f"{totals[5]} ({', '.join(per)}) | {totals[6]} / {totals[7]} | {spent / n:.2f} |",
+              flush=True)  # fmt: skip
     return 0
 
 

@@ -260,8 +260,8 @@ def propose(reads: Sequence[np.ndarray], named: dict[int, str | None] | None = N
     8, 11-15: 28 against 41; standard indices as before: ``benchmarks/proposals.py``).
 
     ``current``: each find's proposal as it stands, kept unless the others gain more than
-    ``keep`` (a log-probability) by its change: a correction moves fewer finds the person may
-    have checked."""
+    ``keep`` (a log-probability) by its change, but for the finds printing a named find's glyph
+    (free to follow its rank): a correction moves fewer finds the person may have checked."""
     named = named or {}
     if not len(reads):
         return []
@@ -282,6 +282,8 @@ def propose(reads: Sequence[np.ndarray], named: dict[int, str | None] | None = N
         cost = -np.log(np.concatenate([p[free][:, cards], no_card], axis=1))
         if current is not None and keep:
             for row, i in enumerate(free):
+                if alike is not None and any(alike[i, j] for j in named):
+                    continue  # printing a named find's glyph: free to follow its rank
                 now = current[i]
                 if now is None:
                     cost[row, len(cards) :] -= keep

@@ -93,8 +93,13 @@ def test_the_window_proposes_the_finds_alike_again_as_the_person_names_one():
     proposals = [name for name, _ in decks.propose(reads, alike=ALIKE)]
     answers = DeckAnswers(proposals, reads, alike=ALIKE)
     answers.set(4, "JS")
+    # The finds held to their proposals (``DeckAnswers.keep``): the answer moves only the find
+    # it took JS from; naming a king as well then turns the other six, which print the glyphs
+    # of the two finds named.
+    assert answers.answers == ["KS", "JH", "JD", "JC", "JS", "KH", "KD", "KC"]
+    answers.set(1, "KH")
     assert answers.answers == [f"K{s}" for s in SUITS] + [f"J{s}" for s in SUITS]
-    assert answers.named == {4}
+    assert answers.named == {1, 4} and answers.changed == {0, 2, 3, 5, 6, 7}
 
 
 def test_the_cards_found_and_the_deck_window_propose_with_the_glyphs(monkeypatch):
