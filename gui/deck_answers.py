@@ -12,12 +12,6 @@ from hakam.gui.models import EntryError
 
 
 class DeckAnswers:
-    # ``propose``'s ``keep``: a find's proposal as it stands is kept unless the others gain
-    # more than e² times in probability by its change (the finds printing a named find's glyph
-    # free to follow it). Chosen on the tuning spreads of seeds 0, 7, 8, 11-15, fewest right
-    # proposals turned wrong, then fewest corrections (``benchmarks/proposals.py``): turned
-    # wrong 8 -> 0, finds changed (marked ↻) 73 -> 47, corrections 23 -> 27.
-    keep = 2.0
     """Starts from the proposals; ``complete`` once they are the 32 Baloot cards once each.
     Given each find's ``reads`` (the generic read's probabilities), the finds the person has not
     named are proposed again as they name others (``hakam.vision.decks.propose``: each card at
@@ -25,6 +19,13 @@ class DeckAnswers:
     ``named``: the finds already named by the person (their answers never change); ``changed``:
     the finds proposed again to another card since the person may have looked at them, not
     named since (the window marks them; given: those marked when the window closed before)."""
+
+    # ``propose``'s ``keep``: a find's proposal as it stands is kept unless the others gain
+    # more than e² times in probability by its change (the finds printing a named find's glyph
+    # free to follow it). Chosen on the tuning spreads of seeds 0, 7, 8, 11-15, fewest right
+    # proposals turned wrong, then fewest corrections (``benchmarks/proposals.py``): turned
+    # wrong 8 -> 0, finds changed (marked ↻) 73 -> 47, corrections 23 -> 27.
+    keep = 2.0
 
     def __init__(self, proposals: Sequence[str | None], reads: Sequence | None = None,
                  named: Iterable[int] = (), alike=None,

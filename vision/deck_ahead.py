@@ -14,7 +14,8 @@ drawn), and the learning goes on from there.
 The scenes so drawn are those ``learning_samples`` draws (the same seed and count), with each
 face where its proposed card is: a card corrected from one proposal to another trades places
 with it in every scene, which teaches the same (each corner and box is learnt on its own).
-The work runs at low priority (its thread and its processes), so the window answers first.
+The work runs at low priority (its thread and the processes drawing; the detector's own
+threads, made before, keep theirs), so the window answers first.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+import traceback
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -55,6 +57,33 @@ def relabel(samples, drawn: dict[int, str], answered: dict[int, str]):
                             read_classes=moved[samples.read_classes])  # fmt: skip
 
 
+class _Run:
+    """One run of the work ahead, for one set of finds: what it drew with, the answers it is
+    to train on, and what it did. A run stopped keeps its own state: nothing it does after
+    reaches the next run."""
+
+    def __init__(self, drawn: dict[int, str]) -> None:
+        self.drawn, self.wanted = drawn, drawn
+        self.stop = threading.Event()
+        self.wake = threading.Condition()
+        self.state = ("scenes", 0, 0)  # stage, done, total: one assignment, read whole
+        self.samples = None
+        self.trained: tuple[dict[int, str], object] | None = None  # answers, deck
+        self.training_for: dict[int, str] | None = None
+        self.failed: BaseException | None = None
+        self.thread: threading.Thread | None = None
+
+    def want(self, given: dict[int, str]) -> None:
+        with self.wake:
+            self.wanted = given
+            self.wake.notify_all()
+
+    def halt(self) -> None:
+        with self.wake:  # under the lock: a wait that checked ``stop`` is woken
+            self.stop.set()
+            self.wake.notify_all()
+
+
 class ScenesAhead:
     """The learning done ahead of *Learn and save* (``update`` with the answers as they
     change; ``take`` what fits the answers given; ``pause`` while the detector is wanted
@@ -68,16 +97,19 @@ class ScenesAhead:
     def __init__(self, face: Callable[[int], np.ndarray], draw: Callable,
                  train: Callable | None = None) -> None:  # fmt: skip
         self._face, self._draw, self._train = face, draw, train
-        self._wake = threading.Condition()
-        self._thread: threading.Thread | None = None
-        self._drawn: dict[int, str] | None = None  # the finds and cards being drawn
-        self._stop = threading.Event()
-        self._wanted: dict[int, str] | None = None  # the answers to train on
-        self.stage, self.done, self.total = "scenes", 0, 0
-        self._samples = None
-        self._trained: tuple[dict[int, str], object] | None = None  # answers, deck
-        self._training_for: dict[int, str] | None = None  # the answers the training is for
-        self._failed: BaseException | None = None
+        self._run: _Run | None = None
+
+    @property
+    def stage(self) -> str:
+        return self._run.state[0] if self._run else "scenes"
+
+    @property
+    def done(self) -> int:
+        return self._run.state[1] if self._run else 0
+
+    @property
+    def total(self) -> int:
+        return self._run.state[2] if self._run else 0
 
     def update(self, answers: Sequence[str | None]) -> None:
         """Answers as they now stand: drawn with, where complete with other finds than those
@@ -87,74 +119,70 @@ class ScenesAhead:
         given = chosen(answers)
         if given is None:
             return
-        if self._drawn is not None and set(given) == set(self._drawn):
-            with self._wake:
-                self._wanted = given
-                self._wake.notify_all()
+        if self._run is not None and set(given) == set(self._run.drawn):
+            self._run.want(given)
             return
         self.pause()
-        self._drawn, self._wanted = given, given
-        self.stage, self.done, self.total = "scenes", 0, 0
-        self._samples = self._trained = self._failed = self._training_for = None
-        self._stop = threading.Event()
+        run = self._run = _Run(given)
         faces = {card: self._face(k) for k, card in given.items()}
-        self._thread = threading.Thread(target=self._run, args=(faces, given, self._stop),
-                                        daemon=True, name="deck-learning-ahead")  # fmt: skip
-        self._thread.start()
+        run.thread = threading.Thread(target=self._work, args=(run, faces), daemon=True,
+                                      name="deck-learning-ahead")  # fmt: skip
+        run.thread.start()
 
-    def _run(self, faces: dict[str, np.ndarray], drawn: dict[int, str],
-             stop: threading.Event) -> None:  # fmt: skip
+    def _work(self, run: _Run, faces: dict[str, np.ndarray]) -> None:
         # Below the window's thread (Linux: a thread's own priority; its processes' too).
         with contextlib.suppress(AttributeError, OSError):
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
 
         def scene(done: int, total: int) -> None:
-            if stop.is_set():
+            if run.stop.is_set():
                 raise _Stopped
-            self.done, self.total = done, total
+            run.state = ("scenes", done, total)
 
         try:
-            self._samples = self._draw(faces, scene)
-            while self._train is not None and not stop.is_set():
-                with self._wake:
-                    want = self._wanted
-                    if self._trained is not None and self._trained[0] == want:
-                        self._wake.wait()  # until the answers change, or a stop
+            run.samples = self._draw(faces, scene)
+            while self._train is not None:
+                with run.wake:
+                    if run.stop.is_set():
+                        return
+                    want = run.wanted
+                    if run.trained is not None and run.trained[0] == want:
+                        run.wake.wait(1.0)  # until the answers change, or a stop
                         continue
+                    run.training_for, run.state = want, ("training", 0, 0)
 
                 def step(done: int, total: int, want=want) -> None:
-                    if stop.is_set() or self._wanted != want:  # (read without the lock: a
-                        raise _Stopped  # change seen a step late costs a step)
-                    self.stage, self.done, self.total = "training", done, total
+                    if run.stop.is_set() or run.wanted != want:  # (a change seen a step late
+                        raise _Stopped  # costs a step)
+                    run.state = ("training", done, total)
 
-                self._training_for = want
                 try:
-                    deck = self._train(relabel(self._samples, drawn, want), step)
+                    deck = self._train(relabel(run.samples, run.drawn, want), step)
                 except _Stopped:
                     continue
-                with self._wake:
-                    self._trained = (want, deck)
-                    self._wake.notify_all()
+                with run.wake:
+                    run.trained = (want, deck)
+                    run.wake.notify_all()
         except _Stopped:
             return
-        except Exception as exc:  # said when taken: the learning does it again and says it
-            self._failed = exc
+        except Exception as exc:  # said here; the learning does it again, and says it there
+            run.failed = exc
+            traceback.print_exc()
 
     def pause(self) -> None:
-        """Stop the work under way and wait for it to end (what it did is dropped)."""
-        thread, self._thread, self._drawn = self._thread, None, None
-        if thread is not None:
-            self._stop.set()
-            with self._wake:
-                self._wake.notify_all()
-            thread.join()
+        """Stop the work under way (what it did is dropped); wait for it to end where it is
+        drawing, since then it uses the detector (training, it stops on its own)."""
+        run, self._run = self._run, None
+        if run is not None:
+            run.halt()
+            if run.state[0] == "scenes" and run.thread is not None:
+                run.thread.join()
 
     def close(self) -> None:
         """The window closed: the work under way stops at its next step, not waited for."""
-        self._stop.set()
-        with self._wake:
-            self._wake.notify_all()
-        self._thread = self._drawn = None
+        run, self._run = self._run, None
+        if run is not None:
+            run.halt()
 
     def take(self, answers: Sequence[str | None], progress: Callable[[str, int, int], None]):
         """What was done ahead for ``answers``: ``("deck", deck)`` trained on them (waited for,
@@ -163,36 +191,31 @@ class ScenesAhead:
         (nothing drawn with these finds, or the drawing failed: the learning does it all).
         ``progress(stage, done, total)`` as the work goes on; what it raises stops the work and
         is raised."""
-        given = chosen(answers)
-        thread, drawn = self._thread, self._drawn
-        if given is None or thread is None or drawn is None or set(given) != set(drawn):
+        given, run = chosen(answers), self._run
+        if given is None or run is None or set(given) != set(run.drawn):
             self.pause()
             return None
-        with self._wake:
-            self._wanted = given
-            self._wake.notify_all()
-        shown = (None, 0)
+        run.want(given)
+        shown = None
         try:
             while True:
-                trained = self._trained is not None and self._trained[0] == given
-                alive = thread.is_alive() and self._failed is None
-                ours = self.stage == "scenes" or self._training_for == given  # (not others')
-                if ours and self.total and (self.stage, self.done) != shown:
-                    shown = (self.stage, self.done)
-                    progress(self.stage, self.done, self.total)
-                if trained or not alive:
+                trained = run.trained is not None and run.trained[0] == given
+                alive = run.thread.is_alive() and run.failed is None
+                stage, done, total = run.state
+                ours = stage == "scenes" or run.training_for == given  # (not others' steps)
+                if ours and total and (stage, done) != shown:
+                    shown = (stage, done)
+                    progress(stage, done, total)
+                if trained or not alive or (self._train is None and run.samples is not None):
                     break
-                if self._train is None and self._samples is not None:
-                    break  # drawn, nothing to train here
-                with self._wake:
-                    self._wake.wait(0.2)
+                with run.wake:
+                    run.wake.wait(0.2)
         except BaseException:
             self.pause()
             raise
-        found, samples = self._trained, self._samples
-        self.pause()
-        if found is not None and found[0] == given:
-            return "deck", found[1]
-        if samples is None:
+        self.close()  # (done with: its thread ends on its own)
+        if run.trained is not None and run.trained[0] == given:
+            return "deck", run.trained[1]
+        if run.samples is None:
             return None
-        return "samples", relabel(samples, drawn, given)
+        return "samples", relabel(run.samples, run.drawn, given)

@@ -289,9 +289,14 @@ class DeckView(QDialog):
         if self._job is None or self.learnt is not None:
             self.reject()
             return
-        if not self.progress.stopped and self.ask_stop():
-            self._stay = True
-            self.reject()
+        if not self.progress.stopped and self.ask_stop() and self._job is not None:
+            self._stay = True  # (ended while asked: the answers, or the deck saved, are shown)
+            self._stop_learning()
+
+    def _stop_learning(self) -> None:
+        self.progress.stop()
+        self.cancel.setEnabled(False)
+        self.problem.setText(self.lang.tr("deck_stopping"))
 
     def keyPressEvent(self, event) -> None:
         """Escape or Enter while learning does nothing: a stray key never throws minutes of
@@ -350,15 +355,14 @@ class DeckView(QDialog):
     def reject(self) -> None:
         """*Cancel*, or closing the window; while learning: stop it, then close. Once the deck
         is learnt and saved, closing is *Close*."""
+        self._stay = False  # closing (the close button, Ctrl+C, SIGTERM): closed once stopped
         if self._asking is not None:  # the question, open: answered by this stop
             self._asking.reject()
         if self.learnt is not None:
             self.accept()
             return
         if self._job is not None:
-            self.progress.stop()
-            self.cancel.setEnabled(False)
-            self.problem.setText(self.lang.tr("deck_stopping"))
+            self._stop_learning()
             return
         super().reject()
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import shutil
 import signal
@@ -411,7 +412,11 @@ def _keep_answers(folder: Path, names: list, named: set[int], changed=None) -> N
     again (``changed``), kept with the cards waiting."""
     _write_answers(folder / "proposals.json", names)
     kept = {"named": sorted(named), "answers": list(names), "changed": sorted(changed or ())}
-    (folder / "named.json").write_text(json.dumps(kept) + "\n", encoding="utf-8")
+    # Whole or not at all: cut short, a half-written file would lose the marks, and the
+    # window's re-proposals would then pass for the person's answers.
+    part = folder / "named.json.part"
+    part.write_text(json.dumps(kept) + "\n", encoding="utf-8")
+    os.replace(part, folder / "named.json")
 
 
 def _window_learning(store, name: str, frames: list, found: list, scenes: int | None, detector,

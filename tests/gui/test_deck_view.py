@@ -226,6 +226,14 @@ def test_learning_can_be_stopped_or_refused_and_the_answers_stay(qtbot):
     assert view.isVisible() and view.learnt is None and view.save.isEnabled()
     assert view.problem.text().startswith("Learning stopped: nothing of it is kept")
     assert view.cancel.text() == "Cancel" and view.choices[0].isEnabled()
+    # *Stop learning*, then Ctrl+C or SIGTERM before it has stopped: the window closes.
+    view = _answered(qtbot, forever)
+    qtbot.mouseClick(view.save, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.progress.done > 2)
+    view.ask_stop = lambda: True
+    qtbot.mouseClick(view.cancel, Qt.MouseButton.LeftButton)
+    view.reject()  # as the signal handlers do
+    qtbot.waitUntil(lambda: not view.isVisible())
 
 
 def test_the_window_fits_the_screen_and_says_when_cards_were_not_found(qtbot):

@@ -99,12 +99,12 @@ def test_a_stop_while_waiting_stops_the_drawing_and_a_failure_draws_again():
     ahead = ScenesAhead(shown.__getitem__, draw)
     draw.free = 2  # then held at the third scene
     ahead.update(list(CARD_NAMES))
-    thread = ahead._thread
+    run = ahead._run
     progress = LearningProgress()
     progress.stop()  # the person stopped the learning: said at the next step shown
     with pytest.raises(LearningStopped):
         ahead.take(list(CARD_NAMES), progress.update)
-    assert not thread.is_alive() and ahead.done == 2
+    assert not run.thread.is_alive() and 0 < run.state[1] < STEPS  # stopped, not drawn out
     draw.gate.set()
     draw.fail = True
     ahead.update(list(CARD_NAMES))
@@ -116,16 +116,15 @@ def test_pause_or_close_ends_the_drawing_under_way():
     draw = Drawing()
     ahead = ScenesAhead(shown.__getitem__, draw)
     ahead.update(list(CARD_NAMES))
-    thread = ahead._thread
-    draw.gate.set()
-    ahead.pause()
-    assert not thread.is_alive()
-    assert ahead.take(list(CARD_NAMES), lambda stage, k, n: None) is None
+    run = ahead._run
+    ahead.pause()  # drawing: waited for (it uses the detector)
+    assert not run.thread.is_alive() and run.samples is None
+    assert ahead.take(list(CARD_NAMES), lambda stage, k, n: None) is None  # dropped
     ahead.update(list(CARD_NAMES))  # the window closed: stopped, not waited for
-    thread = ahead._thread
+    run = ahead._run
     ahead.close()
-    thread.join(5)
-    assert not thread.is_alive() and ahead.take(list(CARD_NAMES), lambda stage, k, n: None) is None
+    run.thread.join(5)
+    assert not run.thread.is_alive() and run.samples is None
 
 
 def test_the_pace_counts_from_the_first_step_seen():
@@ -197,3 +196,24 @@ def test_answers_taken_that_were_not_trained_on_are_trained_on_then():
     ahead.update(list(CARD_NAMES))
     how, samples = ahead.take(list(CARD_NAMES), lambda stage, k, n: None)
     assert how == "samples" and list(samples.classes) == labels(CARD_NAMES)
+
+
+def test_a_run_trained_and_waiting_for_answers_ends_when_stopped():
+    """Trained, the work waits for the answers to change: a stop always ends it (a stop between
+    its look at the flag and its wait must not be lost)."""
+    shown = faces(32)
+    for _ in range(20):
+        draw, train = Drawing(), Training()
+        draw.gate.set()
+        train.gate.set()
+        ahead = ScenesAhead(shown.__getitem__, draw, train)
+        ahead.update(list(CARD_NAMES))
+        run = ahead._run
+        for _ in range(500):
+            if run.trained is not None:
+                break
+            time.sleep(0.01)
+        assert run.trained is not None
+        ahead.pause()
+        run.thread.join(3)
+        assert not run.thread.is_alive()
