@@ -20,6 +20,7 @@ threads, made before, keep theirs), so the window answers first.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import threading
@@ -84,6 +85,20 @@ class _Run:
             self.wake.notify_all()
 
 
+_LIVE: set[_Run] = set()  # the runs whose thread may still be working
+
+
+@atexit.register
+def _end_runs() -> None:
+    """At exit, the runs still working are stopped and waited for (a while): a thread killed
+    inside the networks' native code aborts the whole process ("terminate called...")."""
+    for run in list(_LIVE):
+        run.halt()
+    for run in list(_LIVE):
+        if run.thread is not None:
+            run.thread.join(30)
+
+
 class ScenesAhead:
     """The learning done ahead of *Learn and save* (``update`` with the answers as they
     change; ``take`` what fits the answers given; ``pause`` while the detector is wanted
@@ -127,6 +142,7 @@ class ScenesAhead:
         faces = {card: self._face(k) for k, card in given.items()}
         run.thread = threading.Thread(target=self._work, args=(run, faces), daemon=True,
                                       name="deck-learning-ahead")  # fmt: skip
+        _LIVE.add(run)
         run.thread.start()
 
     def _work(self, run: _Run, faces: dict[str, np.ndarray]) -> None:
@@ -168,6 +184,8 @@ class ScenesAhead:
         except Exception as exc:  # said here; the learning does it again, and says it there
             run.failed = exc
             traceback.print_exc()
+        finally:
+            _LIVE.discard(run)
 
     def pause(self) -> None:
         """Stop the work under way (what it did is dropped); wait for it to end where it is

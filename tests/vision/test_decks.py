@@ -662,3 +662,42 @@ def test_a_deck_calibrated_for_another_whole_card_reader_reads_on_and_says_so(
     assert listed["stale"].endswith(
         "(learnt with other networks, cannot be read: hakam deck learn --again --name stale)"
     )
+
+
+EXIT_WHILE_LEARNING = """
+import sys, time
+from hakam.engine.cards import CARD_NAMES
+from hakam.vision import decks
+from hakam.vision.deck_ahead import ScenesAhead
+from hakam.vision.detector import make_detector
+import numpy as np
+
+
+def main():
+    det = make_detector("openvino")
+    faces = [np.full((decks.FACE_H, decks.FACE_W, 3), 40 + 6 * k, np.uint8) for k in range(32)]
+    ahead = ScenesAhead(faces.__getitem__,
+                        lambda f, tick: decks.learning_samples(f, det, 40, progress=tick),
+                        lambda s, tick: decks.deck_from_samples("x", s, det, 40, tick))
+    ahead.update(list(CARD_NAMES))
+    while ahead.stage != "training":
+        time.sleep(0.02)
+    if sys.argv[1] == "close":
+        ahead.close()  # the window closed; the process ends at once
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+@pytest.mark.parametrize("how", ["close", "left running"])
+def test_a_process_ending_while_the_deck_is_learnt_ahead_exits_cleanly(tmp_path, how):
+    """The deck window closed, or its process ending, while the deck trains ahead: the work is
+    stopped and waited for at exit (a thread killed in the networks' native code aborted the
+    process: exit 134, "terminate called without an active exception")."""
+    script = tmp_path / "exit_while_learning.py"
+    script.write_text(EXIT_WHILE_LEARNING)
+    done = subprocess.run([sys.executable, str(script), how.split()[0]], capture_output=True,
+                          text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0 and "terminate called" not in done.stderr, done.stderr
