@@ -30,7 +30,7 @@ from decks import design_images  # noqa: E402  (benchmarks/decks.py)
 from hakam.datasets.spread import labelled_names, learning_spread  # noqa: E402
 from hakam.engine.cards import CARD_NAMES  # noqa: E402
 from hakam.vision import decks  # noqa: E402
-from hakam.vision.deck_ahead import ScenesAhead  # noqa: E402
+from hakam.vision.deck_ahead import LearningAhead  # noqa: E402
 from hakam.vision.detector import make_detector  # noqa: E402
 
 
@@ -70,11 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.design}: learnt from scratch in {base:.1f} s", flush=True)
     rows = [("from scratch", 0, base, "", True, 0.0, f"{idle} (idle)")]
     for look in (float(s) for s in args.looks.split(",")):
-        ahead = ScenesAhead(
-            lambda k: found[k].face,
-            lambda f, tick: decks.learning_samples(f, detector, args.scenes, progress=tick),
-            lambda s, tick: decks.deck_from_samples("wait", s, detector, args.scenes, tick),
-        )
+        ahead = LearningAhead.for_deck("wait", lambda k: found[k].face, detector, args.scenes)
         ahead.update(answers)  # the window opens: the answers complete, learnt with at once
         lag = ticks(look)
         before = f"{ahead.done} of {ahead.total} {ahead.stage}"

@@ -4,7 +4,7 @@ Learning a deck draws 2,000 scenes with its faces and finds the cards in them, t
 index network on them. The scenes need each face's card only to label what is drawn: drawn with
 the proposals as they stand, they serve any answers that give the same finds (the cards found
 once each) their cards, the labels moved from the card proposed to the card answered
-(``relabel``). So while the deck window is open, ``ScenesAhead`` draws them as soon as the
+(``relabel``). So while the deck window is open, ``LearningAhead`` draws them as soon as the
 answers are the 32 Baloot cards once each (again from the start whenever they are complete with
 other finds), then trains on them with the answers as they stand, and again each time the
 answers change. *Learn and save* takes what fits its answers: the deck trained on them, or the
@@ -99,7 +99,7 @@ def _end_runs() -> None:
             run.thread.join(30)
 
 
-class ScenesAhead:
+class LearningAhead:
     """The learning done ahead of *Learn and save* (``update`` with the answers as they
     change; ``take`` what fits the answers given; ``pause`` while the detector is wanted
     elsewhere: it serves one thread at a time; ``close`` when the window closes).
@@ -113,6 +113,19 @@ class ScenesAhead:
                  train: Callable | None = None) -> None:  # fmt: skip
         self._face, self._draw, self._train = face, draw, train
         self._run: _Run | None = None
+
+    @classmethod
+    def for_deck(cls, name: str, face: Callable[[int], np.ndarray], detector,
+                 scenes: int) -> LearningAhead:  # fmt: skip
+        """The deck ``name`` learnt ahead as ``hakam.vision.decks.learn_deck`` learns it: its
+        ``scenes`` drawn and found with ``detector``, then its training."""
+        from hakam.vision import decks
+
+        return cls(
+            face,
+            lambda faces, tick: decks.learning_samples(faces, detector, scenes, progress=tick),
+            lambda samples, tick: decks.deck_from_samples(name, samples, detector, scenes, tick),
+        )
 
     @property
     def stage(self) -> str:

@@ -294,16 +294,14 @@ def _learn_in_window(store, name: str, frames: list, found: list, answers: list,
     (``Terminated`` for SIGTERM). ``grab()``: the camera's frame, for *Add a picture* (None:
     not offered)."""
     from hakam.vision import decks
-    from hakam.vision.deck_ahead import ScenesAhead
+    from hakam.vision.deck_ahead import LearningAhead
 
     pending = store.waiting_folder(name)
     named = _named(pending, found, answers)  # the window adds to it as the person names
     changed = _changed(pending, found, named)  # the finds marked to look at again
     count = decks.LEARN_SCENES if scenes is None else scenes
     # The deck learnt while the person looks (``hakam.vision.deck_ahead``).
-    ahead = ScenesAhead(lambda k: found[k].face, lambda faces, tick: decks.learning_samples(
-        faces, detector, count, progress=tick), lambda samples, tick: decks.deck_from_samples(
-        name, samples, detector, count, tick))  # fmt: skip
+    ahead = LearningAhead.for_deck(name, lambda k: found[k].face, detector, count)
     learn = _window_learning(store, name, frames, found, scenes, detector, named, ahead,
                              changed)  # fmt: skip
     more = None if grab is None else _more_finds(store, name, frames, found, grab, detector,
@@ -425,7 +423,7 @@ def _window_learning(store, name: str, frames: list, found: list, scenes: int | 
     """What the deck window's *Learn and save* does with the person's answers: they are written
     to the cards waiting whatever follows, with ``named`` (the finds the person named); the
     deck is learnt and kept (then nothing waits), or a ``UserError`` says why not. ``ahead``:
-    the scenes drawn while the person looked (``ScenesAhead``), taken where they fit."""
+    the deck learnt while the person looked (``LearningAhead``), taken where it fits."""
     from hakam.vision import decks
 
     pending = store.waiting_folder(name)
@@ -511,7 +509,7 @@ def _write_answers(path: Path, answers: list) -> None:
 def _fit_and_save(store, name: str, faces: dict, frames: list, scenes: int | None, detector,
                   shown=None, ahead=None):  # fmt: skip
     """Learn the deck and keep it; ``shown``: the window's progress, told each step too;
-    ``ahead``: the scenes drawn ahead (``ScenesAhead``) and the answers, where there are."""
+    ``ahead``: the learning done ahead (``LearningAhead``) and the answers, where there are."""
     from hakam.vision import decks
 
     scenes = decks.LEARN_SCENES if scenes is None else scenes
@@ -579,8 +577,8 @@ def _confirm_in_window(
     (None: the person). ``named``: the finds the person named (never proposed again), updated
     with those named in the window; ``changed``: the finds marked to look at again, updated as
     the window marks them. ``more(answers, named)``: *Add a picture*, the new finds
-    (``found`` grows with them; None: not offered). ``ahead``: the scenes drawn while the
-    person looks (``ScenesAhead``), told the answers as they change."""
+    (``found`` grows with them; None: not offered). ``ahead``: the deck learnt while the
+    person looks (``LearningAhead``), told the answers as they change."""
     from hakam.cli.common import exec_until_signal
     from hakam.gui.deck_answers import DeckAnswers
     from hakam.gui.views.deck_view import DeckView

@@ -1,4 +1,4 @@
-"""A deck learnt while the person looks at the cards found (``ScenesAhead``)."""
+"""A deck learnt while the person looks at the cards found (``LearningAhead``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from hakam.engine.cards import CARD_NAMES
 from hakam.gui.deck_answers import LearningProgress, LearningStopped
-from hakam.vision.deck_ahead import ScenesAhead, chosen, relabel
+from hakam.vision.deck_ahead import LearningAhead, chosen, relabel
 from hakam.vision.decks import Samples
 from hakam.vision.reader import OTHER
 
@@ -55,7 +55,7 @@ def test_answers_are_drawn_with_only_when_they_are_the_32_cards_once_each():
 def test_scenes_drawn_with_the_proposals_are_labelled_with_the_answers():
     shown = faces(33)
     draw = Drawing()
-    ahead = ScenesAhead(shown.__getitem__, draw)
+    ahead = LearningAhead(shown.__getitem__, draw)
     proposals = [*CARD_NAMES[:30], CARD_NAMES[31], CARD_NAMES[30], None]  # two traded
     ahead.update([*CARD_NAMES[:31], None, None])  # not the 32: nothing drawn
     assert draw.calls == []
@@ -76,7 +76,7 @@ def test_scenes_drawn_with_the_proposals_are_labelled_with_the_answers():
 def test_other_finds_draw_again_and_answers_for_other_finds_take_nothing():
     shown = faces(33)
     draw = Drawing()
-    ahead = ScenesAhead(shown.__getitem__, draw)
+    ahead = LearningAhead(shown.__getitem__, draw)
     ahead.update([*CARD_NAMES, None])
     ahead.update([*CARD_NAMES[:31], None, "AS"])  # the last card is find 33's now
     for _ in range(500):  # the second drawing's thread under way
@@ -96,7 +96,7 @@ def test_other_finds_draw_again_and_answers_for_other_finds_take_nothing():
 def test_a_stop_while_waiting_stops_the_drawing_and_a_failure_draws_again():
     shown = faces(32)
     draw = Drawing()
-    ahead = ScenesAhead(shown.__getitem__, draw)
+    ahead = LearningAhead(shown.__getitem__, draw)
     draw.free = 2  # then held at the third scene
     ahead.update(list(CARD_NAMES))
     run = ahead._run
@@ -114,7 +114,7 @@ def test_a_stop_while_waiting_stops_the_drawing_and_a_failure_draws_again():
 def test_pause_or_close_ends_the_drawing_under_way():
     shown = faces(32)
     draw = Drawing()
-    ahead = ScenesAhead(shown.__getitem__, draw)
+    ahead = LearningAhead(shown.__getitem__, draw)
     ahead.update(list(CARD_NAMES))
     run = ahead._run
     ahead.pause()  # drawing: waited for (it uses the detector)
@@ -165,7 +165,7 @@ def test_the_deck_is_trained_ahead_on_the_answers_as_they_stand():
     shown = faces(32)
     draw, train = Drawing(), Training()
     draw.gate.set()
-    ahead = ScenesAhead(shown.__getitem__, draw, train)
+    ahead = LearningAhead(shown.__getitem__, draw, train)
     proposals = [*CARD_NAMES[:30], CARD_NAMES[31], CARD_NAMES[30]]  # two traded
     ahead.update(proposals)
     for _ in range(500):  # drawn, and training on the proposals
@@ -186,7 +186,7 @@ def test_answers_taken_that_were_not_trained_on_are_trained_on_then():
     draw, train = Drawing(), Training()
     draw.gate.set()
     train.gate.set()
-    ahead = ScenesAhead(shown.__getitem__, draw, train)
+    ahead = LearningAhead(shown.__getitem__, draw, train)
     ahead.update(list(CARD_NAMES))
     traded = [*CARD_NAMES[:30], CARD_NAMES[31], CARD_NAMES[30]]
     how, deck = ahead.take(traded, lambda stage, k, n: None)  # clicked before it was told
@@ -206,7 +206,7 @@ def test_a_run_trained_and_waiting_for_answers_ends_when_stopped():
         draw, train = Drawing(), Training()
         draw.gate.set()
         train.gate.set()
-        ahead = ScenesAhead(shown.__getitem__, draw, train)
+        ahead = LearningAhead(shown.__getitem__, draw, train)
         ahead.update(list(CARD_NAMES))
         run = ahead._run
         for _ in range(500):

@@ -273,13 +273,13 @@ def test_a_spread_is_found_straightened_learnt_kept_and_read(spread, detector, t
 
 @needs_font
 def test_scenes_drawn_ahead_are_the_scenes_the_learning_draws(detector):
-    from hakam.vision.deck_ahead import ScenesAhead
+    from hakam.vision.deck_ahead import LearningAhead
 
     faces = {n: cv2.resize(arabic_deck.draw_card(n)[:, :, :3], (decks.FACE_W, decks.FACE_H))
              for n in CARD_NAMES}  # fmt: skip
     here = decks.learning_samples(faces, detector, scenes=4, processes=0)
-    ahead = ScenesAhead(lambda k: faces[CARD_NAMES[k]], lambda drawn, tick: decks.learning_samples(
-        drawn, detector, 4, progress=tick, processes=0))  # fmt: skip
+    ahead = LearningAhead(lambda k: faces[CARD_NAMES[k]], lambda drawn, tick: (
+        decks.learning_samples(drawn, detector, 4, progress=tick, processes=0)))  # fmt: skip
     ahead.update(list(CARD_NAMES))
     how, there = ahead.take(list(CARD_NAMES), lambda stage, k, n: None)
     assert how == "samples" and len(here.classes) > 4
@@ -668,7 +668,7 @@ EXIT_WHILE_LEARNING = """
 import sys, time
 from hakam.engine.cards import CARD_NAMES
 from hakam.vision import decks
-from hakam.vision.deck_ahead import ScenesAhead
+from hakam.vision.deck_ahead import LearningAhead
 from hakam.vision.detector import make_detector
 import numpy as np
 
@@ -676,9 +676,7 @@ import numpy as np
 def main():
     det = make_detector("openvino")
     faces = [np.full((decks.FACE_H, decks.FACE_W, 3), 40 + 6 * k, np.uint8) for k in range(32)]
-    ahead = ScenesAhead(faces.__getitem__,
-                        lambda f, tick: decks.learning_samples(f, det, 40, progress=tick),
-                        lambda s, tick: decks.deck_from_samples("x", s, det, 40, tick))
+    ahead = LearningAhead.for_deck("x", faces.__getitem__, det, 40)
     ahead.update(list(CARD_NAMES))
     while ahead.stage != "training":
         time.sleep(0.02)
