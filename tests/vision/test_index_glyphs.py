@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
@@ -12,15 +11,7 @@ from hakam.gui.deck_answers import DeckAnswers
 from hakam.vision import decks, index_glyphs
 from hakam.vision.reader import OTHER
 
-needs_font = pytest.mark.skipif(
-    not (arabic_deck.available() and arabic_deck.available(arabic_deck.TUNING)),
-    reason="fonts-dejavu-core missing",
-)
-
-
-def _face(card: str, style) -> np.ndarray:
-    img = arabic_deck.draw_card(card, style)[..., :3]
-    return cv2.resize(img, (decks.FACE_W, decks.FACE_H), interpolation=cv2.INTER_AREA)
+from .conftest import arabic_face, needs_font
 
 
 @needs_font
@@ -28,7 +19,7 @@ def _face(card: str, style) -> np.ndarray:
 def test_the_faces_of_one_rank_are_found_alike_and_no_others(style):
     same = np.array([[a[:-1] == b[:-1] for b in CARD_NAMES] for a in CARD_NAMES])
     np.fill_diagonal(same, False)
-    found = index_glyphs.alike([_face(card, style) for card in CARD_NAMES])
+    found = index_glyphs.alike([arabic_face(card, style) for card in CARD_NAMES])
     assert (found == same).all()  # 48 pairs: each rank's four suits, and nothing else
 
 

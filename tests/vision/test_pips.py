@@ -11,22 +11,14 @@ from hakam.engine.cards import CARD_NAMES
 from hakam.vision import decks, pips
 from hakam.vision.reader import OTHER
 
-needs_font = pytest.mark.skipif(
-    not (arabic_deck.available() and arabic_deck.available(arabic_deck.TUNING)),
-    reason="fonts-dejavu-core missing",
-)
-
-
-def _face(card: str, style) -> np.ndarray:
-    img = arabic_deck.draw_card(card, style)[..., :3]
-    return cv2.resize(img, (decks.FACE_W, decks.FACE_H), interpolation=cv2.INTER_AREA)
+from .conftest import arabic_face, needs_font
 
 
 @needs_font
 @pytest.mark.parametrize("style", [arabic_deck.HOLDOUT, arabic_deck.TUNING])
 def test_the_pips_of_a_number_card_are_its_rank_and_no_other_card_counts_seven_to_ten(style):
     for card in CARD_NAMES:
-        counted = pips.count(_face(card, style))
+        counted = pips.count(arabic_face(card, style))
         if card[:-1] in ("7", "8", "9", "10"):
             assert counted == int(card[:-1]), card
         else:
